@@ -1,0 +1,70 @@
+# fsbench build.  `make run` and `make test` are the two documented entry
+# points; both install missing Debian packages first (scripts/install-deps).
+
+PKGS     = sqlite3 jansson gsl
+VERSION  = 0.1.0
+GITREV  := $(shell git describe --always --dirty 2>/dev/null)
+BUILD   ?= build
+CC      ?= cc
+
+# Recursive (=) so pkg-config runs only after `deps` installed what it needs.
+ASAN     = -fsanitize=address -fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SANFLAGS = $(if $(SAN),$(ASAN))
+CFLAGS   = -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers \
+           $(SANFLAGS) $(shell pkg-config --cflags $(PKGS)) \
+           -DFSBENCH_VERSION='"$(VERSION)$(if $(GITREV),-$(GITREV),)"'
+LDFLAGS  = $(SANFLAGS)
+LDLIBS   = $(shell pkg-config --libs $(PKGS)) -lpthread -lm
+
+SRCS     = $(wildcard src/core/*.c src/workloads/*.c src/engines/*.c src/targets/*.c \
+                      src/store/*.c src/report/*.c src/runner/*.c src/cli/*.c)
+LIBSRCS  = $(filter-out src/cli/main.c,$(SRCS))
+OBJS     = $(SRCS:%.c=$(BUILD)/%.o)
+LIBOBJS  = $(LIBSRCS:%.c=$(BUILD)/%.o)
+TESTSRCS = $(wildcard tests/unit/test_*.c)
+TESTBINS = $(TESTSRCS:tests/unit/%.c=$(BUILD)/tests/%)
+BIN      = $(if $(SAN),$(BUILD)/fsbench,fsbench)
+
+.PHONY: all deps run test test-asan test-run check-clang clean
+
+all: deps $(BIN)
+
+deps:
+	@scripts/install-deps --check || scripts/install-deps
+
+$(BIN): $(OBJS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libfsbench.a: $(LIBOBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c $(wildcard src/*/*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a tests/unit/testutil.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) \
+		$(shell pkg-config --libs cmocka) $(LDLIBS)
+
+# The default comparison: until provisioning exists, a short fs_mark run on
+# a scratch directory of the current file system and one under /dev/shm.
+run: all
+	./fsbench run fsmark:files=300,size=64k --target disk=. --target shm=/dev/shm \
+		--max-runs 6
+
+test: deps
+	@$(MAKE) --no-print-directory test-run
+
+test-asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test-run
+
+test-run: $(BIN) $(TESTBINS)
+	@FSBENCH=$(abspath $(BIN)) TESTBIN=$(abspath $(BUILD)/tests) tests/run
+
+check-clang: deps
+	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-clang/fsbench SAN= BIN=build-clang/fsbench
+
+clean:
+	rm -rf build build-asan build-clang fsbench

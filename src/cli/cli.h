@@ -1,0 +1,35 @@
+/*
+ * cli.h: the subcommand table and what subcommands share.
+ *
+ * Each subcommand is one file cmd-NAME.c exporting one const struct
+ * cmd_entry (tmux style).  exec returns the process exit code; it prints
+ * the one-line error itself from error_get() so nothing deeper prints.
+ */
+#ifndef FSB_CLI_H
+#define FSB_CLI_H
+
+#include <stdio.h>
+
+#include "../store/store.h"
+
+struct cmd_entry {
+	const char *name;
+	const char *usage;	/* arguments after the name */
+	const char *summary;
+	int (*exec)(int argc, char **argv);
+};
+
+extern const struct cmd_entry cmd_run_entry, cmd_list_entry, cmd_show_entry,
+	cmd_sysinfo_entry;
+
+/* "fsbench: <msg>" on stderr; returns code. */
+int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Open --db FILE or the default store, creating its directory. */
+int cli_open_store(const char *path, struct store **out);
+/* Write `what` (json, csv, markdown, text) of a run to FILE ("-" = stdout). */
+int cli_write_output(const struct result *r, const char *what, const char *file,
+		     const char *baseline);
+/* The command line, shell-quoted, for reproducing a run. */
+void cli_command_line(int argc, char **argv, char *buf, size_t len);
+
+#endif

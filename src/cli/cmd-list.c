@@ -1,0 +1,103 @@
+/*
+ * cmd-list.c: `fsbench list tests` (workloads, their parameter tables,
+ * metrics and named tests, all generated from the workloads' own tables)
+ * and `fsbench list runs` (the result store).
+ */
+#include "cli.h"
+#include "../core/error.h"
+#include "../workloads/workload.h"
+
+#include <getopt.h>
+#include <string.h>
+
+static void list_tests(void)
+{
+	for (const struct workload *const *w = workload_all(); *w; w++) {
+		const struct workload *wl = *w;
+		char buf[128];
+
+		printf("%s - %s\n", wl->name, wl->summary);
+		printf("  parameters (%s:key=value,...):\n", wl->name);
+		for (const struct param_def *d = wl->params; d->name; d++) {
+			char range[96] = "";
+			if (d->min != d->max && d->type != PT_SIZE)
+				snprintf(range, sizeof(range), " [%g..%g]", d->min, d->max);
+			printf("    %-14s default %-8s %s%s\n", d->name, d->def, d->help, range);
+			printf("    %-14s         %-8s (%s)\n", "", "",
+			       param_type_text(d, buf, sizeof(buf)));
+		}
+		printf("  metrics:\n");
+		for (int i = 0; i < wl->nmetrics; i++)
+			printf("    %-14s %-10s %s%s\n", wl->metrics[i].name, wl->metrics[i].unit,
+			       wl->metrics[i].direction > 0 ? "higher is better" : "lower is better",
+			       wl->metrics[i].primary ? " (primary)" : "");
+		if (wl->presets && wl->presets->name) {
+			printf("  named tests:\n");
+			for (const struct preset *p = wl->presets; p->name; p++)
+				printf("    %-20s %-32s %s\n", p->name, p->params,
+				       p->subtitle ? p->subtitle : "");
+		}
+		putchar('\n');
+	}
+}
+
+static int print_run(const struct run_row *r, void *arg)
+{
+	(void)arg;
+	printf("%5lld  %-19s  %-11s  %-16.16s  %-24.24s  %s\n", (long long)r->id, r->started,
+	       strcmp(r->status, "running") ? r->status : "incomplete", r->label,
+	       r->targets, r->tests);
+	return 0;
+}
+
+static int list_runs(const char *db)
+{
+	struct store *s;
+
+	if (cli_open_store(db, &s))
+		return cli_fail(EXIT_FAIL, "%s", error_get());
+	printf("%5s  %-19s  %-11s  %-16s  %-24s  %s\n", "RUN", "STARTED", "STATUS", "LABEL",
+	       "TARGETS", "TESTS");
+	int rc = store_list_runs(s, print_run, NULL);
+	store_close(s);
+	return rc ? cli_fail(EXIT_FAIL, "%s", error_get()) : EXIT_OK;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL;
+	int ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (ch == 'd')
+			db = optarg;
+		else if (ch == 'h') {
+			printf("usage: fsbench list tests | runs [--db FILE]\n");
+			return EXIT_OK;
+		} else
+			return cli_fail(EXIT_USAGE, "list: unknown option '%s'", argv[optind - 1]);
+	}
+	if (optind + 1 != argc)
+		return cli_fail(EXIT_USAGE, "list: say what to list: `fsbench list tests` or `fsbench list runs`");
+	if (!strcmp(argv[optind], "tests")) {
+		list_tests();
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[optind], "runs"))
+		return list_runs(db);
+	return cli_fail(EXIT_USAGE, "list: unknown list '%s' (tests or runs)", argv[optind]);
+}
+
+const struct cmd_entry cmd_list_entry = {
+	.name = "list",
+	.usage = "tests | runs [--db FILE]",
+	.summary = "list workloads and named tests, or stored runs",
+	.exec = cmd_list,
+};

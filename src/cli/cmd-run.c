@@ -1,0 +1,235 @@
+/*
+ * cmd-run.c: `fsbench run TEST... --target [LABEL=]DIR...`
+ *
+ * Parses tests and targets, checks everything before touching anything,
+ * runs through the runner (which stores every sample), prints each test's
+ * charts from the store as it finishes, then writes the requested files.
+ */
+#include "cli.h"
+#include "../core/error.h"
+#include "../report/report.h"
+#include "../runner/runner.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char run_help[] =
+	"usage: fsbench run TEST[:key=value,...]... --target [LABEL=]DIR... [options]\n"
+	"\n"
+	"TEST is a workload (fsmark) or a named test (fsmark-1000x1M); see\n"
+	"`fsbench list tests`.  Each target gets a scratch directory fsbench.XXXXXX\n"
+	"that is removed afterwards.\n"
+	"\n"
+	"  -t, --target [LABEL=]DIR  a directory to test in (repeatable)\n"
+	"  -n, --runs N              exactly N runs per target (default: adaptive,\n"
+	"                            3 runs, more while CV >= 3%% or an outlier)\n"
+	"      --max-runs N          adaptive ceiling (default 10)\n"
+	"      --warmup N            unrecorded runs per target first (default 0)\n"
+	"      --baseline LABEL      target the ratio table compares to (default first)\n"
+	"      --label TEXT          a name for this run in the store\n"
+	"      --db FILE             result store (default ~/.local/share/fsbench/results.db)\n"
+	"      --json FILE           also write the run as JSON (- for stdout)\n"
+	"      --csv FILE            also write every sample as CSV\n"
+	"      --markdown FILE       also write a Markdown report\n"
+	"      --no-drop-caches      only sync between runs\n"
+	"  -q, --quiet               no charts or progress on the terminal\n";
+
+enum { O_MAX = 256, O_WARMUP, O_BASELINE, O_LABEL, O_DB, O_JSON, O_CSV, O_MD, O_NODROP };
+
+static const struct option longopts[] = {
+	{ "target", required_argument, NULL, 't' },
+	{ "runs", required_argument, NULL, 'n' },
+	{ "max-runs", required_argument, NULL, O_MAX },
+	{ "warmup", required_argument, NULL, O_WARMUP },
+	{ "baseline", required_argument, NULL, O_BASELINE },
+	{ "label", required_argument, NULL, O_LABEL },
+	{ "db", required_argument, NULL, O_DB },
+	{ "json", required_argument, NULL, O_JSON },
+	{ "csv", required_argument, NULL, O_CSV },
+	{ "markdown", required_argument, NULL, O_MD },
+	{ "no-drop-caches", no_argument, NULL, O_NODROP },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct run_cli {
+	struct run_request rq;
+	const char *db, *json, *csv, *markdown;
+	struct store *store;
+};
+
+static int count_arg(const char *opt, const char *v, int min, int max, int *out)
+{
+	int64_t n;
+
+	if (parse_int(v, &n) || n < min || n > max)
+		return error_set("%s: bad value '%s' (a whole number from %d to %d)",
+				 opt, v, min, max);
+	*out = (int)n;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct run_cli *c)
+{
+	struct run_request *rq = &c->rq;
+	int ch;
+
+	runner_defaults(&rq->opts);
+	rq->targets = calloc((size_t)argc, sizeof(*rq->targets));
+	rq->tests = calloc((size_t)argc, sizeof(*rq->tests));
+	if (!rq->targets || !rq->tests)
+		return error_set("out of memory");
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, "t:n:qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 't':
+			if (target_parse(optarg, &rq->targets[rq->ntargets]))
+				return -1;
+			rq->ntargets++;
+			break;
+		case 'n':
+			if (count_arg("--runs", optarg, 1, 1000, &rq->opts.runs))
+				return -1;
+			break;
+		case O_MAX:
+			if (count_arg("--max-runs", optarg, 1, 1000, &rq->opts.max_runs))
+				return -1;
+			break;
+		case O_WARMUP:
+			if (count_arg("--warmup", optarg, 0, 100, &rq->opts.warmup))
+				return -1;
+			break;
+		case O_BASELINE: rq->baseline = optarg; break;
+		case O_LABEL: rq->label = optarg; break;
+		case O_DB: c->db = optarg; break;
+		case O_JSON: c->json = optarg; break;
+		case O_CSV: c->csv = optarg; break;
+		case O_MD: c->markdown = optarg; break;
+		case O_NODROP: rq->opts.drop_caches = 0; break;
+		case 'q': rq->opts.quiet = 1; break;
+		case 'h': fputs(run_help, stdout); exit(EXIT_OK);
+		default:
+			return error_set("run: unknown or incomplete option '%s' (see `fsbench run --help`)",
+					 argv[optind - 1]);
+		}
+	}
+	/* GNU getopt permutes: every non-option argument is a test. */
+	for (; optind < argc; optind++) {
+		if (test_spec_parse(argv[optind], &rq->tests[rq->ntests]))
+			return -1;
+		rq->ntests++;
+	}
+	if (!rq->ntests)
+		return error_set("run: no test given (e.g. `fsbench run fsmark --target DIR`; see `fsbench list tests`)");
+	if (!rq->ntargets)
+		return error_set("run: no target given (add --target [LABEL=]DIR)");
+	if (rq->baseline) {
+		int found = 0;
+		for (int i = 0; i < rq->ntargets; i++)
+			found |= !strcmp(rq->targets[i].label, rq->baseline);
+		if (!found)
+			return error_set("--baseline '%s' names no target (labels come from --target LABEL=DIR)",
+					 rq->baseline);
+	}
+	return 0;
+}
+
+static void print_test(void *arg, int64_t run_id, int test)
+{
+	struct run_cli *c = arg;
+	struct result *r;
+	struct report_opts o;
+
+	if (c->rq.opts.quiet || store_load_run(c->store, run_id, &r))
+		return;
+	report_opts_for(stdout, &o);
+	o.baseline = c->rq.baseline;
+	if (test == 0)
+		report_system(stdout, r, &o);
+	report_test(stdout, r, test, &o);
+	fflush(stdout);
+	result_free(r);
+}
+
+static int write_outputs(struct run_cli *c, int64_t run_id)
+{
+	struct result *r;
+	int rc = 0;
+
+	if (!c->json && !c->csv && !c->markdown)
+		return 0;
+	if (store_load_run(c->store, run_id, &r))
+		return -1;
+	if (c->json)
+		rc |= cli_write_output(r, "json", c->json, c->rq.baseline);
+	if (c->csv)
+		rc |= cli_write_output(r, "csv", c->csv, c->rq.baseline);
+	if (c->markdown)
+		rc |= cli_write_output(r, "markdown", c->markdown, c->rq.baseline);
+	result_free(r);
+	return rc ? -1 : 0;
+}
+
+static void free_cli(struct run_cli *c)
+{
+	for (int i = 0; i < c->rq.ntests; i++)
+		test_spec_free(&c->rq.tests[i]);
+	free(c->rq.tests);
+	free(c->rq.targets);
+	store_close(c->store);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct run_cli c;
+	struct runner_events ev = { print_test, &c };
+	char cmdline[8192];
+	int64_t run_id = 0;
+	int interrupted = 0, rc;
+
+	memset(&c, 0, sizeof(c));
+	if (parse_args(argc, argv, &c)) {
+		free_cli(&c);
+		return cli_fail(EXIT_USAGE, "%s", error_get());
+	}
+	snprintf(cmdline, sizeof(cmdline), "fsbench run ");
+	cli_command_line(argc - 1, argv + 1, cmdline + 12, sizeof(cmdline) - 12);
+	c.rq.cmdline = cmdline;
+	if (cli_open_store(c.db, &c.store)) {
+		free_cli(&c);
+		return cli_fail(EXIT_FAIL, "%s", error_get());
+	}
+	runner_install_signals();
+	if (runner_prepare(&c.rq)) {
+		free_cli(&c);
+		return cli_fail(EXIT_USAGE, "%s", error_get());
+	}
+	rc = runner_execute(c.store, &c.rq, &ev, &run_id, &interrupted);
+	runner_teardown(&c.rq);
+	if (rc < 0) {
+		free_cli(&c);
+		return cli_fail(EXIT_FAIL, "%s", error_get());
+	}
+	if (interrupted) {
+		fprintf(stderr, "fsbench: interrupted; run %lld is stored as interrupted, scratch files removed\n",
+			(long long)run_id);
+		free_cli(&c);
+		return EXIT_INTERRUPTED;
+	}
+	if (write_outputs(&c, run_id)) {
+		free_cli(&c);
+		return cli_fail(EXIT_FAIL, "%s", error_get());
+	}
+	free_cli(&c);
+	return rc ? EXIT_FAIL : EXIT_OK;
+}
+
+const struct cmd_entry cmd_run_entry = {
+	.name = "run",
+	.usage = "TEST... --target [LABEL=]DIR... [options]",
+	.summary = "run tests on targets, store and chart the results",
+	.exec = cmd_run,
+};

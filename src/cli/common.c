@@ -1,0 +1,120 @@
+/* common.c: helpers shared by subcommands (see cli.h). */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "../core/error.h"
+#include "../report/report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int cli_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fsbench: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+static int mkdir_parents(const char *file)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", file);
+	char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) && errno != EEXIST)
+			return error_errno("cannot create %s", dir);
+		*p = '/';
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return error_errno("cannot create %s", dir);
+	return 0;
+}
+
+int cli_open_store(const char *path, struct store **out)
+{
+	char def[PATH_MAX];
+
+	if (!path) {
+		if (store_default_path(def, sizeof(def)))
+			return -1;
+		path = def;
+	}
+	if (mkdir_parents(path))
+		return -1;
+	return store_open(path, out);
+}
+
+int cli_write_output(const struct result *r, const char *what, const char *file,
+		     const char *baseline)
+{
+	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
+	struct report_opts o;
+	int rc;
+
+	if (!f)
+		return error_errno("cannot write %s", file);
+	report_opts_for(f, &o);
+	o.baseline = baseline;
+	if (!strcmp(what, "json"))
+		rc = report_json(f, r, baseline);
+	else if (!strcmp(what, "csv"))
+		rc = report_csv(f, r);
+	else if (!strcmp(what, "markdown"))
+		rc = report_markdown(f, r, &o);
+	else {
+		report_text(f, r, &o);
+		rc = 0;
+	}
+	if (fflush(f) || ferror(f))
+		rc = error_errno("writing %s", file);
+	if (f != stdout && fclose(f) && !rc)
+		rc = error_errno("writing %s", file);
+	if (rc && f != stdout)
+		unlink(file);	/* never leave a half-written result file */
+	return rc ? -1 : 0;
+}
+
+void cli_command_line(int argc, char **argv, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < argc && used + 1 < len; i++) {
+		const char *a = argv[i];
+		int plain = *a && !strpbrk(a, " \t\n'\"\\$`*?[]{}()<>|&;!#~");
+		if (i)
+			buf[used++] = ' ';
+		if (plain) {
+			used += (size_t)snprintf(buf + used, len - used, "%s", a);
+		} else {
+			buf[used++] = '\'';
+			for (; *a && used + 5 < len; a++) {
+				if (*a == '\'')
+					used += (size_t)snprintf(buf + used, len - used, "'\\''");
+				else
+					buf[used++] = *a;
+			}
+			if (used + 1 < len)
+				buf[used++] = '\'';
+		}
+		if (used >= len)
+			used = len - 1;
+		buf[used] = '\0';
+	}
+}

@@ -1,0 +1,43 @@
+/*
+ * main.c: fsbench's entry point: find the subcommand and run it.
+ */
+#include "cli.h"
+#include "../core/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct cmd_entry *const commands[] = {
+	&cmd_run_entry, &cmd_list_entry, &cmd_show_entry, &cmd_sysinfo_entry, NULL,
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: fsbench COMMAND [ARGS]\n\n"
+		   "fsbench %s: compare filesystems with faithful standard workloads.\n\n",
+		FSBENCH_VERSION);
+	for (int i = 0; commands[i]; i++)
+		fprintf(f, "  %-8s %-44s %s\n", commands[i]->name, commands[i]->usage,
+			commands[i]->summary);
+	fprintf(f, "\n`fsbench COMMAND --help` describes a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("fsbench %s\n", FSBENCH_VERSION);
+		return EXIT_OK;
+	}
+	for (int i = 0; commands[i]; i++)
+		if (!strcmp(argv[1], commands[i]->name))
+			return commands[i]->exec(argc - 1, argv + 1);
+	return cli_fail(EXIT_USAGE, "unknown command '%s' (try `fsbench --help`)", argv[1]);
+}

@@ -1,0 +1,43 @@
+/* error.c: the thread-local "last error" line (see error.h). */
+#include "error.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static _Thread_local char last[1024];
+
+int error_set(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(last, sizeof(last), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int error_errno(const char *fmt, ...)
+{
+	int saved = errno;
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(last, sizeof(last), "%s: %s", msg, strerror(saved));
+	errno = saved;
+	return -1;
+}
+
+const char *error_get(void)
+{
+	return last[0] ? last : "unknown error";
+}
+
+void error_clear(void)
+{
+	last[0] = '\0';
+}

@@ -1,0 +1,30 @@
+/*
+ * error.h: how fsbench returns errors.
+ *
+ * Functions deep in the code never print: they record one line describing
+ * what went wrong (and, where possible, what to do about it) and return -1.
+ * The CLI prints that line once.  The message is thread-local so workers can
+ * fail independently.
+ */
+#ifndef FSB_ERROR_H
+#define FSB_ERROR_H
+
+#include <stddef.h>
+
+/* Exit codes shared by every subcommand. */
+enum {
+	EXIT_OK = 0,
+	EXIT_FAIL = 1,		/* the run or a test failed */
+	EXIT_USAGE = 2,		/* bad option, parameter or input */
+	EXIT_INTERRUPTED = 130,	/* SIGINT / SIGTERM */
+};
+
+/* Record a printf-style message; always returns -1 so callers can write
+ * `return error_set(...)`. */
+int error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Same, with ": strerror(errno)" appended. */
+int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *error_get(void);
+void error_clear(void);
+
+#endif

@@ -1,0 +1,336 @@
+/*
+ * param.c: parsing and printing of parameter tables (see param.h).
+ *
+ * Every error names the parameter, the bad value and what is accepted, in
+ * one line, because that line is all the user will see.
+ */
+#include "param.h"
+#include "error.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+int parse_int(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Sizes use binary multiples, as fs_mark, fio and bonnie++ users expect:
+ * 4k = 4096.  "KiB"/"KB"/"k" all mean 1024. */
+int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	double v;
+	uint64_t mult = 1;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	if (*end) {
+		switch (tolower((unsigned char)*end)) {
+		case 'b': mult = 1; break;
+		case 'k': mult = 1ULL << 10; break;
+		case 'm': mult = 1ULL << 20; break;
+		case 'g': mult = 1ULL << 30; break;
+		case 't': mult = 1ULL << 40; break;
+		default: return -1;
+		}
+		end++;
+		if (mult > 1 && (!strcasecmp(end, "ib") || !strcasecmp(end, "b")))
+			end += strlen(end);
+		if (*end)
+			return -1;
+	}
+	v *= (double)mult;
+	if (v > 1.8e19 || v != floor(v))
+		return -1;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+int parse_duration(const char *s, double *out)
+{
+	char *end;
+	double v, mult = 1;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0 || !isfinite(v))
+		return -1;
+	if (!*end || !strcmp(end, "s"))
+		mult = 1;
+	else if (!strcmp(end, "ms"))
+		mult = 1e-3;
+	else if (!strcmp(end, "us"))
+		mult = 1e-6;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		mult = 60;
+	else if (!strcmp(end, "h"))
+		mult = 3600;
+	else
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+int parse_bool(const char *s, bool *out)
+{
+	static const char *yes[] = { "1", "true", "yes", "on", NULL };
+	static const char *no[] = { "0", "false", "no", "off", NULL };
+
+	for (int i = 0; yes[i]; i++) {
+		if (!strcasecmp(s, yes[i]))
+			return *out = true, 0;
+		if (!strcasecmp(s, no[i]))
+			return *out = false, 0;
+	}
+	return -1;
+}
+
+void format_size(uint64_t b, char *buf, size_t len)
+{
+	static const char units[] = "kMGT";
+	int u = -1;
+
+	while (b && b % 1024 == 0 && u < 3) {
+		b /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%" PRIu64, b);
+	else
+		snprintf(buf, len, "%" PRIu64 "%c", b, units[u]);
+}
+
+static void format_duration(double s, char *buf, size_t len)
+{
+	if (s != 0 && s < 1 && fmod(s * 1e3, 1) == 0)
+		snprintf(buf, len, "%gms", s * 1e3);
+	else
+		snprintf(buf, len, "%gs", s);
+}
+
+const struct param_def *param_find(const struct param_def *defs,
+				   const char *key)
+{
+	for (; defs->name; defs++)
+		if (!strcmp(defs->name, key))
+			return defs;
+	return NULL;
+}
+
+/* The n-th choice of "a|b|c", copied into buf. */
+static const char *enum_choice(const char *choices, int n, char *buf,
+			       size_t len)
+{
+	const char *p = choices;
+
+	for (int i = 0; i < n && p; i++) {
+		p = strchr(p, '|');
+		if (p)
+			p++;
+	}
+	if (!p)
+		return NULL;
+	size_t k = strcspn(p, "|");
+	if (k >= len)
+		k = len - 1;
+	memcpy(buf, p, k);
+	buf[k] = '\0';
+	return buf;
+}
+
+const char *param_type_text(const struct param_def *d, char *buf, size_t len)
+{
+	switch (d->type) {
+	case PT_INT: snprintf(buf, len, "an integer"); break;
+	case PT_SIZE: snprintf(buf, len, "a size such as 4096, 64k, 1M, 2G"); break;
+	case PT_DURATION: snprintf(buf, len, "a duration such as 30, 500ms, 2m"); break;
+	case PT_BOOL: snprintf(buf, len, "a boolean: 0/1, yes/no, true/false"); break;
+	case PT_ENUM: snprintf(buf, len, "one of %s", d->choices); break;
+	case PT_STRING: snprintf(buf, len, "text up to %d characters", PARAM_STR_MAX - 1); break;
+	}
+	return buf;
+}
+
+static int bad_value(const struct param_def *d, const char *value,
+		     const char *why)
+{
+	char t[128];
+
+	if (why)
+		return error_set("parameter '%s': bad value '%s' (%s)", d->name,
+				 value, why);
+	return error_set("parameter '%s': bad value '%s' (expected %s)",
+			 d->name, value, param_type_text(d, t, sizeof(t)));
+}
+
+static int check_bounds(const struct param_def *d, const char *value, double v)
+{
+	char why[160], lo[32], hi[32];
+
+	if (d->min == d->max || (v >= d->min && v <= d->max))
+		return 0;
+	if (d->type == PT_SIZE) {
+		format_size((uint64_t)d->min, lo, sizeof(lo));
+		format_size((uint64_t)d->max, hi, sizeof(hi));
+	} else {
+		snprintf(lo, sizeof(lo), "%g", d->min);
+		snprintf(hi, sizeof(hi), "%g", d->max);
+	}
+	snprintf(why, sizeof(why), "must be between %s and %s", lo, hi);
+	return bad_value(d, value, why);
+}
+
+static int set_value(const struct param_def *d, void *obj, const char *value)
+{
+	switch (d->type) {
+	case PT_INT: {
+		int64_t v;
+		if (parse_int(value, &v))
+			return bad_value(d, value, NULL);
+		if (check_bounds(d, value, (double)v))
+			return -1;
+		*PARAM_AT(obj, d, int64_t) = v;
+		return 0;
+	}
+	case PT_SIZE: {
+		uint64_t v;
+		if (parse_size(value, &v))
+			return bad_value(d, value, NULL);
+		if (check_bounds(d, value, (double)v))
+			return -1;
+		*PARAM_AT(obj, d, uint64_t) = v;
+		return 0;
+	}
+	case PT_DURATION: {
+		double v;
+		if (parse_duration(value, &v))
+			return bad_value(d, value, NULL);
+		if (check_bounds(d, value, v))
+			return -1;
+		*PARAM_AT(obj, d, double) = v;
+		return 0;
+	}
+	case PT_BOOL:
+		if (parse_bool(value, PARAM_AT(obj, d, bool)))
+			return bad_value(d, value, NULL);
+		return 0;
+	case PT_ENUM: {
+		char c[64];
+		for (int i = 0; enum_choice(d->choices, i, c, sizeof(c)); i++)
+			if (!strcmp(c, value))
+				return *PARAM_AT(obj, d, int) = i, 0;
+		return bad_value(d, value, NULL);
+	}
+	case PT_STRING:
+		if (strlen(value) >= PARAM_STR_MAX)
+			return bad_value(d, value, NULL);
+		strcpy(PARAM_AT(obj, d, char), value);
+		return 0;
+	}
+	return -1;
+}
+
+int params_set(const struct param_def *defs, void *obj, const char *key,
+	       const char *value)
+{
+	const struct param_def *d = param_find(defs, key);
+
+	if (!d) {
+		char known[512] = "";
+		for (const struct param_def *p = defs; p->name; p++) {
+			if (known[0])
+				strncat(known, ", ", sizeof(known) - strlen(known) - 1);
+			strncat(known, p->name, sizeof(known) - strlen(known) - 1);
+		}
+		return error_set("unknown parameter '%s' (known: %s)", key,
+				 known[0] ? known : "none");
+	}
+	return set_value(d, obj, value);
+}
+
+int params_defaults(const struct param_def *defs, void *obj)
+{
+	for (const struct param_def *d = defs; d->name; d++)
+		if (set_value(d, obj, d->def))
+			return -1;
+	return 0;
+}
+
+int params_apply(const struct param_def *defs, void *obj, const char *list)
+{
+	char *copy, *save = NULL, *tok;
+	int rc = 0;
+
+	if (!list || !*list)
+		return 0;
+	copy = strdup(list);
+	if (!copy)
+		return error_set("out of memory");
+	for (tok = strtok_r(copy, ",", &save); tok && !rc;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		if (!eq || eq == tok) {
+			rc = error_set("parameter '%s': expected key=value", tok);
+			break;
+		}
+		*eq = '\0';
+		rc = params_set(defs, obj, tok, eq + 1);
+	}
+	free(copy);
+	return rc;
+}
+
+void param_value_text(const struct param_def *d, const void *obj, char *buf,
+		      size_t len)
+{
+	const void *p = (const char *)obj + d->offset;
+
+	switch (d->type) {
+	case PT_INT: snprintf(buf, len, "%" PRId64, *(const int64_t *)p); break;
+	case PT_SIZE: format_size(*(const uint64_t *)p, buf, len); break;
+	case PT_DURATION: format_duration(*(const double *)p, buf, len); break;
+	case PT_BOOL: snprintf(buf, len, "%d", *(const bool *)p ? 1 : 0); break;
+	case PT_ENUM:
+		if (!enum_choice(d->choices, *(const int *)p, buf, len))
+			snprintf(buf, len, "?");
+		break;
+	case PT_STRING: snprintf(buf, len, "%s", (const char *)p); break;
+	}
+}
+
+void params_format(const struct param_def *defs, const void *obj, char *buf,
+		   size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const struct param_def *d = defs; d->name && used < len; d++) {
+		char v[PARAM_STR_MAX];
+		param_value_text(d, obj, v, sizeof(v));
+		used += snprintf(buf + used, len - used, "%s%s=%s",
+				 used ? "," : "", d->name, v);
+	}
+}

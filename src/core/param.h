@@ -1,0 +1,65 @@
+/*
+ * param.h: declarative parameter tables.
+ *
+ * A workload declares its parameters once, as an array of struct param_def
+ * ending with an entry whose name is NULL.  Each entry says where the value
+ * lives in the workload's parameter struct (offsetof), its type, default,
+ * bounds and help text.  The same table drives `name:key=value,...` on the
+ * command line, suite files, `fsbench list tests`, the canonical parameter
+ * string stored with every result, and the error messages for bad values.
+ *
+ * Storage per type:  PT_INT int64_t,  PT_SIZE uint64_t (bytes),
+ * PT_DURATION double (seconds),  PT_BOOL bool,  PT_ENUM int (index into
+ * choices),  PT_STRING char[PARAM_STR_MAX].
+ */
+#ifndef FSB_PARAM_H
+#define FSB_PARAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PARAM_STR_MAX 256
+
+enum param_type { PT_INT, PT_SIZE, PT_DURATION, PT_BOOL, PT_ENUM, PT_STRING };
+
+struct param_def {
+	const char *name;
+	enum param_type type;
+	size_t offset;
+	const char *def;	/* default, written as a user would write it */
+	double min, max;	/* inclusive bounds; min == max means unbounded */
+	const char *choices;	/* PT_ENUM: "a|b|c" */
+	const char *help;
+};
+
+/* Fill every parameter of obj with its default. */
+int params_defaults(const struct param_def *defs, void *obj);
+/* Set one parameter from text. */
+int params_set(const struct param_def *defs, void *obj, const char *key,
+	       const char *value);
+/* Apply "key=value,key=value"; an empty or NULL list is fine. */
+int params_apply(const struct param_def *defs, void *obj, const char *list);
+/* Canonical "key=value,..." of every parameter, in table order. */
+void params_format(const struct param_def *defs, const void *obj, char *buf,
+		   size_t len);
+/* One value as text (sizes as 4k/1M/..., durations as 5s/250ms). */
+void param_value_text(const struct param_def *d, const void *obj, char *buf,
+		      size_t len);
+/* What a parameter accepts, for help and errors: "size (e.g. 4k, 1M)". */
+const char *param_type_text(const struct param_def *d, char *buf, size_t len);
+const struct param_def *param_find(const struct param_def *defs,
+				   const char *key);
+
+/* Stand-alone value parsers, shared by the CLI (--fs-size, --max-runs...). */
+int parse_size(const char *s, uint64_t *out);
+int parse_int(const char *s, int64_t *out);
+int parse_duration(const char *s, double *out);
+int parse_bool(const char *s, bool *out);
+/* 1048576 -> "1M", 1536 -> "1536", 65536 -> "64k". */
+void format_size(uint64_t bytes, char *buf, size_t len);
+
+/* Typed accessors used by workloads' code. */
+#define PARAM_AT(obj, d, type) ((type *)((char *)(obj) + (d)->offset))
+
+#endif

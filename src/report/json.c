@@ -1,0 +1,144 @@
+/*
+ * json.c: one JSON document per run (schema "fsbench.result", versioned).
+ *
+ * Everything needed to reproduce and to re-analyse: the command line, every
+ * parameter of every test, the system table, the targets with their mount
+ * options, per metric the summary statistics and the ratio to the baseline
+ * with its significance, and every sample with its CPU accounting.  Units
+ * are explicit on every metric.
+ */
+#include "report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *params_object(const char *text)
+{
+	json_t *o = json_object();
+	char copy[4096], *save = NULL;
+
+	snprintf(copy, sizeof(copy), "%s", text);
+	for (char *kv = strtok_r(copy, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(kv, '=');
+		if (!eq)
+			continue;
+		*eq = '\0';
+		json_object_set_new(o, kv, json_string(eq + 1));
+	}
+	return o;
+}
+
+static json_t *summary_json(const struct summary *s)
+{
+	return json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:[oo],s:o}",
+			 "n", s->n, "mean", num(s->mean), "sd", num(s->sd),
+			 "se", num(s->se), "median", num(s->median), "min", num(s->min),
+			 "max", num(s->max), "ci95", num(s->ci_lo), num(s->ci_hi),
+			 "cv", num(s->cv));
+}
+
+static json_t *metric_json(const struct result *r, const struct r_test *t, int m, int base)
+{
+	const struct r_metric *mt = &t->metrics[m];
+	json_t *results = json_array();
+	struct summary b;
+
+	result_summary(t, base, m, &b);
+	for (int i = 0; i < r->ntargets; i++) {
+		struct summary s;
+		json_t *samples = json_array(), *o;
+
+		result_summary(t, i, m, &s);
+		for (int k = 0; k < t->cells[i].nsamples; k++)
+			json_array_append_new(samples, num(t->cells[i].samples[k].values[m]));
+		o = summary_json(&s);
+		json_object_set_new(o, "target", json_string(r->targets[i].label));
+		json_object_set_new(o, "samples", samples);
+		if (i != base && s.n && b.n) {
+			struct ratio q = stats_ratio(&s, &b);
+			int v = q.verdict * (mt->direction > 0 ? 1 : -1);
+			json_object_set_new(o, "ratio_to_baseline",
+				json_pack("{s:o,s:[oo],s:o,s:s}", "value", num(q.value),
+					  "ci95", num(q.lo), num(q.hi), "welch_p", num(q.p),
+					  "verdict", s.n < 2 || b.n < 2 ? "too few runs" :
+					  v > 0 ? "faster" : v < 0 ? "slower" :
+					  "no significant difference"));
+		}
+		json_array_append_new(results, o);
+	}
+	return json_pack("{s:s,s:s,s:s,s:s,s:b,s:o}", "name", mt->name, "unit", mt->unit,
+			 "label", mt->label, "direction",
+			 mt->direction > 0 ? "higher_is_better" : "lower_is_better",
+			 "primary", mt->primary, "results", results);
+}
+
+static json_t *test_json(const struct result *r, const struct r_test *t, int base)
+{
+	json_t *metrics = json_array(), *samples = json_array(), *failures = json_array();
+
+	for (int m = 0; m < t->nmetrics; m++)
+		json_array_append_new(metrics, metric_json(r, t, m, base));
+	for (int i = 0; i < r->ntargets; i++) {
+		const struct r_cell *c = &t->cells[i];
+		for (int k = 0; k < c->nsamples; k++) {
+			const struct r_sample *s = &c->samples[k];
+			json_t *vals = json_object();
+			for (int m = 0; m < t->nmetrics; m++)
+				json_object_set_new(vals, t->metrics[m].name, num(s->values[m]));
+			json_array_append_new(samples, json_pack(
+				"{s:s,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "target", r->targets[i].label,
+				"rep", s->rep, "wall_s", num(s->wall), "cpu_user_s", num(s->cpu_user),
+				"cpu_sys_s", num(s->cpu_sys), "cpu_percent", num(s->cpu_pct),
+				"machine_cpu_percent", num(s->machine_cpu_pct), "values", vals));
+		}
+		if (c->failure)
+			json_array_append_new(failures, json_pack("{s:s,s:s}", "target",
+				r->targets[i].label, "message", c->failure));
+	}
+	return json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "name", t->name,
+			 "workload", t->workload, "parameter_string", t->params,
+			 "parameters", params_object(t->params), "title", t->title,
+			 "subtitle", t->subtitle, "metrics", metrics, "samples", samples,
+			 "failures", failures);
+}
+
+int report_json(FILE *f, const struct result *r, const char *baseline)
+{
+	int base = result_baseline(r, baseline);
+	json_t *sys = json_object(), *targets = json_array(), *tests = json_array(), *doc;
+
+	if (base < 0)
+		base = 0;
+	for (int i = 0; i < r->nsys; i++)
+		json_object_set_new(sys, r->sys[i].name, json_string(r->sys[i].value));
+	for (int i = 0; i < r->ntargets; i++) {
+		const struct r_target *t = &r->targets[i];
+		json_array_append_new(targets, json_pack(
+			"{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "label", t->label,
+			"path", t->path, "kind", t->kind, "fstype", t->fstype,
+			"mount_point", t->mount_point, "mount_source", t->mount_source,
+			"mount_options", t->mount_opts, "disk", t->disk,
+			"io_scheduler", t->scheduler));
+	}
+	for (int i = 0; i < r->ntests; i++)
+		json_array_append_new(tests, test_json(r, &r->tests[i], base));
+	doc = json_pack("{s:s,s:i,s:s,s:{s:I,s:s,s:s,s:s,s:s,s:s,s:s},s:o,s:o,s:o}",
+			"schema", "fsbench.result", "schema_version", RESULT_SCHEMA_VERSION,
+			"fsbench_version", r->version, "run", "id", (json_int_t)r->id,
+			"started", r->started, "finished", r->finished, "label", r->label,
+			"status", r->status, "command_line", r->cmdline, "baseline",
+			r->targets ? r->targets[base].label : "",
+			"system", sys, "targets", targets, "tests", tests);
+	if (!doc)
+		return -1;
+	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(doc);
+	return rc;
+}

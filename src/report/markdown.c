@@ -1,0 +1,44 @@
+/*
+ * markdown.c: a run as Markdown (seed 003 was a Markdown article): the
+ * system table, then per test its text charts in a code block and its raw
+ * and ratio tables as Markdown tables, for pasting into an issue or wiki.
+ */
+#include "report.h"
+
+int report_markdown(FILE *f, const struct result *r, const struct report_opts *o)
+{
+	struct report_opts plain = *o;
+
+	plain.color = 0;
+	fprintf(f, "# fsbench run %lld%s%s\n\n", (long long)r->id,
+		r->label[0] ? ": " : "", r->label);
+	fprintf(f, "fsbench %s, %s, status %s.\n\n", r->version, r->started, r->status);
+	fprintf(f, "| | |\n|---|---|\n");
+	for (int i = 0; i < r->nsys; i++)
+		fprintf(f, "| %s | %s |\n", r->sys[i].name, r->sys[i].value);
+	fprintf(f, "\n| target | file system | mount options | disk | I/O scheduler | directory |\n"
+		   "|---|---|---|---|---|---|\n");
+	for (int i = 0; i < r->ntargets; i++) {
+		const struct r_target *t = &r->targets[i];
+		fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", t->label, t->fstype,
+			t->mount_opts, t->disk, t->scheduler, t->path);
+	}
+	for (int ti = 0; ti < r->ntests; ti++) {
+		const struct r_test *t = &r->tests[ti];
+		fprintf(f, "\n## %s: %s\n\nParameters: `%s`\n\n```text\n", t->title,
+			t->subtitle, t->params);
+		for (int m = 0; m < t->nmetrics; m++) {
+			report_chart(f, r, ti, m, &plain);
+			if (m + 1 < t->nmetrics)
+				fputc('\n', f);
+		}
+		fputs("```\n", f);
+		report_tables(f, r, ti, &plain, 1);
+		for (int i = 0; i < r->ntargets; i++)
+			if (t->cells[i].failure)
+				fprintf(f, "\n**%s failed on %s:** %s\n", t->name,
+					r->targets[i].label, t->cells[i].failure);
+	}
+	fprintf(f, "\nCommand: `%s`\n", r->cmdline);
+	return ferror(f) ? -1 : 0;
+}

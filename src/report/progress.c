@@ -1,0 +1,175 @@
+/* progress.c: the live status line and per-test lines (see progress.h). */
+#include "progress.h"
+#include "../core/timing.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct progress {
+	int tty, quiet, running, shown;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	char test[160], target[64];
+	int rep, planned;
+	double eta;
+	uint64_t rep_started, test_started;
+};
+
+static void fmt_secs(double s, char *buf, size_t len)
+{
+	if (s < 0)
+		snprintf(buf, len, "?");
+	else if (s < 60)
+		snprintf(buf, len, "%.0fs", s);
+	else if (s < 3600)
+		snprintf(buf, len, "%dm%02ds", (int)s / 60, (int)s % 60);
+	else
+		snprintf(buf, len, "%dh%02dm", (int)s / 3600, ((int)s % 3600) / 60);
+}
+
+/* Caller holds the lock. */
+static void draw(struct progress *p)
+{
+	char el[16], eta[16];
+	double elapsed = ns_to_s(now_ns() - p->test_started);
+	double since = ns_to_s(now_ns() - p->rep_started);
+
+	if (!p->test[0])
+		return;
+	fmt_secs(elapsed, el, sizeof(el));
+	fmt_secs(p->eta >= 0 ? (p->eta > since ? p->eta - since : 0) : -1, eta, sizeof(eta));
+	fprintf(stderr, "\r\033[K%s on %s: run %d/%d, %s elapsed, ETA %s",
+		p->test, p->target, p->rep, p->planned, el, eta);
+	fflush(stderr);
+	p->shown = 1;
+}
+
+static void *ticker(void *arg)
+{
+	struct progress *p = arg;
+	struct timespec ts;
+
+	pthread_mutex_lock(&p->lock);
+	while (p->running) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 500000000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&p->wake, &p->lock, &ts);
+		if (p->running && p->shown)
+			draw(p);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+struct progress *progress_start(int quiet)
+{
+	struct progress *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->quiet = quiet;
+	p->tty = !quiet && isatty(STDERR_FILENO);
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->wake, NULL);
+	if (p->tty) {
+		sigset_t block, old;
+		/* Signals must reach the main thread, whose blocking calls
+		 * they interrupt; the ticker never takes them. */
+		sigemptyset(&block);
+		sigaddset(&block, SIGINT);
+		sigaddset(&block, SIGTERM);
+		pthread_sigmask(SIG_BLOCK, &block, &old);
+		p->running = 1;
+		if (pthread_create(&p->thread, NULL, ticker, p))
+			p->running = 0;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	}
+	return p;
+}
+
+void progress_clear(struct progress *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	if (p->tty && p->shown) {
+		fprintf(stderr, "\r\033[K");
+		fflush(stderr);
+		p->shown = 0;
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+void progress_stop(struct progress *p)
+{
+	if (!p)
+		return;
+	progress_clear(p);
+	pthread_mutex_lock(&p->lock);
+	int was = p->running;
+	p->running = 0;
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
+	if (was)
+		pthread_join(p->thread, NULL);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->wake);
+	free(p);
+}
+
+void progress_rep(struct progress *p, const char *test, const char *target,
+		  int rep, int planned, double eta_s)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	if (strcmp(p->test, test))
+		p->test_started = now_ns();
+	snprintf(p->test, sizeof(p->test), "%s", test);
+	snprintf(p->target, sizeof(p->target), "%s", target);
+	p->rep = rep;
+	p->planned = planned;
+	p->eta = eta_s;
+	p->rep_started = now_ns();
+	if (p->tty)
+		draw(p);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void progress_test_done(struct progress *p, const char *test, int ntargets,
+			int runs, double seconds, int failed)
+{
+	if (!p)
+		return;
+	progress_clear(p);
+	pthread_mutex_lock(&p->lock);
+	p->test[0] = '\0';
+	if (!p->tty && !p->quiet)
+		fprintf(stderr, "%s: %s, %d run%s on %d target%s, %.1f s\n", test,
+			failed ? "FAILED" : "done", runs, runs == 1 ? "" : "s",
+			ntargets, ntargets == 1 ? "" : "s", seconds);
+	pthread_mutex_unlock(&p->lock);
+}
+
+void progress_note(struct progress *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	progress_clear(p);
+	if (p && p->quiet)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}

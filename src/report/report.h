@@ -1,0 +1,44 @@
+/*
+ * report.h: renderers of a stored run.
+ *
+ * Every renderer reads a struct result (store/result.h) and nothing else.
+ * Text: seed 000's bar charts, one per metric, and seed 002's raw and ratio
+ * tables.  Machine output: one JSON document, CSV with a header, Markdown.
+ */
+#ifndef FSB_REPORT_H
+#define FSB_REPORT_H
+
+#include <stdio.h>
+
+#include "../store/result.h"
+
+#define RESULT_SCHEMA_VERSION 1
+
+struct report_opts {
+	int width;		/* columns; 80 when not a terminal */
+	int color;		/* ANSI colour in the ratio table */
+	const char *baseline;	/* target label; NULL = stored or first */
+};
+
+/* Terminal width and colour for a stream, honouring NO_COLOR and COLUMNS. */
+void report_opts_for(FILE *f, struct report_opts *o);
+
+void report_system(FILE *f, const struct result *r, const struct report_opts *o);
+void report_test(FILE *f, const struct result *r, int test,
+		 const struct report_opts *o);
+/* System table then every test. */
+void report_text(FILE *f, const struct result *r, const struct report_opts *o);
+
+/* Pieces, for tests and for other renderers. */
+void report_chart(FILE *f, const struct result *r, int test, int metric,
+		  const struct report_opts *o);
+void report_tables(FILE *f, const struct result *r, int test,
+		   const struct report_opts *o, int markdown);
+/* Decimals that suit a column whose largest magnitude is `max`. */
+int report_decimals(double max);
+
+int report_json(FILE *f, const struct result *r, const char *baseline);
+int report_csv(FILE *f, const struct result *r);
+int report_markdown(FILE *f, const struct result *r, const struct report_opts *o);
+
+#endif

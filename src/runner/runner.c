@@ -1,0 +1,380 @@
+/* runner.c: repetitions, caches, CPU accounting, storage (see runner.h). */
+#define _GNU_SOURCE
+#include "runner.h"
+#include "../core/cpu.h"
+#include "../core/error.h"
+#include "../core/sysinfo.h"
+#include "../core/timing.h"
+#include "../report/progress.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+volatile sig_atomic_t fsb_stop_requested;
+
+static void on_signal(int sig)
+{
+	fsb_stop_requested = sig;
+}
+
+void runner_install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void runner_defaults(struct runner_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->min_runs = 3;
+	o->max_runs = 10;
+	o->cv_limit = 0.03;
+	o->drop_caches = 1;
+}
+
+int runner_prepare(struct run_request *rq)
+{
+	int i;
+
+	for (i = 0; i < rq->ntargets; i++) {
+		struct target *t = &rq->targets[i];
+		for (int j = 0; j < i; j++)
+			if (!strcmp(rq->targets[j].label, t->label)) {
+				error_set("two targets are labelled '%s': name them with --target LABEL=DIR",
+					  t->label);
+				goto fail;
+			}
+		if (t->ops->setup(t))
+			goto fail;
+		if (fsinfo_collect("", t->path, &t->info))
+			snprintf(t->info.fstype, sizeof(t->info.fstype), "unknown");
+	}
+	for (int k = 0; k < rq->ntests; k++) {
+		const struct test_spec *ts = &rq->tests[k];
+		uint64_t need = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0, have;
+		for (int j = 0; j < rq->ntargets && need; j++) {
+			struct target *t = &rq->targets[j];
+			if (free_space(t->path, &have)) {
+				i = rq->ntargets;
+				goto fail;
+			}
+			if (have < need) {
+				error_set("target '%s': %s needs %llu MiB but %s has %llu MiB free: free space or shrink the test",
+					  t->label, ts->name, (unsigned long long)(need >> 20),
+					  t->path, (unsigned long long)(have >> 20));
+				i = rq->ntargets;
+				goto fail;
+			}
+		}
+	}
+	return 0;
+fail:
+	while (--i >= 0)
+		rq->targets[i].ops->teardown(&rq->targets[i]);
+	return -1;
+}
+
+void runner_teardown(struct run_request *rq)
+{
+	for (int i = 0; i < rq->ntargets; i++)
+		rq->targets[i].ops->teardown(&rq->targets[i]);
+}
+
+/* Sync, then drop the page cache if we can.  Returns 1 if dropped. */
+static int flush_caches(int want)
+{
+	int fd, ok = 0;
+
+	sync();
+	if (!want)
+		return 0;
+	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd >= 0) {
+		ok = write(fd, "3", 1) == 1;
+		close(fd);
+	}
+	return ok;
+}
+
+static const char *cache_policy(const struct runner_opts *o, char *buf, size_t len)
+{
+	if (!o->drop_caches) {
+		snprintf(buf, len, "page cache not dropped between runs (--no-drop-caches); sync only");
+	} else if (access("/proc/sys/vm/drop_caches", W_OK)) {
+		snprintf(buf, len, "page cache not dropped between runs: %s (run as root to drop it); sync only",
+			 strerror(errno));
+	} else {
+		snprintf(buf, len, "sync and drop page cache before every run");
+	}
+	return buf;
+}
+
+/* State of one test on one target while it runs. */
+struct cell {
+	struct wl_ctx ctx;
+	char dir[4096];
+	int prepared, failed, n;
+	double *primary;	/* values of the primary metric, [max runs] */
+};
+
+static int primary_metric(const struct workload *wl)
+{
+	for (int i = 0; i < wl->nmetrics; i++)
+		if (wl->metrics[i].primary)
+			return i;
+	return 0;
+}
+
+static int wants_more(const struct runner_opts *o, const struct cell *c, int limit)
+{
+	struct summary s;
+
+	if (c->failed || c->n >= limit)
+		return 0;
+	if (o->runs)
+		return c->n < o->runs;
+	if (c->n < o->min_runs)
+		return 1;
+	stats_summarize(c->primary, c->n, &s);
+	return s.cv >= o->cv_limit || stats_has_outlier(c->primary, c->n);
+}
+
+static void fail_cell(struct store *st, int64_t test_id, int64_t target_id,
+		      struct cell *c, struct progress *pg, const char *label)
+{
+	char msg[1100];
+
+	snprintf(msg, sizeof(msg), "%s", error_get());
+	c->failed = 1;
+	store_add_failure(st, test_id, target_id, msg);
+	progress_note(pg, "fsbench: %s: %s", label, msg);
+}
+
+/* One measured (or warm-up) repetition on one target. */
+static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
+		   const struct runner_opts *o, struct r_sample *sm)
+{
+	struct cpu_snap a, b;
+	struct cpu_usage u;
+	uint64_t need = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0, have;
+
+	if (need && !free_space(c->dir, &have) && have < need)
+		return error_set("not enough free space in %s: need %llu MiB, have %llu MiB",
+				 t->path, (unsigned long long)(need >> 20),
+				 (unsigned long long)(have >> 20));
+	flush_caches(o->drop_caches);
+	error_clear();
+	cpu_snapshot(&a);
+	int rc = ts->wl->run(&c->ctx, sm->values);
+	cpu_snapshot(&b);
+	cpu_between(&a, &b, &u);
+	sm->wall = u.wall;
+	sm->cpu_user = u.user;
+	sm->cpu_sys = u.sys;
+	sm->cpu_pct = u.cpu_pct;
+	sm->machine_cpu_pct = u.machine_pct;
+	return rc;
+}
+
+static void store_test_row(const struct test_spec *ts, struct r_test *row,
+			   struct r_metric *metrics)
+{
+	memset(row, 0, sizeof(*row));
+	row->name = (char *)ts->name;
+	row->workload = (char *)ts->wl->name;
+	row->params = (char *)ts->params_text;
+	row->title = (char *)ts->title;
+	row->subtitle = (char *)ts->subtitle;
+	row->nmetrics = ts->wl->nmetrics;
+	row->metrics = metrics;
+	for (int i = 0; i < ts->wl->nmetrics; i++) {
+		const struct metric_def *m = &ts->wl->metrics[i];
+		metrics[i] = (struct r_metric){ (char *)m->name, (char *)m->unit,
+						(char *)m->label, m->direction, m->primary };
+	}
+}
+
+static double eta_for(const struct cell *cells, int ntargets, int planned,
+		      double mean_rep)
+{
+	int left = 0;
+
+	for (int i = 0; i < ntargets; i++)
+		if (!cells[i].failed && cells[i].n < planned)
+			left += planned - cells[i].n;
+	return mean_rep > 0 ? left * mean_rep : -1;
+}
+
+/* Run one test on every target.  Returns 1 if it failed anywhere. */
+static int run_test(struct store *st, struct run_request *rq, int k, int64_t test_id,
+		    const int64_t *target_ids, struct progress *pg)
+{
+	const struct test_spec *ts = &rq->tests[k];
+	const struct runner_opts *o = &rq->opts;
+	int limit = o->runs ? o->runs : o->max_runs, pm = primary_metric(ts->wl);
+	int failed = 0, total_runs = 0;
+	uint64_t t0 = now_ns();
+	double rep_time = 0;
+	struct cell *cells = calloc((size_t)rq->ntargets, sizeof(*cells));
+	double values[MAX_METRICS];
+
+	if (!cells)
+		return error_set("out of memory"), 1;
+	for (int i = 0; i < rq->ntargets; i++) {
+		struct cell *c = &cells[i];
+		c->primary = calloc((size_t)limit + 1, sizeof(double));
+		c->ctx.params = ts->params;
+		c->ctx.dir = c->dir;
+		if (!c->primary || scratch_create(rq->targets[i].path, c->dir, sizeof(c->dir))) {
+			c->dir[0] = '\0';
+			fail_cell(st, test_id, target_ids[i], c, pg, rq->targets[i].label);
+			continue;
+		}
+		if (ts->wl->prepare && ts->wl->prepare(&c->ctx)) {
+			fail_cell(st, test_id, target_ids[i], c, pg, rq->targets[i].label);
+			continue;
+		}
+		c->prepared = 1;
+	}
+
+	for (int w = 0; w < o->warmup && !workload_stopped(); w++)
+		for (int i = 0; i < rq->ntargets && !workload_stopped(); i++) {
+			struct r_sample sm = { .values = values };
+			if (cells[i].failed)
+				continue;
+			progress_rep(pg, ts->name, rq->targets[i].label, 0, 0, -1);
+			if (one_run(ts, &rq->targets[i], &cells[i], o, &sm) && !workload_stopped())
+				fail_cell(st, test_id, target_ids[i], &cells[i], pg,
+					  rq->targets[i].label);
+		}
+
+	for (int more = 1; more && !workload_stopped();) {
+		more = 0;
+		for (int i = 0; i < rq->ntargets && !workload_stopped(); i++) {
+			struct cell *c = &cells[i];
+			if (!wants_more(o, c, limit))
+				continue;
+			more = 1;
+			int planned = o->runs ? o->runs : (c->n < o->min_runs ? o->min_runs : c->n + 1);
+			progress_rep(pg, ts->name, rq->targets[i].label, c->n + 1, planned,
+				     eta_for(cells, rq->ntargets, planned, rep_time));
+			struct r_sample sm = { .rep = c->n + 1, .values = values };
+			for (int m = 0; m < MAX_METRICS; m++)
+				values[m] = NAN;
+			if (one_run(ts, &rq->targets[i], c, o, &sm)) {
+				if (!workload_stopped())
+					fail_cell(st, test_id, target_ids[i], c, pg,
+						  rq->targets[i].label);
+				continue;
+			}
+			if (workload_stopped())
+				break;	/* a cut-short run is not a sample */
+			c->primary[c->n++] = values[pm];
+			total_runs++;
+			rep_time += (sm.wall - rep_time) / total_runs;
+			if (store_add_sample(st, test_id, target_ids[i], &sm, ts->wl->nmetrics)) {
+				fail_cell(st, test_id, target_ids[i], c, pg, rq->targets[i].label);
+				failed = 1;
+			}
+		}
+	}
+
+	for (int i = 0; i < rq->ntargets; i++) {
+		struct cell *c = &cells[i];
+		if (c->prepared && ts->wl->cleanup)
+			ts->wl->cleanup(&c->ctx);
+		if (c->dir[0] && scratch_remove(c->dir))
+			progress_note(pg, "fsbench: %s", error_get());
+		failed |= c->failed;
+		free(c->primary);
+	}
+	free(cells);
+	progress_test_done(pg, ts->name, rq->ntargets, total_runs,
+			   ns_to_s(now_ns() - t0), failed);
+	return failed;
+}
+
+static int record_setup(struct store *st, struct run_request *rq, int64_t run_id,
+			int64_t *target_ids)
+{
+	struct sysinfo si;
+	struct sysfield f[8];
+	int nf;
+
+	sysinfo_collect("", &si);
+	nf = sysinfo_fields(&si, f);
+	for (int i = 0; i < nf; i++)
+		if (store_add_sysfield(st, run_id, i, f[i].name, f[i].value))
+			return -1;
+	for (int i = 0; i < rq->ntargets; i++) {
+		struct target *t = &rq->targets[i];
+		struct r_target row = {
+			.label = t->label, .path = t->path, .kind = (char *)t->ops->kind,
+			.fstype = t->info.fstype, .mount_point = t->info.mount_point,
+			.mount_source = t->info.mount_source,
+			.mount_opts = t->info.mount_opts, .disk = t->info.disk,
+			.scheduler = t->info.scheduler,
+		};
+		if (store_add_target(st, run_id, i, &row, &target_ids[i]))
+			return -1;
+	}
+	return 0;
+}
+
+int runner_execute(struct store *st, struct run_request *rq,
+		   const struct runner_events *ev, int64_t *run_id, int *interrupted)
+{
+	int64_t *target_ids = calloc((size_t)rq->ntargets, sizeof(int64_t));
+	struct progress *pg = progress_start(rq->opts.quiet);
+	char policy[256];
+	int failed = 0, rc = 0;
+
+	*interrupted = 0;
+	if (!target_ids || !pg || store_begin_run(st, rq->label, rq->cmdline, FSBENCH_VERSION,
+					   rq->baseline, run_id)) {
+		free(target_ids);
+		progress_stop(pg);
+		return -1;
+	}
+	if (record_setup(st, rq, *run_id, target_ids)) {
+		rc = -1;
+		goto out;
+	}
+	progress_note(pg, "fsbench: run %lld: %s", (long long)*run_id,
+		      cache_policy(&rq->opts, policy, sizeof(policy)));
+	for (int k = 0; k < rq->ntests && !workload_stopped(); k++) {
+		struct r_metric metrics[MAX_METRICS];
+		struct r_test row;
+		int64_t test_id;
+
+		store_test_row(&rq->tests[k], &row, metrics);
+		if (store_add_test(st, *run_id, k, &row, &test_id)) {
+			rc = -1;
+			goto out;
+		}
+		failed |= run_test(st, rq, k, test_id, target_ids, pg);
+		if (ev && ev->test_done && !workload_stopped()) {
+			progress_clear(pg);
+			ev->test_done(ev->arg, *run_id, k);
+		}
+	}
+out:
+	progress_stop(pg);
+	*interrupted = workload_stopped();
+	if (store_finish_run(st, *run_id, *interrupted ? "interrupted" :
+				rc ? "failed" : failed ? "failed" : "complete"))
+		rc = -1;
+	free(target_ids);
+	return rc ? -1 : failed;
+}

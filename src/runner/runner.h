@@ -1,0 +1,64 @@
+/*
+ * runner.h: running tests on targets, repetition by repetition.
+ *
+ * For each test: prepare on every target (in its own scratch directory),
+ * then repetitions round-robin across targets (A B A B ...) so drift on a
+ * noisy machine spreads evenly, then cleanup.  Before every repetition:
+ * sync, and as root drop the page cache.  Repetitions are adaptive by
+ * default: start with min_runs and add a round while a target's primary
+ * metric has a coefficient of variation >= cv_limit or a value outside
+ * mean +- 3 sigma, up to max_runs.  Every sample goes to the store as soon
+ * as it exists.  Data flows one way: runner -> store; reports read the
+ * store.
+ */
+#ifndef FSB_RUNNER_H
+#define FSB_RUNNER_H
+
+#include <stdint.h>
+
+#include "../store/store.h"
+#include "../targets/target.h"
+#include "testspec.h"
+
+struct runner_opts {
+	int runs;		/* fixed number of runs; 0 = adaptive */
+	int min_runs;		/* adaptive: runs before judging (default 3) */
+	int max_runs;		/* adaptive ceiling (default 10) */
+	int warmup;		/* unrecorded runs per target before measuring */
+	double cv_limit;	/* adaptive: add runs while CV >= this (0.03) */
+	int drop_caches;	/* 1: drop caches before each run when possible */
+	int quiet;		/* no progress output */
+};
+
+struct run_request {
+	struct target *targets;
+	int ntargets;
+	struct test_spec *tests;
+	int ntests;
+	struct runner_opts opts;
+	const char *label, *cmdline, *baseline;
+};
+
+/* Called after each test, e.g. to print its charts from the store. */
+struct runner_events {
+	void (*test_done)(void *arg, int64_t run_id, int test_index);
+	void *arg;
+};
+
+void runner_defaults(struct runner_opts *o);
+/* Set up targets and check everything that can be checked before running:
+ * directories, free space.  On error nothing is left set up. */
+int runner_prepare(struct run_request *rq);
+/* Run everything, recording into the store.  Returns 0 when every test
+ * passed on every target, 1 when some failed, -1 on a store error;
+ * interruption is reported through *interrupted. */
+int runner_execute(struct store *st, struct run_request *rq,
+		   const struct runner_events *ev, int64_t *run_id,
+		   int *interrupted);
+void runner_teardown(struct run_request *rq);
+
+/* SIGINT/SIGTERM set fsb_stop_requested (no SA_RESTART, so blocking calls
+ * return EINTR and workloads notice promptly). */
+void runner_install_signals(void);
+
+#endif

@@ -1,0 +1,66 @@
+/* testspec.c: parsing test names and parameter lists (see testspec.h). */
+#include "testspec.h"
+#include "../core/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const struct preset *preset_find(const char *name, const struct workload **wl)
+{
+	for (const struct workload *const *w = workload_all(); *w; w++)
+		for (const struct preset *p = (*w)->presets; p && p->name; p++)
+			if (!strcmp(p->name, name)) {
+				*wl = *w;
+				return p;
+			}
+	return NULL;
+}
+
+int test_spec_parse(const char *arg, struct test_spec *ts)
+{
+	char head[160];
+	const char *colon = strchr(arg, ':');
+	const char *overrides = colon ? colon + 1 : NULL;
+	const struct preset *preset = NULL;
+	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
+
+	memset(ts, 0, sizeof(*ts));
+	if (n == 0 || n >= sizeof(head))
+		return error_set("bad test '%s' (use NAME or NAME:key=value,...)", arg);
+	memcpy(head, arg, n);
+	head[n] = '\0';
+
+	ts->wl = workload_find(head);
+	if (!ts->wl)
+		preset = preset_find(head, &ts->wl);
+	if (!ts->wl)
+		return error_set("unknown test '%s' (see `fsbench list tests`)", head);
+
+	ts->params = calloc(1, ts->wl->params_size);
+	if (!ts->params)
+		return error_set("out of memory");
+	if (params_defaults(ts->wl->params, ts->params) ||
+	    (preset && params_apply(ts->wl->params, ts->params, preset->params)) ||
+	    params_apply(ts->wl->params, ts->params, overrides) ||
+	    (ts->wl->validate && ts->wl->validate(ts->params))) {
+		char msg[1024];
+		snprintf(msg, sizeof(msg), "%s", error_get());
+		test_spec_free(ts);
+		return error_set("%s: %s", head, msg);
+	}
+	snprintf(ts->name, sizeof(ts->name), "%s", arg);
+	params_format(ts->wl->params, ts->params, ts->params_text, sizeof(ts->params_text));
+	snprintf(ts->title, sizeof(ts->title), "%s", ts->wl->title);
+	if (preset && preset->subtitle && !(overrides && *overrides))
+		snprintf(ts->subtitle, sizeof(ts->subtitle), "%s", preset->subtitle);
+	else if (ts->wl->describe)
+		ts->wl->describe(ts->params, ts->subtitle, sizeof(ts->subtitle));
+	return 0;
+}
+
+void test_spec_free(struct test_spec *ts)
+{
+	free(ts->params);
+	ts->params = NULL;
+}

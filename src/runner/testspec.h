@@ -1,0 +1,25 @@
+/*
+ * testspec.h: turning "fsmark:files=1000,size=1M" or a named test such as
+ * "fsmark-1000x1M" (optionally with overrides, "fsmark-1000x1M:threads=2")
+ * into a workload plus a filled, validated parameter struct.
+ */
+#ifndef FSB_TESTSPEC_H
+#define FSB_TESTSPEC_H
+
+#include "../workloads/workload.h"
+
+struct test_spec {
+	const struct workload *wl;
+	void *params;		/* wl->params_size bytes, owned */
+	char name[160];		/* as given: preset or workload, plus overrides */
+	char params_text[2048];	/* canonical key=value list, every parameter */
+	char title[128];
+	char subtitle[256];
+};
+
+int test_spec_parse(const char *arg, struct test_spec *ts);
+void test_spec_free(struct test_spec *ts);
+/* The preset called `name`, searching every workload; NULL if none. */
+const struct preset *preset_find(const char *name, const struct workload **wl);
+
+#endif

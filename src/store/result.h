@@ -1,0 +1,70 @@
+/*
+ * result.h: a stored run as the reports see it.
+ *
+ * The store loads a run into this plain in-memory form; every renderer
+ * (text charts, tables, JSON, CSV, Markdown) reads only this, so `fsbench
+ * run` and `fsbench show` print the same thing from the same data.
+ */
+#ifndef FSB_RESULT_H
+#define FSB_RESULT_H
+
+#include <stdint.h>
+
+#include "../core/stats.h"
+
+struct r_sample {
+	int rep;
+	double wall, cpu_user, cpu_sys, cpu_pct, machine_cpu_pct;
+	double *values;		/* one per metric of the test; NAN if absent */
+};
+
+struct r_cell {			/* one test on one target */
+	int nsamples;
+	struct r_sample *samples;
+	char *failure;		/* why it failed, or NULL */
+};
+
+struct r_metric {
+	char *name, *unit, *label;
+	int direction;		/* +1 higher is better, -1 lower */
+	int primary;
+};
+
+struct r_test {
+	int64_t id;
+	char *name, *workload, *params, *title, *subtitle;
+	int nmetrics;
+	struct r_metric *metrics;
+	struct r_cell *cells;	/* [ntargets] */
+};
+
+struct r_target {
+	int64_t id;
+	char *label, *path, *kind, *fstype, *mount_point, *mount_source,
+	     *mount_opts, *disk, *scheduler;
+};
+
+struct r_field {
+	char *name, *value;
+};
+
+struct result {
+	int64_t id;
+	char *started, *finished, *label, *cmdline, *version, *status, *baseline;
+	int nsys;
+	struct r_field *sys;
+	int ntargets;
+	struct r_target *targets;
+	int ntests;
+	struct r_test *tests;
+};
+
+void result_free(struct result *r);
+/* Summary of one metric of one cell over its samples. */
+void result_summary(const struct r_test *t, int target, int metric,
+		    struct summary *s);
+/* Index of the baseline target: the label asked for, else the stored
+ * baseline, else 0; -1 if `label` names no target. */
+int result_baseline(const struct result *r, const char *label);
+
+#endif

@@ -1,0 +1,604 @@
+/*
+ * store.c: SQLite persistence of runs (see store.h for the guarantees).
+ *
+ * Statements are prepared per call: the store is touched once per sample,
+ * never per I/O, so simplicity wins over caching.
+ */
+#include "store.h"
+#include "../core/error.h"
+#include "../core/timing.h"
+
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct store {
+	sqlite3 *db;
+	char path[4096];
+};
+
+static const char schema[] =
+	"CREATE TABLE run(id INTEGER PRIMARY KEY, started TEXT NOT NULL,"
+	" finished TEXT, label TEXT, cmdline TEXT, version TEXT,"
+	" status TEXT NOT NULL, baseline TEXT);"
+	"CREATE TABLE sysinfo(run_id INTEGER NOT NULL REFERENCES run(id),"
+	" ord INTEGER, name TEXT, value TEXT);"
+	"CREATE TABLE target(id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, label TEXT,"
+	" path TEXT, kind TEXT, fstype TEXT, mount_point TEXT, mount_source TEXT,"
+	" mount_opts TEXT, disk TEXT, scheduler TEXT);"
+	"CREATE TABLE test(id INTEGER PRIMARY KEY,"
+	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, name TEXT,"
+	" workload TEXT, params TEXT, title TEXT, subtitle TEXT);"
+	"CREATE TABLE metric(id INTEGER PRIMARY KEY,"
+	" test_id INTEGER NOT NULL REFERENCES test(id), ord INTEGER, name TEXT,"
+	" unit TEXT, label TEXT, direction INTEGER, is_primary INTEGER);"
+	"CREATE TABLE sample(id INTEGER PRIMARY KEY,"
+	" test_id INTEGER NOT NULL REFERENCES test(id),"
+	" target_id INTEGER NOT NULL REFERENCES target(id), rep INTEGER,"
+	" wall REAL, cpu_user REAL, cpu_sys REAL, cpu_pct REAL,"
+	" machine_cpu_pct REAL);"
+	"CREATE TABLE value(sample_id INTEGER NOT NULL REFERENCES sample(id),"
+	" metric_ord INTEGER, value REAL);"
+	"CREATE TABLE failure(test_id INTEGER NOT NULL, target_id INTEGER NOT NULL,"
+	" message TEXT);"
+	"CREATE INDEX sample_test ON sample(test_id, target_id);"
+	"CREATE INDEX value_sample ON value(sample_id);";
+
+static int db_error(struct store *s, const char *what)
+{
+	return error_set("result store %s: %s: %s", s->path, what,
+			 sqlite3_errmsg(s->db));
+}
+
+static int exec(struct store *s, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		error_set("result store %s: %s", s->path, msg ? msg : "error");
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+int store_default_path(char *buf, unsigned len)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		snprintf(buf, len, "%s/fsbench/results.db", xdg);
+	else if (home && *home)
+		snprintf(buf, len, "%s/.local/share/fsbench/results.db", home);
+	else
+		return error_set("no HOME or XDG_DATA_HOME: give the result store with --db FILE");
+	return 0;
+}
+
+static int user_version(struct store *s, int *v)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL))
+		return db_error(s, "reading schema version");
+	*v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int store_open(const char *path, struct store **out)
+{
+	struct store *s = calloc(1, sizeof(*s));
+	int v = 0;
+
+	if (!s)
+		return error_set("out of memory");
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
+		error_set("cannot open result store %s: %s (choose another with --db FILE)",
+			  path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		store_close(s);
+		return -1;
+	}
+	sqlite3_busy_timeout(s->db, 5000);
+	if (exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+		    " PRAGMA foreign_keys=ON;") || user_version(s, &v))
+		goto fail;
+	if (v == 0) {
+		char sql[64];
+		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d;", STORE_SCHEMA_VERSION);
+		if (exec(s, "BEGIN") || exec(s, schema) || exec(s, sql) || exec(s, "COMMIT"))
+			goto fail;
+	} else if (v > STORE_SCHEMA_VERSION) {
+		error_set("result store %s has schema %d, newer than this fsbench (%d): upgrade fsbench or use --db",
+			  path, v, STORE_SCHEMA_VERSION);
+		goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return -1;
+}
+
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	sqlite3_close(s->db);
+	free(s);
+}
+
+/* Bind helpers: text may be NULL. */
+static void bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static void bind_real(sqlite3_stmt *st, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
+		return db_error(s, "preparing a statement");
+	return 0;
+}
+
+static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_error(s, what);
+	return 0;
+}
+
+int store_begin_run(struct store *s, const char *label, const char *cmdline,
+		    const char *version, const char *baseline, int64_t *run_id)
+{
+	sqlite3_stmt *st;
+	char now[32];
+
+	wallclock_text(now, sizeof(now));
+	if (prepare(s, "INSERT INTO run(started,label,cmdline,version,status,baseline)"
+		       " VALUES(?,?,?,?,'running',?)", &st))
+		return -1;
+	bind_text(st, 1, now);
+	bind_text(st, 2, label);
+	bind_text(st, 3, cmdline);
+	bind_text(st, 4, version);
+	bind_text(st, 5, baseline);
+	if (step_done(s, st, "recording the run"))
+		return -1;
+	*run_id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int store_finish_run(struct store *s, int64_t run_id, const char *status)
+{
+	sqlite3_stmt *st;
+	char now[32];
+
+	wallclock_text(now, sizeof(now));
+	if (prepare(s, "UPDATE run SET finished=?, status=? WHERE id=?", &st))
+		return -1;
+	bind_text(st, 1, now);
+	bind_text(st, 2, status);
+	sqlite3_bind_int64(st, 3, run_id);
+	return step_done(s, st, "finishing the run");
+}
+
+int store_add_sysfield(struct store *s, int64_t run_id, int ord,
+		       const char *name, const char *value)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, "INSERT INTO sysinfo(run_id,ord,name,value) VALUES(?,?,?,?)", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, ord);
+	bind_text(st, 3, name);
+	bind_text(st, 4, value);
+	return step_done(s, st, "recording the system table");
+}
+
+int store_add_target(struct store *s, int64_t run_id, int ord,
+		     const struct r_target *t, int64_t *target_id)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, "INSERT INTO target(run_id,ord,label,path,kind,fstype,"
+		       "mount_point,mount_source,mount_opts,disk,scheduler)"
+		       " VALUES(?,?,?,?,?,?,?,?,?,?,?)", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, ord);
+	bind_text(st, 3, t->label);
+	bind_text(st, 4, t->path);
+	bind_text(st, 5, t->kind);
+	bind_text(st, 6, t->fstype);
+	bind_text(st, 7, t->mount_point);
+	bind_text(st, 8, t->mount_source);
+	bind_text(st, 9, t->mount_opts);
+	bind_text(st, 10, t->disk);
+	bind_text(st, 11, t->scheduler);
+	if (step_done(s, st, "recording a target"))
+		return -1;
+	*target_id = sqlite3_last_insert_rowid(s->db);
+	return 0;
+}
+
+int store_add_test(struct store *s, int64_t run_id, int ord,
+		   const struct r_test *t, int64_t *test_id)
+{
+	sqlite3_stmt *st;
+
+	if (exec(s, "BEGIN"))
+		return -1;
+	if (prepare(s, "INSERT INTO test(run_id,ord,name,workload,params,title,subtitle)"
+		       " VALUES(?,?,?,?,?,?,?)", &st))
+		goto fail;
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int(st, 2, ord);
+	bind_text(st, 3, t->name);
+	bind_text(st, 4, t->workload);
+	bind_text(st, 5, t->params);
+	bind_text(st, 6, t->title);
+	bind_text(st, 7, t->subtitle);
+	if (step_done(s, st, "recording a test"))
+		goto fail;
+	*test_id = sqlite3_last_insert_rowid(s->db);
+	for (int i = 0; i < t->nmetrics; i++) {
+		const struct r_metric *m = &t->metrics[i];
+		if (prepare(s, "INSERT INTO metric(test_id,ord,name,unit,label,direction,is_primary)"
+			       " VALUES(?,?,?,?,?,?,?)", &st))
+			goto fail;
+		sqlite3_bind_int64(st, 1, *test_id);
+		sqlite3_bind_int(st, 2, i);
+		bind_text(st, 3, m->name);
+		bind_text(st, 4, m->unit);
+		bind_text(st, 5, m->label);
+		sqlite3_bind_int(st, 6, m->direction);
+		sqlite3_bind_int(st, 7, m->primary);
+		if (step_done(s, st, "recording a metric"))
+			goto fail;
+	}
+	return exec(s, "COMMIT");
+fail:
+	exec(s, "ROLLBACK");
+	return -1;
+}
+
+int store_add_sample(struct store *s, int64_t test_id, int64_t target_id,
+		     const struct r_sample *sm, int nvalues)
+{
+	sqlite3_stmt *st;
+	int64_t sid;
+
+	if (exec(s, "BEGIN"))
+		return -1;
+	if (prepare(s, "INSERT INTO sample(test_id,target_id,rep,wall,cpu_user,"
+		       "cpu_sys,cpu_pct,machine_cpu_pct) VALUES(?,?,?,?,?,?,?,?)", &st))
+		goto fail;
+	sqlite3_bind_int64(st, 1, test_id);
+	sqlite3_bind_int64(st, 2, target_id);
+	sqlite3_bind_int(st, 3, sm->rep);
+	bind_real(st, 4, sm->wall);
+	bind_real(st, 5, sm->cpu_user);
+	bind_real(st, 6, sm->cpu_sys);
+	bind_real(st, 7, sm->cpu_pct);
+	bind_real(st, 8, sm->machine_cpu_pct);
+	if (step_done(s, st, "recording a sample"))
+		goto fail;
+	sid = sqlite3_last_insert_rowid(s->db);
+	for (int i = 0; i < nvalues; i++) {
+		if (prepare(s, "INSERT INTO value(sample_id,metric_ord,value) VALUES(?,?,?)", &st))
+			goto fail;
+		sqlite3_bind_int64(st, 1, sid);
+		sqlite3_bind_int(st, 2, i);
+		bind_real(st, 3, sm->values[i]);
+		if (step_done(s, st, "recording a value"))
+			goto fail;
+	}
+	return exec(s, "COMMIT");
+fail:
+	exec(s, "ROLLBACK");
+	return -1;
+}
+
+int store_add_failure(struct store *s, int64_t test_id, int64_t target_id,
+		      const char *message)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, "INSERT INTO failure(test_id,target_id,message) VALUES(?,?,?)", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, test_id);
+	sqlite3_bind_int64(st, 2, target_id);
+	bind_text(st, 3, message);
+	return step_done(s, st, "recording a failure");
+}
+
+/* ---- loading ---------------------------------------------------------- */
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return strdup(t ? (const char *)t : "");
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN
+							 : sqlite3_column_double(st, i);
+}
+
+static int count_rows(struct store *s, const char *sql, int64_t id, int *n)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, sql, &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	*n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int load_header(struct store *s, int64_t id, struct result *r)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (prepare(s, "SELECT started,finished,label,cmdline,version,status,baseline"
+		       " FROM run WHERE id=?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		r->started = col_dup(st, 0);
+		r->finished = col_dup(st, 1);
+		r->label = col_dup(st, 2);
+		r->cmdline = col_dup(st, 3);
+		r->version = col_dup(st, 4);
+		r->status = col_dup(st, 5);
+		r->baseline = col_dup(st, 6);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return error_set("no run %lld in %s (see `fsbench list runs`)",
+				 (long long)id, s->path);
+	return 0;
+}
+
+static int load_sys(struct store *s, int64_t id, struct result *r)
+{
+	sqlite3_stmt *st;
+
+	if (count_rows(s, "SELECT count(*) FROM sysinfo WHERE run_id=?", id, &r->nsys))
+		return -1;
+	r->sys = calloc((size_t)r->nsys + 1, sizeof(*r->sys));
+	if (prepare(s, "SELECT name,value FROM sysinfo WHERE run_id=? ORDER BY ord", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	for (int i = 0; i < r->nsys && sqlite3_step(st) == SQLITE_ROW; i++) {
+		r->sys[i].name = col_dup(st, 0);
+		r->sys[i].value = col_dup(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int load_targets(struct store *s, int64_t id, struct result *r)
+{
+	sqlite3_stmt *st;
+
+	if (count_rows(s, "SELECT count(*) FROM target WHERE run_id=?", id, &r->ntargets))
+		return -1;
+	r->targets = calloc((size_t)r->ntargets + 1, sizeof(*r->targets));
+	if (prepare(s, "SELECT id,label,path,kind,fstype,mount_point,mount_source,"
+		       "mount_opts,disk,scheduler FROM target WHERE run_id=? ORDER BY ord", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	for (int i = 0; i < r->ntargets && sqlite3_step(st) == SQLITE_ROW; i++) {
+		struct r_target *t = &r->targets[i];
+		t->id = sqlite3_column_int64(st, 0);
+		t->label = col_dup(st, 1);
+		t->path = col_dup(st, 2);
+		t->kind = col_dup(st, 3);
+		t->fstype = col_dup(st, 4);
+		t->mount_point = col_dup(st, 5);
+		t->mount_source = col_dup(st, 6);
+		t->mount_opts = col_dup(st, 7);
+		t->disk = col_dup(st, 8);
+		t->scheduler = col_dup(st, 9);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int target_index(const struct result *r, int64_t target_id)
+{
+	for (int i = 0; i < r->ntargets; i++)
+		if (r->targets[i].id == target_id)
+			return i;
+	return -1;
+}
+
+static int load_metrics(struct store *s, struct r_test *t)
+{
+	sqlite3_stmt *st;
+
+	if (count_rows(s, "SELECT count(*) FROM metric WHERE test_id=?", t->id, &t->nmetrics))
+		return -1;
+	t->metrics = calloc((size_t)t->nmetrics + 1, sizeof(*t->metrics));
+	if (prepare(s, "SELECT name,unit,label,direction,is_primary FROM metric"
+		       " WHERE test_id=? ORDER BY ord", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	for (int i = 0; i < t->nmetrics && sqlite3_step(st) == SQLITE_ROW; i++) {
+		t->metrics[i].name = col_dup(st, 0);
+		t->metrics[i].unit = col_dup(st, 1);
+		t->metrics[i].label = col_dup(st, 2);
+		t->metrics[i].direction = sqlite3_column_int(st, 3);
+		t->metrics[i].primary = sqlite3_column_int(st, 4);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int load_samples(struct store *s, const struct result *r, struct r_test *t)
+{
+	sqlite3_stmt *st, *vs;
+
+	if (prepare(s, "SELECT id,target_id,rep,wall,cpu_user,cpu_sys,cpu_pct,"
+		       "machine_cpu_pct FROM sample WHERE test_id=? ORDER BY id", &st))
+		return -1;
+	if (prepare(s, "SELECT metric_ord,value FROM value WHERE sample_id=?", &vs)) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, t->id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ti = target_index(r, sqlite3_column_int64(st, 1));
+		if (ti < 0)
+			continue;
+		struct r_cell *c = &t->cells[ti];
+		struct r_sample *ns = realloc(c->samples, sizeof(*ns) * (size_t)(c->nsamples + 1));
+		if (!ns)
+			break;
+		c->samples = ns;
+		struct r_sample *sm = &c->samples[c->nsamples++];
+		sm->rep = sqlite3_column_int(st, 2);
+		sm->wall = col_real(st, 3);
+		sm->cpu_user = col_real(st, 4);
+		sm->cpu_sys = col_real(st, 5);
+		sm->cpu_pct = col_real(st, 6);
+		sm->machine_cpu_pct = col_real(st, 7);
+		sm->values = malloc(sizeof(double) * (size_t)(t->nmetrics + 1));
+		for (int i = 0; i < t->nmetrics; i++)
+			sm->values[i] = NAN;
+		sqlite3_reset(vs);
+		sqlite3_bind_int64(vs, 1, sqlite3_column_int64(st, 0));
+		while (sqlite3_step(vs) == SQLITE_ROW) {
+			int m = sqlite3_column_int(vs, 0);
+			if (m >= 0 && m < t->nmetrics)
+				sm->values[m] = col_real(vs, 1);
+		}
+	}
+	sqlite3_finalize(vs);
+	sqlite3_finalize(st);
+
+	if (prepare(s, "SELECT target_id,message FROM failure WHERE test_id=?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, t->id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int ti = target_index(r, sqlite3_column_int64(st, 0));
+		if (ti >= 0 && !t->cells[ti].failure)
+			t->cells[ti].failure = col_dup(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int load_tests(struct store *s, int64_t id, struct result *r)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (count_rows(s, "SELECT count(*) FROM test WHERE run_id=?", id, &r->ntests))
+		return -1;
+	r->tests = calloc((size_t)r->ntests + 1, sizeof(*r->tests));
+	if (prepare(s, "SELECT id,name,workload,params,title,subtitle FROM test"
+		       " WHERE run_id=? ORDER BY ord", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	for (int i = 0; i < r->ntests && sqlite3_step(st) == SQLITE_ROW; i++) {
+		struct r_test *t = &r->tests[i];
+		t->id = sqlite3_column_int64(st, 0);
+		t->name = col_dup(st, 1);
+		t->workload = col_dup(st, 2);
+		t->params = col_dup(st, 3);
+		t->title = col_dup(st, 4);
+		t->subtitle = col_dup(st, 5);
+		t->cells = calloc((size_t)r->ntargets + 1, sizeof(*t->cells));
+	}
+	sqlite3_finalize(st);
+	for (int i = 0; i < r->ntests && !rc; i++)
+		rc = load_metrics(s, &r->tests[i]) || load_samples(s, r, &r->tests[i]);
+	return rc ? -1 : 0;
+}
+
+int store_load_run(struct store *s, int64_t run_id, struct result **out)
+{
+	struct result *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return error_set("out of memory");
+	r->id = run_id;
+	if (load_header(s, run_id, r) || load_sys(s, run_id, r) ||
+	    load_targets(s, run_id, r) || load_tests(s, run_id, r)) {
+		result_free(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+int store_last_run(struct store *s, int64_t *run_id)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, "SELECT max(id) FROM run", &st))
+		return -1;
+	*run_id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int store_list_runs(struct store *s, int (*fn)(const struct run_row *, void *),
+		    void *arg)
+{
+	sqlite3_stmt *st;
+	int rc = 0;
+
+	if (prepare(s, "SELECT r.id, r.started, coalesce(r.label,''), r.status,"
+		       " (SELECT group_concat(label, ', ') FROM (SELECT label FROM target"
+		       "   WHERE run_id=r.id ORDER BY ord)),"
+		       " (SELECT group_concat(name, ', ') FROM (SELECT name FROM test"
+		       "   WHERE run_id=r.id ORDER BY ord))"
+		       " FROM run r ORDER BY r.id", &st))
+		return -1;
+	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
+		struct run_row row;
+		memset(&row, 0, sizeof(row));
+		row.id = sqlite3_column_int64(st, 0);
+#define COPY(field, i) snprintf(row.field, sizeof(row.field), "%s", \
+	sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "")
+		COPY(started, 1);
+		COPY(label, 2);
+		COPY(status, 3);
+		COPY(targets, 4);
+		COPY(tests, 5);
+#undef COPY
+		rc = fn(&row, arg);
+	}
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,56 @@
+/*
+ * store.h: the SQLite result database.
+ *
+ * One file (default ~/.local/share/fsbench/results.db, honouring
+ * XDG_DATA_HOME) holds every run: its command line, system table, targets,
+ * tests with their parameters, metrics and every sample with its CPU
+ * accounting.  The schema is versioned with PRAGMA user_version; the
+ * journal is WAL; every sample is committed in its own transaction, so a
+ * crash loses at most the sample being written, never half of one.  A run
+ * is 'running' until finished as 'complete', 'failed' or 'interrupted'.
+ */
+#ifndef FSB_STORE_H
+#define FSB_STORE_H
+
+#include <stdint.h>
+
+#include "result.h"
+
+struct store;
+
+#define STORE_SCHEMA_VERSION 1
+
+/* Default path; fills buf.  Creates no directories. */
+int store_default_path(char *buf, unsigned len);
+int store_open(const char *path, struct store **out);
+void store_close(struct store *s);
+
+int store_begin_run(struct store *s, const char *label, const char *cmdline,
+		    const char *version, const char *baseline, int64_t *run_id);
+int store_finish_run(struct store *s, int64_t run_id, const char *status);
+int store_add_sysfield(struct store *s, int64_t run_id, int ord,
+		       const char *name, const char *value);
+int store_add_target(struct store *s, int64_t run_id, int ord,
+		     const struct r_target *t, int64_t *target_id);
+int store_add_test(struct store *s, int64_t run_id, int ord,
+		   const struct r_test *t, int64_t *test_id);
+/* One sample with its metric values, in one transaction. */
+int store_add_sample(struct store *s, int64_t test_id, int64_t target_id,
+		     const struct r_sample *sm, int nvalues);
+int store_add_failure(struct store *s, int64_t test_id, int64_t target_id,
+		      const char *message);
+
+int store_load_run(struct store *s, int64_t run_id, struct result **out);
+/* Id of the newest run, 0 if none. */
+int store_last_run(struct store *s, int64_t *run_id);
+
+struct run_row {
+	int64_t id;
+	char started[32], label[128], status[16];
+	char targets[256], tests[256];
+};
+/* Call fn for each run, oldest first. */
+int store_list_runs(struct store *s, int (*fn)(const struct run_row *, void *),
+		    void *arg);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * scratch.c: the per-target scratch directory `fsbench.XXXXXX`.  Removal
+ * walks the tree without following symlinks and refuses any directory that
+ * is not one of ours, so a bug elsewhere cannot delete a user's files.
+ */
+#define _GNU_SOURCE
+#include "target.h"
+#include "../core/error.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+int scratch_create(const char *parent, char *out, size_t len)
+{
+	if ((size_t)snprintf(out, len, "%s/fsbench.XXXXXX", parent) >= len)
+		return error_set("scratch path under %s is too long", parent);
+	if (!mkdtemp(out))
+		return error_errno("cannot create a scratch directory in %s", parent);
+	return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (flag == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+int scratch_remove(const char *dir)
+{
+	char copy[PATH_MAX];
+
+	snprintf(copy, sizeof(copy), "%s", dir);
+	if (strncmp(basename(copy), "fsbench.", 8))
+		return error_set("refusing to remove %s: not an fsbench scratch directory", dir);
+	if (nftw(dir, remove_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) && errno != ENOENT)
+		return error_errno("removing %s", dir);
+	return 0;
+}
+
+int free_space(const char *path, uint64_t *bytes)
+{
+	struct statvfs sv;
+
+	if (statvfs(path, &sv))
+		return error_errno("statvfs %s", path);
+	*bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+	return 0;
+}

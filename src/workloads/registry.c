@@ -1,0 +1,27 @@
+/*
+ * registry.c: the list of workloads.  Adding a workload is one line here
+ * plus its own file; nothing else in fsbench names a workload.
+ */
+#include "workload.h"
+
+#include <string.h>
+
+extern const struct workload wl_fsmark;
+
+static const struct workload *const all[] = {
+	&wl_fsmark,
+	NULL,
+};
+
+const struct workload *const *workload_all(void)
+{
+	return all;
+}
+
+const struct workload *workload_find(const char *name)
+{
+	for (int i = 0; all[i]; i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}

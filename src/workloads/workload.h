@@ -1,0 +1,84 @@
+/*
+ * workload.h: the interface every benchmark workload implements.
+ *
+ * A workload is one file under src/workloads/ exporting one const struct
+ * workload.  It declares its parameters (param.h table), the metrics one
+ * repetition produces, named tests (presets such as seed 000's fs_mark
+ * configurations) and three callbacks.  The runner owns everything else:
+ * targets, scratch directories, repetitions, cache dropping, CPU
+ * accounting, storage and reports.  A workload never prints.
+ *
+ * Life cycle per (test, target):  prepare once, run N times, cleanup once.
+ * All work happens inside ctx->dir, an empty directory fsbench created and
+ * will remove.  A workload checks workload_stopped() in long loops so
+ * SIGINT ends a run promptly.
+ */
+#ifndef FSB_WORKLOAD_H
+#define FSB_WORKLOAD_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/param.h"
+
+#define MAX_METRICS 32
+
+enum direction { LOWER_IS_BETTER = -1, HIGHER_IS_BETTER = 1 };
+
+struct metric_def {
+	const char *name;	/* stable key: "files_per_sec" */
+	const char *unit;	/* as charted: "Files/s", "usec" */
+	enum direction direction;
+	const char *label;	/* column header / chart line: "Files/s" */
+	int primary;		/* drives adaptive repetition and the summary */
+};
+
+/* A named test: a workload with fixed parameters and a chart title. */
+struct preset {
+	const char *name;	/* "fsmark-1000x1M" */
+	const char *params;	/* "files=1000,size=1M" */
+	const char *subtitle;	/* "Test: 1000 Files, 1MB Size"; NULL = derived */
+};
+
+struct wl_ctx {
+	const char *dir;	/* scratch directory for this target */
+	const void *params;	/* the workload's parameter struct */
+	void *state;		/* the workload's own, between callbacks */
+};
+
+struct workload {
+	const char *name;
+	const char *summary;	/* one line for `list tests` */
+	const char *title;	/* chart title line: "FS-Mark 3.3" */
+	const struct param_def *params;
+	size_t params_size;
+	const struct metric_def *metrics;
+	int nmetrics;
+	const struct preset *presets;	/* NULL-name terminated, may be NULL */
+
+	/* Cross-parameter checks beyond the table's bounds (optional). */
+	int (*validate)(const void *params);
+	/* Bytes the workload may occupy at once, checked against free space. */
+	uint64_t (*space_needed)(const void *params);
+	/* Chart subtitle for these parameters: "Test: 1000 Files, 1MB Size". */
+	void (*describe)(const void *params, char *buf, size_t len);
+
+	int (*prepare)(struct wl_ctx *ctx);	/* optional */
+	/* One repetition: fill values[0..nmetrics-1]. */
+	int (*run)(struct wl_ctx *ctx, double *values);
+	void (*cleanup)(struct wl_ctx *ctx);	/* optional */
+};
+
+/* Set by the runner's SIGINT/SIGTERM handler. */
+extern volatile sig_atomic_t fsb_stop_requested;
+static inline int workload_stopped(void)
+{
+	return fsb_stop_requested != 0;
+}
+
+/* Registry (registry.c). */
+const struct workload *workload_find(const char *name);
+const struct workload *const *workload_all(void);
+
+#endif
