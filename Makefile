@@ -43,7 +43,7 @@ $(BUILD)/%.o: %.c $(wildcard src/*/*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a tests/unit/testutil.h
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a $(wildcard tests/unit/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) \
 		$(shell pkg-config --libs cmocka) $(LDLIBS)
@@ -54,7 +54,9 @@ run: all
 	./fsbench run fsmark:files=300,size=64k --target disk=. --target shm=/dev/shm \
 		--max-runs 6
 
+# Tests also prove the tree builds warning-free with clang.
 test: deps
+	@$(MAKE) --no-print-directory -s check-clang >/dev/null
 	@$(MAKE) --no-print-directory test-run
 
 test-asan: deps

@@ -143,8 +143,33 @@ struct column {
 	int width, dec;
 };
 
-static void cell_ratio(const struct result *r, const struct r_test *t, int ti,
-		       int mi, int base, char *buf, size_t len, int *sig, int *band)
+/* Columns of the means table: every metric, then the workload's CPU% and
+ * the machine's busy CPU% (bonnie++'s %CP, and what a FUSE daemon adds). */
+#define CPU_COLUMNS 2
+
+static void column_summary(const struct r_test *t, int c, int target, struct summary *s)
+{
+	const struct r_cell *cell = &t->cells[target];
+	double *x;
+	int n = 0;
+
+	if (c < t->nmetrics) {
+		result_summary(t, target, c, s);
+		return;
+	}
+	x = malloc(sizeof(double) * (size_t)(cell->nsamples + 1));
+	for (int k = 0; x && k < cell->nsamples; k++) {
+		double v = c == t->nmetrics ? cell->samples[k].cpu_pct
+					    : cell->samples[k].machine_cpu_pct;
+		if (isfinite(v))
+			x[n++] = v;
+	}
+	stats_summarize(x, n, s);
+	free(x);
+}
+
+static void cell_ratio(const struct r_test *t, int ti, int mi, int base, char *buf,
+		       size_t len, int *sig, int *band)
 {
 	struct summary a, b;
 	struct ratio q;
@@ -153,7 +178,6 @@ static void cell_ratio(const struct result *r, const struct r_test *t, int ti,
 	result_summary(t, base, mi, &b);
 	*sig = 0;
 	*band = 0;
-	(void)r;
 	if (!a.n || !b.n || b.mean == 0) {
 		snprintf(buf, len, "-");
 		return;
@@ -167,8 +191,8 @@ static void cell_ratio(const struct result *r, const struct r_test *t, int ti,
 		 *band ? "*" : "");
 }
 
-static void print_cell(FILE *f, const char *text, int width, int right,
-		       const char *color, int markdown)
+static void print_cell(FILE *f, const char *text, int width, const char *color,
+		       int markdown)
 {
 	if (markdown) {
 		fprintf(f, " %s |", text);
@@ -177,9 +201,82 @@ static void print_cell(FILE *f, const char *text, int width, int right,
 	fputs("  ", f);
 	if (color)
 		fputs(color, f);
-	fprintf(f, right ? "%*s" : "%-*s", width, text);
+	fprintf(f, "%*s", width, text);
 	if (color)
 		fputs("\033[0m", f);
+}
+
+static void layout_columns(const struct result *r, const struct r_test *t,
+			   struct column *cols, int ncols)
+{
+	char buf[64];
+
+	for (int c = 0; c < ncols; c++) {
+		struct summary s;
+		double max = 0;
+		for (int i = 0; i < r->ntargets; i++) {
+			column_summary(t, c, i, &s);
+			if (s.n && fabs(s.mean) > max)
+				max = fabs(s.mean);
+		}
+		cols[c].dec = c < t->nmetrics ? report_decimals(max) : 0;
+		snprintf(cols[c].head, sizeof(cols[c].head), "%s",
+			 c < t->nmetrics ? t->metrics[c].label : c == t->nmetrics ? "CPU%" : "Machine CPU%");
+		snprintf(cols[c].unit, sizeof(cols[c].unit), "%s",
+			 c < t->nmetrics ? t->metrics[c].unit : "%");
+		cols[c].width = (int)strlen(cols[c].head);
+		for (int i = 0; i < r->ntargets; i++) {
+			column_summary(t, c, i, &s);
+			int n = snprintf(buf, sizeof(buf), "%.*f", cols[c].dec, s.mean);
+			if (n + 1 > cols[c].width)
+				cols[c].width = n + 1;
+		}
+		if (cols[c].width < 7)
+			cols[c].width = 7;
+	}
+}
+
+/* Text of one table cell; sets *color for significant ratios. */
+static void table_cell(const struct result *r, const struct r_test *t, int ratio,
+		       int c, int i, int base, const struct column *col,
+		       const struct report_opts *o, int markdown, char *buf,
+		       size_t len, const char **color)
+{
+	struct summary s;
+	int sig, band;
+
+	*color = NULL;
+	if (ratio && i == base) {
+		snprintf(buf, len, "1.00");
+	} else if (ratio) {
+		cell_ratio(t, i, c, base, buf, len, &sig, &band);
+		if (o->color && !markdown)
+			*color = !sig ? "\033[2m" : band > 0 && sig > 0 ? "\033[32m" :
+				 band < 0 && sig < 0 ? "\033[31m" : NULL;
+	} else {
+		column_summary(t, c, i, &s);
+		if (!s.n)
+			snprintf(buf, len, "%s", t->cells[i].failure ? "failed" : "-");
+		else if (markdown && s.n > 1)
+			snprintf(buf, len, "%.*f ± %.*f", col->dec, s.mean, col->dec, s.se);
+		else
+			snprintf(buf, len, "%.*f", col->dec, s.mean);
+	}
+	(void)r;
+}
+
+static void table_title(FILE *f, const struct result *r, const struct r_test *t,
+			int ratio, int base, int markdown)
+{
+	if (!ratio)
+		fprintf(f, markdown ? "\nMeans (%s):\n\n" : "%s: means\n", t->name);
+	else if (markdown)
+		fprintf(f, "\nRatio to %s (target / baseline; + faster, - slower, "
+			"~ no significant difference at 95%%, * beyond the +-5%% band):\n\n",
+			r->targets[base].label);
+	else
+		fprintf(f, "\n%s: ratio to %s\n(+ faster, - slower, ~ no significant "
+			"difference at 95%%; * beyond +-5%%)\n", t->name, r->targets[base].label);
 }
 
 /* Raw (means) and ratio tables of one test, columns wrapped to the width. */
@@ -189,96 +286,46 @@ void report_tables(FILE *f, const struct result *r, int ti,
 	const struct r_test *t = &r->tests[ti];
 	int base = result_baseline(r, o->baseline);
 	int lw = max_label(r) > 6 ? max_label(r) : 6;
-	struct column *cols = calloc((size_t)t->nmetrics + 1, sizeof(*cols));
+	int ncols = t->nmetrics + CPU_COLUMNS;
+	struct column *cols = calloc((size_t)ncols, sizeof(*cols));
 	char buf[64];
+	const char *color;
 
 	if (!cols || base < 0) {
 		free(cols);
 		return;
 	}
-	for (int m = 0; m < t->nmetrics; m++) {
-		double max = 0;
-		struct summary s;
-		for (int i = 0; i < r->ntargets; i++) {
-			result_summary(t, i, m, &s);
-			if (s.n && fabs(s.mean) > max)
-				max = fabs(s.mean);
-		}
-		cols[m].dec = report_decimals(max);
-		snprintf(cols[m].head, sizeof(cols[m].head), "%s", t->metrics[m].label);
-		snprintf(cols[m].unit, sizeof(cols[m].unit), "%s", t->metrics[m].unit);
-		cols[m].width = (int)strlen(cols[m].head);
-		if ((int)strlen(cols[m].unit) + 2 > cols[m].width && strcmp(cols[m].unit, cols[m].head))
-			cols[m].width = (int)strlen(cols[m].unit) + 2;
-		for (int i = 0; i < r->ntargets; i++) {
-			result_summary(t, i, m, &s);
-			int n = snprintf(buf, sizeof(buf), "%.*f", cols[m].dec, s.mean);
-			if (n + 1 > cols[m].width)
-				cols[m].width = n + 1;
-		}
-		if (cols[m].width < 7)
-			cols[m].width = 7;
-	}
-
-	for (int pass = 0; pass < (r->ntargets > 1 ? 2 : 1); pass++) {
-		if (pass == 0)
-			fprintf(f, markdown ? "\nMeans (%s):\n\n" : "%s: means\n", t->name);
-		else if (markdown)
-			fprintf(f, "\nRatio to %s (target / baseline; + faster, - slower, "
-				"~ no significant difference at 95%%, * beyond the +-5%% band):\n\n",
-				r->targets[base].label);
-		else
-			fprintf(f, "%s: ratio to %s (+ faster, - slower, ~ no significant "
-				"difference at 95%%; * beyond +-5%%)\n", t->name,
-				r->targets[base].label);
-		for (int first = 0; first < t->nmetrics;) {
+	layout_columns(r, t, cols, ncols);
+	for (int ratio = 0; ratio < (r->ntargets > 1 ? 2 : 1); ratio++) {
+		int n = ratio ? t->nmetrics : ncols;
+		table_title(f, r, t, ratio, base, markdown);
+		for (int first = 0; first < n;) {
 			int last = first, used = lw;
-			while (last < t->nmetrics &&
-			       (markdown || last == first || used + 2 + cols[last].width <= o->width))
+			while (last < n && (markdown || last == first ||
+					    used + 2 + cols[last].width <= o->width))
 				used += 2 + cols[last++].width;
-			/* header */
 			if (markdown) {
 				fprintf(f, "| target |");
-				for (int m = first; m < last; m++)
-					fprintf(f, " %s (%s) |", cols[m].head, cols[m].unit);
+				for (int c = first; c < last; c++)
+					fprintf(f, " %s (%s) |", cols[c].head, cols[c].unit);
 				fprintf(f, "\n|---|");
-				for (int m = first; m < last; m++)
+				for (int c = first; c < last; c++)
 					fprintf(f, "---:|");
-				fputc('\n', f);
 			} else {
 				fprintf(f, "%-*s", lw, "");
-				for (int m = first; m < last; m++)
-					print_cell(f, cols[m].head, cols[m].width, 1, NULL, 0);
-				fputc('\n', f);
+				for (int c = first; c < last; c++)
+					print_cell(f, cols[c].head, cols[c].width, NULL, 0);
 			}
+			fputc('\n', f);
 			for (int i = 0; i < r->ntargets; i++) {
 				if (markdown)
 					fprintf(f, "| %s |", r->targets[i].label);
 				else
 					fprintf(f, "%-*s", lw, r->targets[i].label);
-				for (int m = first; m < last; m++) {
-					struct summary s;
-					const char *color = NULL;
-					int sig = 0, band = 0;
-					if (pass == 0) {
-						result_summary(t, i, m, &s);
-						if (!s.n)
-							snprintf(buf, sizeof(buf), "%s",
-								 t->cells[i].failure ? "failed" : "-");
-						else if (markdown && s.n > 1)
-							snprintf(buf, sizeof(buf), "%.*f ± %.*f",
-								 cols[m].dec, s.mean, cols[m].dec, s.se);
-						else
-							snprintf(buf, sizeof(buf), "%.*f", cols[m].dec, s.mean);
-					} else if (i == base) {
-						snprintf(buf, sizeof(buf), "1.00");
-					} else {
-						cell_ratio(r, t, i, m, base, buf, sizeof(buf), &sig, &band);
-						if (o->color && !markdown)
-							color = !sig ? "\033[2m" : band > 0 && sig > 0 ?
-								"\033[32m" : band < 0 && sig < 0 ? "\033[31m" : NULL;
-					}
-					print_cell(f, buf, cols[m].width, 1, color, markdown);
+				for (int c = first; c < last; c++) {
+					table_cell(r, t, ratio, c, i, base, &cols[c], o, markdown,
+						   buf, sizeof(buf), &color);
+					print_cell(f, buf, cols[c].width, color, markdown);
 				}
 				fputc('\n', f);
 			}

@@ -1,0 +1,21 @@
+# lib.sh: TAP helpers and scratch space for integration tests.
+#   ok "what"            record a pass
+#   not_ok "what" [why]  record a failure
+#   check "what" CMD...  pass if CMD succeeds
+#   skip "what" "why"    record a skip with its reason
+# Every test script gets $WORK (removed at exit) and $DB (a fresh store).
+set -u
+_tap=0
+ok() { _tap=$((_tap + 1)); echo "ok $_tap - $1"; }
+not_ok() { _tap=$((_tap + 1)); echo "not ok $_tap - $1"; [ $# -gt 1 ] && echo "# $2"; return 0; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what" "command failed: $*"; fi; }
+skip() { _tap=$((_tap + 1)); echo "ok $_tap # SKIP $1: $2"; }
+finish() { echo "1..$_tap"; }
+
+WORK=$(mktemp -d /tmp/fsbench-test.XXXXXX)
+DB=$WORK/results.db
+cleanup_work() { rm -rf "$WORK"; }
+trap cleanup_work EXIT
+# jq test that prints nothing: jqt FILTER FILE
+jqt() { jq -e "$1" "$2" >/dev/null; }
+FSB() { "$FSBENCH" "$@"; }

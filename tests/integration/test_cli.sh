@@ -1,0 +1,87 @@
+# test_cli.sh: `fsbench run fsmark` on two scratch directories, end to end:
+# the text chart, the JSON document, CSV, the store, show, list, and the
+# one-line errors for bad input.
+. "$(dirname "$0")/lib.sh"
+
+A=$WORK/a; B=$WORK/b
+mkdir -p "$A" "$B"
+
+out=$WORK/out.txt err=$WORK/err.txt
+FSB run fsmark:files=30,size=16k --target a="$A" --target b="$B" --runs 3 \
+	--db "$DB" --json "$WORK/r.json" --csv "$WORK/r.csv" --markdown "$WORK/r.md" >"$out" 2>"$err"
+rc=$?
+check "run exits 0" [ "$rc" -eq 0 ]
+check "chart title and direction" grep -qx "Files/s > Higher Is Better" "$out"
+check "chart rows: dotted label, value, bar, SE and N" \
+	grep -Eq '^a \.+ [0-9.]+ +\|=+ +SE \+/- [0-9.]+, N = 3$' "$out"
+check "chart row for b" grep -Eq '^b \.+ [0-9.]+ +\|=+' "$out"
+check "lower-is-better metric charted" grep -qx "usec < Lower Is Better" "$out"
+check "ratio table against a" grep -q "ratio to a" "$out"
+check "system table" grep -q "Processor: " "$out"
+check "target file system shown" grep -q "File-System: " "$out"
+check "lines fit 80 columns" [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$out")" -le 80 ]
+check "cache policy stated" grep -Eq "drop page cache|not dropped" "$err"
+check "no scratch directories left" [ -z "$(find "$A" "$B" -name 'fsbench.*')" ]
+
+j=$WORK/r.json
+check "JSON parses" jqt . "$j"
+check "JSON schema and version" jqt '.schema == "fsbench.result" and .schema_version == 1' "$j"
+check "JSON targets" jqt '[.targets[].label] == ["a","b"]' "$j"
+check "JSON 3 samples per target per metric" \
+	jqt '[.tests[0].metrics[0].results[].samples | length] == [3,3]' "$j"
+check "JSON mean matches its samples" \
+	jqt '.tests[0].metrics[0].results[0] | ((.samples | add / length) - .mean | fabs) < 1e-6' "$j"
+check "JSON every parameter" jqt '.tests[0].parameters | .files == "30" and .size == "16k" and .sync == "1"' "$j"
+check "JSON units and direction" jqt '.tests[0].metrics[0] | .unit == "Files/s" and .direction == "higher_is_better"' "$j"
+check "JSON CPU accounting per sample" jqt '.tests[0].samples[0] | .wall_s > 0 and .machine_cpu_percent >= 0' "$j"
+check "JSON command line" jqt '.run.command_line | startswith("fsbench run ")' "$j"
+check "JSON run complete" jqt '.run.status == "complete"' "$j"
+check "CSV header and 12 rows" [ "$(wc -l < "$WORK/r.csv")" -eq 13 ]
+check "CSV header" grep -q '^run_id,test,workload,parameters,target,rep,metric,unit' "$WORK/r.csv"
+check "Markdown table" grep -q '^| target | Files/s (Files/s) |' "$WORK/r.md"
+
+id=$(jq -r .run.id "$j")
+FSB show "$id" --db "$DB" --format json > "$WORK/show.json"
+check "show --format json equals run --json" cmp -s "$WORK/show.json" "$j"
+FSB show "$id" --db "$DB" > "$WORK/show.txt"
+check "show re-renders the charts" grep -Eq '^a \.+ [0-9.]+ +\|=+' "$WORK/show.txt"
+check "show text matches run output" diff <(grep -v '^fsbench ' "$out") <(grep -v '^fsbench ' "$WORK/show.txt")
+check "show csv" sh -c "\"$FSBENCH\" show $id --db \"$DB\" --format csv | cmp -s - \"$WORK/r.csv\""
+check "list runs" sh -c "\"$FSBENCH\" list runs --db \"$DB\" | grep -Eq '^ +$id .* complete .*a, b'"
+check "list tests shows parameters and named tests" \
+	sh -c "\"$FSBENCH\" list tests | grep -q 'fsmark-5000x1M-4t' && \"$FSBENCH\" list tests | grep -q 'write_size'"
+check "sysinfo" sh -c "\"$FSBENCH\" sysinfo \"$A\" | grep -q '^Kernel '"
+
+# Adaptive repetitions: at least 3, at most --max-runs.
+FSB run fsmark:files=10,size=4k --target "$A" --max-runs 4 --db "$DB" --json "$WORK/ad.json" -q >/dev/null 2>&1
+runs=$(jq '.tests[0].metrics[0].results[0].samples | length' "$WORK/ad.json")
+check "adaptive runs between 3 and --max-runs ($runs)" [ "$runs" -ge 3 -a "$runs" -le 4 ]
+
+# Bad input: one line, exit 2, nothing run or stored.
+runs_before=$(FSB list runs --db "$DB" | wc -l)
+expect_error() {	# what, expected text, args...
+	local what=$1 text=$2; shift 2
+	FSB "$@" --db "$DB" >"$WORK/o" 2>"$WORK/e"; local rc=$?
+	if [ "$rc" -eq 2 ] && [ "$(wc -l < "$WORK/e")" -eq 1 ] && grep -q -- "$text" "$WORK/e"; then
+		ok "$what"
+	else
+		not_ok "$what" "rc=$rc stderr: $(cat "$WORK/e")"
+	fi
+}
+expect_error "unknown workload" "unknown test 'nosuch'" run nosuch --target "$A"
+expect_error "bad parameter value" "parameter 'size': bad value 'huge'" run fsmark:size=huge --target "$A"
+expect_error "unknown parameter" "unknown parameter 'colour'" run fsmark:colour=1 --target "$A"
+expect_error "missing target" "$WORK/missing" run fsmark --target "$WORK/missing"
+expect_error "target is a file" "is not a directory" run fsmark --target "$WORK/r.json"
+expect_error "no target" "no target given" run fsmark
+expect_error "bad option" "unknown or incomplete option" run fsmark --target "$A" --bogus
+expect_error "bad --runs" "--runs: bad value 'x'" run fsmark --target "$A" --runs x
+expect_error "duplicate labels" "two targets are labelled" run fsmark --target x="$A" --target x="$B"
+expect_error "not enough space" "needs .* MiB but" run fsmark:files=1000000,size=1T --target "$A"
+expect_error "unknown baseline" "names no target" run fsmark --target "$A" --baseline zz
+expect_error "unknown command" "unknown command" frobnicate
+check "failed commands stored nothing" [ "$(FSB list runs --db "$DB" | wc -l)" -eq "$runs_before" ]
+FSB show 999 --db "$DB" >/dev/null 2>"$WORK/e"
+check "show of a missing run fails with a hint" grep -q "no run 999" "$WORK/e"
+
+finish

@@ -1,0 +1,186 @@
+/* test_param.c: parameter tables, value parsers and test-name parsing. */
+#include "testutil.h"
+#include "core/error.h"
+#include "core/param.h"
+#include "runner/testspec.h"
+
+#include <stdbool.h>
+
+struct demo {
+	int64_t count;
+	uint64_t size;
+	double time;
+	bool flag;
+	int mode;
+	char name[PARAM_STR_MAX];
+};
+
+#define O(f) offsetof(struct demo, f)
+static const struct param_def demo_params[] = {
+	{ "count", PT_INT, O(count), "3", 1, 100, NULL, "how many" },
+	{ "size", PT_SIZE, O(size), "64k", 0, 1 << 30, NULL, "how big" },
+	{ "time", PT_DURATION, O(time), "2s", 0, 0, NULL, "how long" },
+	{ "flag", PT_BOOL, O(flag), "no", 0, 0, NULL, "whether" },
+	{ "mode", PT_ENUM, O(mode), "fast", 0, 0, "slow|fast|auto", "which" },
+	{ "name", PT_STRING, O(name), "x", 0, 0, NULL, "called" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static void test_parse_size(void **state)
+{
+	(void)state;
+	uint64_t v;
+
+	assert_int_equal(parse_size("4096", &v), 0), assert_int_equal(v, 4096);
+	assert_int_equal(parse_size("4k", &v), 0), assert_int_equal(v, 4096);
+	assert_int_equal(parse_size("1M", &v), 0), assert_int_equal(v, 1 << 20);
+	assert_int_equal(parse_size("1.5k", &v), 0), assert_int_equal(v, 1536);
+	assert_int_equal(parse_size("2GiB", &v), 0), assert_int_equal(v, 2ULL << 30);
+	assert_int_equal(parse_size("1t", &v), 0), assert_int_equal(v, 1ULL << 40);
+	assert_int_equal(parse_size("12x", &v), -1);
+	assert_int_equal(parse_size("-1", &v), -1);
+	assert_int_equal(parse_size("", &v), -1);
+	assert_int_equal(parse_size("0.3", &v), -1);	/* not a whole byte */
+}
+
+static void test_parse_duration_bool_int(void **state)
+{
+	(void)state;
+	double d;
+	bool b;
+	int64_t i;
+
+	assert_int_equal(parse_duration("30", &d), 0), assert_float_equal(d, 30, 0);
+	assert_int_equal(parse_duration("500ms", &d), 0), assert_float_equal(d, 0.5, 1e-12);
+	assert_int_equal(parse_duration("2m", &d), 0), assert_float_equal(d, 120, 0);
+	assert_int_equal(parse_duration("1h", &d), 0), assert_float_equal(d, 3600, 0);
+	assert_int_equal(parse_duration("5 s", &d), -1);
+	assert_int_equal(parse_bool("yes", &b), 0), assert_true(b);
+	assert_int_equal(parse_bool("OFF", &b), 0), assert_false(b);
+	assert_int_equal(parse_bool("maybe", &b), -1);
+	assert_int_equal(parse_int("-7", &i), 0), assert_int_equal(i, -7);
+	assert_int_equal(parse_int("7.5", &i), -1);
+}
+
+static void test_defaults_and_apply(void **state)
+{
+	(void)state;
+	struct demo d;
+
+	assert_int_equal(params_defaults(demo_params, &d), 0);
+	assert_int_equal(d.count, 3);
+	assert_int_equal(d.size, 65536);
+	assert_float_equal(d.time, 2, 0);
+	assert_false(d.flag);
+	assert_int_equal(d.mode, 1);
+	assert_string_equal(d.name, "x");
+	assert_int_equal(params_apply(demo_params, &d,
+				      "count=7,size=1M,time=250ms,flag=1,mode=auto,name=hello"), 0);
+	assert_int_equal(d.count, 7);
+	assert_int_equal(d.size, 1 << 20);
+	assert_float_equal(d.time, 0.25, 1e-12);
+	assert_true(d.flag);
+	assert_int_equal(d.mode, 2);
+	assert_string_equal(d.name, "hello");
+}
+
+/* Errors name the parameter, the value and what is accepted. */
+static void test_errors_are_one_clear_line(void **state)
+{
+	(void)state;
+	struct demo d;
+
+	params_defaults(demo_params, &d);
+	assert_int_equal(params_apply(demo_params, &d, "count=500"), -1);
+	assert_non_null(strstr(error_get(), "'count'"));
+	assert_non_null(strstr(error_get(), "'500'"));
+	assert_non_null(strstr(error_get(), "between 1 and 100"));
+	assert_int_equal(params_apply(demo_params, &d, "size=big"), -1);
+	assert_non_null(strstr(error_get(), "a size such as"));
+	assert_int_equal(params_apply(demo_params, &d, "mode=medium"), -1);
+	assert_non_null(strstr(error_get(), "one of slow|fast|auto"));
+	assert_int_equal(params_apply(demo_params, &d, "colour=red"), -1);
+	assert_non_null(strstr(error_get(), "unknown parameter 'colour'"));
+	assert_non_null(strstr(error_get(), "count, size, time, flag, mode, name"));
+	assert_int_equal(params_apply(demo_params, &d, "count"), -1);
+	assert_non_null(strstr(error_get(), "key=value"));
+	assert_null(strchr(error_get(), '\n'));
+	assert_int_equal(d.count, 3);	/* failed sets change nothing */
+}
+
+/* The canonical string parses back to the same values. */
+static void test_format_round_trip(void **state)
+{
+	(void)state;
+	struct demo a, b;
+	char text[1024];
+
+	memset(&a, 0, sizeof(a));	/* padding and string tails compare too */
+	memset(&b, 0, sizeof(b));
+	params_defaults(demo_params, &a);
+	params_apply(demo_params, &a, "count=9,size=1536,time=0.5,flag=yes,mode=slow");
+	params_format(demo_params, &a, text, sizeof(text));
+	assert_string_equal(text, "count=9,size=1536,time=500ms,flag=1,mode=slow,name=x");
+	params_defaults(demo_params, &b);
+	assert_int_equal(params_apply(demo_params, &b, text), 0);
+	assert_memory_equal(&a, &b, sizeof(a));
+}
+
+static void test_format_size(void **state)
+{
+	(void)state;
+	char buf[32];
+
+	format_size(1 << 20, buf, sizeof(buf)), assert_string_equal(buf, "1M");
+	format_size(65536, buf, sizeof(buf)), assert_string_equal(buf, "64k");
+	format_size(51200, buf, sizeof(buf)), assert_string_equal(buf, "50k");
+	format_size(1000, buf, sizeof(buf)), assert_string_equal(buf, "1000");
+	format_size(0, buf, sizeof(buf)), assert_string_equal(buf, "0");
+}
+
+static void test_named_tests(void **state)
+{
+	(void)state;
+	struct test_spec ts;
+
+	assert_int_equal(test_spec_parse("fsmark-1000x1M", &ts), 0);
+	assert_string_equal(ts.wl->name, "fsmark");
+	assert_string_equal(ts.subtitle, "Test: 1000 Files, 1MB Size");
+	assert_non_null(strstr(ts.params_text, "files=1000,size=1M,"));
+	test_spec_free(&ts);
+
+	assert_int_equal(test_spec_parse("fsmark-5000x1M-4t", &ts), 0);
+	assert_string_equal(ts.subtitle, "Test: 5000 Files, 1MB Size, 4 Threads");
+	test_spec_free(&ts);
+
+	/* Overrides on a named test: the subtitle follows the parameters. */
+	assert_int_equal(test_spec_parse("fsmark-4000x1M-32d:files=10", &ts), 0);
+	assert_string_equal(ts.subtitle, "Test: 10 Files, 32 Sub Dirs, 1MB Size");
+	test_spec_free(&ts);
+
+	assert_int_equal(test_spec_parse("fsmark:files=5,size=4k,sync=0", &ts), 0);
+	assert_string_equal(ts.subtitle, "Test: 5 Files, 4KB Size, Sync Method 0");
+	test_spec_free(&ts);
+
+	assert_int_equal(test_spec_parse("nosuch", &ts), -1);
+	assert_non_null(strstr(error_get(), "unknown test 'nosuch'"));
+	assert_int_equal(test_spec_parse("fsmark:sync=9", &ts), -1);
+	assert_non_null(strstr(error_get(), "fsmark: parameter 'sync': bad value '9'"));
+	assert_int_equal(test_spec_parse("fsmark:dirs=1", &ts), -1);
+	assert_int_equal(test_spec_parse("fsmark:files_per_dir=3", &ts), -1);
+	assert_non_null(strstr(error_get(), "needs dirs="));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_size),
+		cmocka_unit_test(test_parse_duration_bool_int),
+		cmocka_unit_test(test_defaults_and_apply),
+		cmocka_unit_test(test_errors_are_one_clear_line),
+		cmocka_unit_test(test_format_round_trip),
+		cmocka_unit_test(test_format_size),
+		cmocka_unit_test(test_named_tests),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,190 @@
+/* test_report.c: text charts (seed 000 shape), raw and ratio tables (seed
+ * 002 shape with significance marks), JSON, CSV and Markdown. */
+#include "testutil.h"
+#include "fixture_run.h"
+#include "report/report.h"
+
+#include <jansson.h>
+
+static char dir[256], path[512];
+static struct result *res;
+
+static int setup(void **state)
+{
+	struct store *s;
+
+	(void)state;
+	make_tmpdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/r.db", dir);
+	assert_int_equal(store_open(path, &s), 0);
+	assert_int_equal(store_load_run(s, fixture_run(s), &res), 0);
+	store_close(s);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	result_free(res);
+	rm_rf(dir);
+	return 0;
+}
+
+/* Render with fn into a string (caller frees). */
+#define RENDER(buf, call) do { size_t _n; FILE *f = open_memstream(&(buf), &_n); \
+	assert_non_null(f); call; fclose(f); } while (0)
+
+static int count_char(const char *line, char c)
+{
+	int n = 0;
+
+	for (; *line && *line != '\n'; line++)
+		n += *line == c;
+	return n;
+}
+
+static const char *line_starting(const char *text, const char *prefix)
+{
+	for (const char *l = text; l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l, prefix, strlen(prefix)))
+			return l;
+	return NULL;
+}
+
+static void test_chart_shape(void **state)
+{
+	(void)state;
+	struct report_opts o = { .width = 80 };
+	char *out = NULL;
+
+	RENDER(out, report_chart(f, res, 0, 0, &o));
+	assert_true(!strncmp(out, "FS-Mark 3.3\nTest: 1000 Files, 1MB Size\nFiles/s > Higher Is Better\n",
+			     strlen("FS-Mark 3.3\nTest: 1000 Files, 1MB Size\nFiles/s > Higher Is Better\n")));
+	const char *base = line_starting(out, "base . 100.0 |");
+	const char *fast = line_starting(out, "fast . 120.0 |");
+	assert_non_null(base);
+	assert_non_null(fast);
+	assert_non_null(line_starting(out, "same . 100.3 |"));
+	assert_non_null(strstr(fast, "SE +/- 0.6, N = 3"));
+	/* Bars scale to the largest value. */
+	int bb = count_char(base, '='), fb = count_char(fast, '=');
+	assert_true(fb > 20);
+	assert_float_equal((double)bb / fb, 100.0 / 120.0, 0.03);
+	for (const char *l = out; *l; l = strchr(l, '\n') + 1)
+		assert_true(strchr(l, '\n') - l <= 80);
+	free(out);
+
+	/* The lower-is-better metric says so and names itself. */
+	RENDER(out, report_chart(f, res, 0, 1, &o));
+	assert_non_null(strstr(out, "Test: 1000 Files, 1MB Size - App Overhead\nusec < Lower Is Better\n"));
+	free(out);
+
+	/* Narrow terminals keep a usable bar. */
+	o.width = 40;
+	RENDER(out, report_chart(f, res, 0, 0, &o));
+	assert_true(count_char(line_starting(out, "fast"), '=') >= 10);
+	free(out);
+}
+
+static void test_tables_and_marks(void **state)
+{
+	(void)state;
+	struct report_opts o = { .width = 100 };
+	char *out = NULL;
+
+	RENDER(out, report_tables(f, res, 0, &o, 0));
+	assert_non_null(strstr(out, "ratio to base"));
+	const char *fast = strstr(strstr(out, "ratio to base"), "\nfast");
+	const char *same = strstr(strstr(out, "ratio to base"), "\nsame");
+	assert_non_null(fast);
+	assert_non_null(same);
+	/* files/s 1.20 faster beyond 5%; overhead 0.80 (lower) also faster. */
+	assert_non_null(strstr(fast, "1.20+*"));
+	assert_non_null(strstr(fast, "0.80+*"));
+	/* Not significant and within the band. */
+	assert_non_null(strstr(same, "1.00~"));
+	free(out);
+
+	/* Another baseline flips the verdicts. */
+	o.baseline = "fast";
+	RENDER(out, report_tables(f, res, 0, &o, 0));
+	assert_non_null(strstr(out, "ratio to fast"));
+	assert_non_null(strstr(strstr(strstr(out, "ratio to fast"), "\nbase"), "0.83-*"));
+	free(out);
+
+	/* Colour only when asked: green for the significant win. */
+	o.baseline = NULL;
+	o.color = 1;
+	RENDER(out, report_tables(f, res, 0, &o, 0));
+	assert_non_null(strstr(out, "\033[32m"));
+	free(out);
+	o.color = 0;
+	RENDER(out, report_text(f, res, &o));
+	assert_null(strchr(out, '\033'));
+	assert_non_null(strstr(out, "Processor: Test CPU, OS: Test OS"));
+	free(out);
+}
+
+static void test_json_document(void **state)
+{
+	(void)state;
+	char *out = NULL;
+	json_error_t err;
+
+	RENDER(out, assert_int_equal(report_json(f, res, NULL), 0));
+	json_t *doc = json_loads(out, 0, &err);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "fsbench.result");
+	assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 1);
+	json_t *test = json_array_get(json_object_get(doc, "tests"), 0);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(test, "parameters"),
+							      "size")), "1M");
+	json_t *m0 = json_array_get(json_object_get(test, "metrics"), 0);
+	assert_string_equal(json_string_value(json_object_get(m0, "unit")), "Files/s");
+	assert_string_equal(json_string_value(json_object_get(m0, "direction")), "higher_is_better");
+	json_t *fast = json_array_get(json_object_get(m0, "results"), 1);
+	assert_float_equal(json_real_value(json_object_get(fast, "mean")), 120, 1e-9);
+	assert_int_equal(json_array_size(json_object_get(fast, "samples")), 3);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(fast, "ratio_to_baseline"),
+							      "verdict")), "faster");
+	assert_null(json_object_get(json_array_get(json_object_get(m0, "results"), 0),
+				    "ratio_to_baseline"));
+	assert_int_equal(json_array_size(json_object_get(test, "samples")), 9);
+	json_decref(doc);
+	free(out);
+}
+
+static void test_csv_and_markdown(void **state)
+{
+	(void)state;
+	struct report_opts o = { .width = 80 };
+	char *out = NULL;
+	int lines = 0;
+
+	RENDER(out, assert_int_equal(report_csv(f, res), 0));
+	for (char *p = out; *p; p++)
+		lines += *p == '\n';
+	assert_int_equal(lines, 1 + 3 * 3 * 2);	/* header + samples x metrics */
+	assert_true(!strncmp(out, "run_id,test,workload,parameters,target,rep,metric,", 50));
+	assert_non_null(strstr(out, ",\"fsmark-1000x1M,x\",fsmark,\"files=1000,size=1M\",fast,2,"
+				    "files_per_sec,Files/s,higher_is_better,121,"));
+	free(out);
+
+	RENDER(out, assert_int_equal(report_markdown(f, res, &o), 0));
+	assert_non_null(strstr(out, "## FS-Mark 3.3: Test: 1000 Files, 1MB Size"));
+	assert_non_null(strstr(out, "```text\nFS-Mark 3.3\n"));
+	assert_non_null(strstr(out, "| target | Files/s (Files/s) | App Overhead (usec) |"));
+	assert_non_null(strstr(out, "| fast | 120.0 ± 0.6 |"));
+	free(out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_chart_shape),
+		cmocka_unit_test(test_tables_and_marks),
+		cmocka_unit_test(test_json_document),
+		cmocka_unit_test(test_csv_and_markdown),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

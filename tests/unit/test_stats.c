@@ -1,0 +1,135 @@
+/* test_stats.c: statistics against hand-computed and published values. */
+#include "testutil.h"
+#include "core/stats.h"
+
+#include <math.h>
+
+static void test_summary_by_hand(void **state)
+{
+	(void)state;
+	double x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	struct summary s;
+
+	stats_summarize(x, 8, &s);
+	assert_int_equal(s.n, 8);
+	assert_float_equal(s.mean, 5.0, 1e-12);
+	assert_float_equal(s.sd, sqrt(32.0 / 7), 1e-12);	/* sample SD */
+	assert_float_equal(s.se, sqrt(32.0 / 7) / sqrt(8), 1e-12);
+	assert_float_equal(s.median, 4.5, 1e-12);
+	assert_float_equal(s.min, 2, 0);
+	assert_float_equal(s.max, 9, 0);
+	assert_float_equal(s.cv, sqrt(32.0 / 7) / 5, 1e-12);
+	/* t(0.975, 7) = 2.364624 */
+	assert_float_equal(s.ci_hi - s.mean, 2.364624 * s.se, 1e-5);
+	assert_float_equal(s.mean - s.ci_lo, 2.364624 * s.se, 1e-5);
+}
+
+static void test_median_odd_and_unsorted(void **state)
+{
+	(void)state;
+	double x[] = { 9, 1, 5 };
+	struct summary s;
+
+	stats_summarize(x, 3, &s);
+	assert_float_equal(s.median, 5, 0);
+	assert_float_equal(x[0], 9, 0);	/* input untouched */
+}
+
+static void test_single_and_empty(void **state)
+{
+	(void)state;
+	double x[] = { 42 };
+	struct summary s;
+
+	stats_summarize(x, 1, &s);
+	assert_float_equal(s.mean, 42, 0);
+	assert_float_equal(s.sd, 0, 0);
+	assert_float_equal(s.ci_lo, 42, 0);
+	assert_float_equal(s.cv, 0, 0);
+	stats_summarize(x, 0, &s);
+	assert_int_equal(s.n, 0);
+	assert_true(isnan(s.mean));
+}
+
+/* Student t quantiles from a printed table (two-sided 95%). */
+static void test_t_table(void **state)
+{
+	(void)state;
+	static const double df[] = { 1, 2, 4, 9, 30, 120 };
+	static const double t975[] = { 12.706, 4.303, 2.776, 2.262, 2.042, 1.980 };
+
+	for (int i = 0; i < 6; i++)
+		assert_float_equal(stats_t_quantile(0.975, df[i]), t975[i], 5e-4);
+}
+
+/* PTS rule: outside mean +- 3 population sigma.  One outlier among n equal
+ * values has z = (n-1)/sqrt(n): 3.33 for n = 13 (found), 2.67 for n = 9. */
+static void test_outlier_rule(void **state)
+{
+	(void)state;
+	double x[13];
+
+	for (int i = 0; i < 13; i++)
+		x[i] = 10;
+	x[12] = 50;
+	assert_true(stats_has_outlier(x, 13));
+	assert_false(stats_has_outlier(x + 4, 9));
+	assert_false(stats_has_outlier(x, 2));
+}
+
+/* Welch's test, example 1 of the Wikipedia article on Welch's t-test:
+ * t = -2.46, df = 24.99, p = 0.021. */
+static void test_welch_reference(void **state)
+{
+	(void)state;
+	double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9, 22.6,
+		       23.1, 19.6, 19.0, 21.7, 21.4 };
+	double b[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0, 24.8, 20.2,
+		       21.9, 22.1, 22.9, 20.5, 24.4 };
+	struct summary sa, sb;
+
+	stats_summarize(a, 15, &sa);
+	stats_summarize(b, 15, &sb);
+	struct welch w = stats_welch(&sa, &sb);
+	assert_float_equal(w.t, -2.46, 0.01);
+	assert_float_equal(w.df, 24.9885, 0.001);	/* hand: (va+vb)^2 / (va^2/14 + vb^2/14) */
+	assert_float_equal(w.p, 0.021, 0.001);
+}
+
+static void test_ratio_verdicts(void **state)
+{
+	(void)state;
+	double fast[] = { 200, 202, 198, 201 }, slow[] = { 100, 101, 99, 100 };
+	double noisy[] = { 100, 140, 70, 110 };
+	struct summary f, s, n;
+
+	stats_summarize(fast, 4, &f);
+	stats_summarize(slow, 4, &s);
+	stats_summarize(noisy, 4, &n);
+	struct ratio r = stats_ratio(&f, &s);
+	assert_float_equal(r.value, 200.25 / 100, 1e-9);
+	assert_int_equal(r.verdict, 1);
+	assert_true(r.lo > 1 && r.hi > r.value);
+	assert_int_equal(stats_ratio(&s, &f).verdict, -1);
+	assert_int_equal(stats_ratio(&n, &s).verdict, 0);	/* within noise */
+	/* Too few runs: a ratio, but no verdict. */
+	struct summary one;
+	stats_summarize(fast, 1, &one);
+	r = stats_ratio(&one, &s);
+	assert_float_equal(r.value, 2, 1e-9);
+	assert_int_equal(r.verdict, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_summary_by_hand),
+		cmocka_unit_test(test_median_odd_and_unsorted),
+		cmocka_unit_test(test_single_and_empty),
+		cmocka_unit_test(test_t_table),
+		cmocka_unit_test(test_outlier_rule),
+		cmocka_unit_test(test_welch_reference),
+		cmocka_unit_test(test_ratio_verdicts),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

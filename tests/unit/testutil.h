@@ -1,0 +1,56 @@
+/*
+ * testutil.h: what every cmocka unit test includes: cmocka itself, a
+ * temporary directory helper and a skip that says why.
+ */
+#ifndef FSB_TESTUTIL_H
+#define FSB_TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+/* A fresh directory under /tmp; caller removes it with rm_rf(). */
+static inline void make_tmpdir(char *buf, size_t len)
+{
+	snprintf(buf, len, "/tmp/fsbench-unit.XXXXXX");
+	assert_non_null(mkdtemp(buf));
+}
+
+static inline void rm_rf(const char *dir)
+{
+	char cmd[4200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+#define skip_because(why) do { print_message("# SKIP reason: %s\n", why); skip(); } while (0)
+
+static inline const char *fixture_dir(void)
+{
+	const char *d = getenv("FSBENCH_FIXTURES");
+	return d ? d : "tests/fixtures";
+}
+
+/* Count directory entries other than . and .. */
+static inline int count_entries(const char *dir)
+{
+	char cmd[4200];
+	FILE *p;
+	int n = -1;
+
+	snprintf(cmd, sizeof(cmd), "find '%s' -mindepth 1 -type f | wc -l", dir);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_int_equal(fscanf(p, "%d", &n), 1);
+	pclose(p);
+	return n;
+}
+
+#endif
