@@ -83,13 +83,15 @@ static const struct preset fsmark_presets[] = {
 	{ NULL, NULL, NULL },
 };
 
+#define PATH_LEN 4400	/* longest path fsbench builds under a scratch directory */
+
 /* What one worker reports through shared memory. */
 struct worker_result {
 	uint64_t loop_ns;
 	uint64_t syscall_ns;	/* creat + write + fsync + sync + close */
 	int64_t done;		/* files created */
 	int failed;
-	char msg[768];
+	char msg[4700];	/* room for a full path and the error */
 };
 
 static int fsmark_validate(const void *p)
@@ -140,34 +142,75 @@ static void fsmark_describe(const void *p, char *buf, size_t len)
 		 dirs, sz, thr, sync);
 }
 
-/* fs_mark's name: hex seconds, padded with '~', then random [0-9A-Z]. */
-static void make_name(const struct fsmark_params *fp, char *name)
-{
-	static const char chars[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
-	struct timeval tv;
-	char hex[32];
-	int fixed = (int)(fp->name_len - fp->rand_len), n;
+/* One worker's files: the subdirectory index and the name of each. */
+struct names {
+	int64_t n;
+	int name_len;
+	int *sub;		/* -1 = directly in the scratch directory */
+	char *base;		/* n x (name_len + 1) */
+};
 
-	gettimeofday(&tv, NULL);
-	n = snprintf(hex, sizeof(hex), "%lx", (unsigned long)tv.tv_sec);
+static char *name_at(const struct names *nm, int64_t i)
+{
+	return nm->base + (size_t)i * (size_t)(nm->name_len + 1);
+}
+
+/* Full path of file i, as fs_mark opens it: "<dir>/<subdir>/<name>". */
+static void path_of(const char *dir, const struct names *nm, int64_t i, char *out,
+		    size_t len)
+{
+	if (nm->sub[i] >= 0)
+		snprintf(out, len, "%s/%02x/%s", dir, nm->sub[i], name_at(nm, i));
+	else
+		snprintf(out, len, "%s/%s", dir, name_at(nm, i));
+}
+
+/* fs_mark's name: the low hex digits of the time in seconds, padded with
+ * '~', then random [0-9A-Z] drawn the way fs_mark draws them. */
+static void make_name(const struct fsmark_params *fp, time_t now, char *name)
+{
+	char hex[32];
+	int fixed = (int)(fp->name_len - fp->rand_len);
+	int n = snprintf(hex, sizeof(hex), "%lx", (unsigned long)now);
 	const char *src = n > fixed ? hex + (n - fixed) : hex;
 	int k = (int)strlen(src);
+
 	memcpy(name, src, (size_t)k);
 	memset(name + k, '~', (size_t)(fixed - k));
-	for (int i = 0; i < fp->rand_len; i++)
-		name[fixed + i] = chars[random() % 36];
+	for (int i = 0; i < fp->rand_len; i++) {
+		char c;
+		do
+			c = (char)('0' + (random() & 0x7f));
+		while (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')));
+		name[fixed + i] = c;
+	}
 	name[fp->name_len] = '\0';
 }
 
-/* Subdirectory for file i: round-robin with files_per_dir, else time hash. */
-static int pick_subdir(const struct fsmark_params *fp, int64_t i, int start)
-{
-	if (fp->files_per_dir)
-		return (int)((start + i / fp->files_per_dir) % fp->dirs);
-	return (int)((time(NULL) / 180) % fp->dirs);
-}
+/* fs_mark's directory policy: round-robin `files_per_dir` files per
+ * subdirectory, or (without it) move on every 180 seconds. */
+struct placement {
+	int current, in_current;
+	time_t since;
+};
 
-#define NAME_MAX_LEN 272	/* "%02x/" subdir + 255-byte name + NUL */
+static int next_subdir(const struct fsmark_params *fp, struct placement *pl, time_t now)
+{
+	if (!fp->dirs)
+		return -1;
+	if (fp->files_per_dir) {
+		if (pl->in_current >= fp->files_per_dir) {
+			pl->current++;
+			pl->in_current = 0;
+		}
+		pl->current %= (int)fp->dirs;
+		pl->in_current++;
+	} else if (now - pl->since > 180) {
+		pl->current = (pl->current + 1) % (int)fp->dirs;
+		pl->since = now;
+	}
+	return pl->current;
+}
 
 /* Record "fsmark: <verb> <name>: <strerror>" for the parent to report. */
 static int worker_fail(struct worker_result *r, const char *verb, const char *name)
@@ -178,49 +221,53 @@ static int worker_fail(struct worker_result *r, const char *verb, const char *na
 }
 
 /* open + fsync + close of one file, for the post-loop sync methods. */
-static int fsync_file(const char *name, struct worker_result *r)
+static int fsync_file(const char *dir, const struct names *nm, int64_t i,
+		      struct worker_result *r)
 {
-	int fd = open(name, O_RDWR);
+	char path[PATH_LEN];
+	int fd;
 
+	path_of(dir, nm, i, path, sizeof(path));
+	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return worker_fail(r, "reopening", name);
+		return worker_fail(r, "reopening", path);
 	if (fsync(fd)) {
 		close(fd);
-		return worker_fail(r, "fsync of", name);
+		return worker_fail(r, "fsync of", path);
 	}
 	close(fd);
 	return 0;
 }
 
-static int post_loop_sync(const struct fsmark_params *fp, char (*names)[NAME_MAX_LEN],
-			  int64_t n, struct worker_result *r)
+static int post_loop_sync(const struct fsmark_params *fp, const char *dir,
+			  const struct names *nm, int64_t n, struct worker_result *r)
 {
 	if (fp->sync == 2 || fp->sync == 4 || fp->sync == 6)
 		sync();
 	if (fp->sync == 2)
-		return n ? fsync_file(names[0], r) : 0;
+		return n ? fsync_file(dir, nm, 0, r) : 0;
 	if (fp->sync == 3 || fp->sync == 4) {
 		for (int64_t i = n - 1; i >= 0; i--)
-			if (fsync_file(names[i], r))
+			if (fsync_file(dir, nm, i, r))
 				return -1;
 	}
 	if (fp->sync == 5 || fp->sync == 6) {
 		for (int64_t i = 0; i < n; i++)
-			if (fsync_file(names[i], r))
+			if (fsync_file(dir, nm, i, r))
 				return -1;
 	}
 	return 0;
 }
 
-static int write_file(const struct fsmark_params *fp, const char *name,
+static int write_file(const struct fsmark_params *fp, const char *path,
 		      const char *buf, struct worker_result *r)
 {
 	uint64_t t = now_ns(), done = 0;
-	int fd = open(name, O_CREAT | O_RDWR | O_TRUNC, 0666);
+	int fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0666);
 
 	r->syscall_ns += now_ns() - t;
 	if (fd < 0)
-		return worker_fail(r, "creating", name);
+		return worker_fail(r, "creating", path);
 	while (done < fp->size) {
 		size_t chunk = fp->size - done < fp->write_size ?
 			       (size_t)(fp->size - done) : (size_t)fp->write_size;
@@ -228,12 +275,11 @@ static int write_file(const struct fsmark_params *fp, const char *name,
 		ssize_t w = write(fd, buf, chunk);
 		r->syscall_ns += now_ns() - t;
 		if (w <= 0) {
+			char what[PATH_LEN + 64];
 			if (w == 0)
 				errno = ENOSPC;
-			char what[NAME_MAX_LEN + 64];
-			snprintf(what, sizeof(what), "%s after %llu of %llu bytes",
-				 name, (unsigned long long)done,
-				 (unsigned long long)fp->size);
+			snprintf(what, sizeof(what), "%s after %llu of %llu bytes", path,
+				 (unsigned long long)done, (unsigned long long)fp->size);
 			close(fd);
 			return worker_fail(r, "writing", what);
 		}
@@ -245,66 +291,73 @@ static int write_file(const struct fsmark_params *fp, const char *name,
 		r->syscall_ns += now_ns() - t;
 		if (rc) {
 			close(fd);
-			return worker_fail(r, "fsync of", name);
+			return worker_fail(r, "fsync of", path);
 		}
 	}
 	t = now_ns();
 	int rc = close(fd);
 	r->syscall_ns += now_ns() - t;
 	if (rc)
-		return worker_fail(r, "closing", name);
+		return worker_fail(r, "closing", path);
 	return 0;
 }
 
 static void worker(const struct fsmark_params *fp, const char *dir,
 		   struct worker_result *r)
 {
-	char (*names)[NAME_MAX_LEN] = calloc((size_t)fp->files, NAME_MAX_LEN);
+	struct names nm = { fp->files, (int)fp->name_len, NULL, NULL };
 	char *buf = calloc(1, (size_t)fp->write_size);
-	int start = (int)(fp->dirs ? time(NULL) % fp->dirs : 0);
+	char path[PATH_LEN];
+	struct timeval tv;
 	uint64_t t0;
 
-	if (!names || !buf || chdir(dir)) {
-		snprintf(r->msg, sizeof(r->msg), "fsmark: worker setup failed: %s",
-			 strerror(errno ? errno : ENOMEM));
+	nm.sub = calloc((size_t)fp->files, sizeof(int));
+	nm.base = calloc((size_t)fp->files, (size_t)fp->name_len + 1);
+	if (!nm.sub || !nm.base || !buf) {
+		snprintf(r->msg, sizeof(r->msg), "fsmark: out of memory for %lld file names",
+			 (long long)fp->files);
 		r->failed = 1;
 		goto out;
 	}
-	srandom((unsigned)(getpid() ^ time(NULL)));
+	gettimeofday(&tv, NULL);
+	srandom((unsigned)tv.tv_usec);
+	struct placement pl = { fp->dirs ? (int)(tv.tv_sec % fp->dirs) : 0, 0, tv.tv_sec };
 
 	t0 = now_ns();
 	for (int64_t i = 0; i < fp->files && !workload_stopped(); i++) {
-		char base[256];
-		make_name(fp, base);
-		if (fp->dirs) {
-			char sub[16];
-			snprintf(sub, sizeof(sub), "%02x", pick_subdir(fp, i, start));
-			if (mkdir(sub, 0777) && errno != EEXIST) {
-				worker_fail(r, "mkdir", sub);
-				break;
-			}
-			snprintf(names[i], NAME_MAX_LEN, "%s/%s", sub, base);
-		} else {
-			snprintf(names[i], NAME_MAX_LEN, "%s", base);
-		}
-		if (write_file(fp, names[i], buf, r)) {
-			r->done = i + 1;	/* the partial file is unlinked too */
+		/* As fs_mark: read the time, pick the directory, mkdir it
+		 * (every file, EEXIST ignored), all inside the loop clock. */
+		time_t now = time(NULL);
+		nm.sub[i] = next_subdir(fp, &pl, now);
+		if (nm.sub[i] >= 0)
+			snprintf(path, sizeof(path), "%s/%02x/", dir, nm.sub[i]);
+		else
+			snprintf(path, sizeof(path), "%s/", dir);
+		if (mkdir(path, 0777) && errno != EEXIST) {
+			worker_fail(r, "mkdir", path);
 			break;
 		}
-		r->done = i + 1;
+		make_name(fp, now, name_at(&nm, i));
+		path_of(dir, &nm, i, path, sizeof(path));
+		r->done = i + 1;	/* a partial file is unlinked too */
+		if (write_file(fp, path, buf, r))
+			break;
 	}
 	if (!r->failed && !workload_stopped()) {
 		uint64_t t = now_ns();
-		post_loop_sync(fp, names, r->done, r);
+		post_loop_sync(fp, dir, &nm, r->done, r);
 		r->syscall_ns += now_ns() - t;
 	}
 	r->loop_ns = now_ns() - t0;
 
 	if (!fp->keep || r->failed)
-		for (int64_t i = 0; i < r->done; i++)
-			unlink(names[i]);
+		for (int64_t i = 0; i < r->done; i++) {
+			path_of(dir, &nm, i, path, sizeof(path));
+			unlink(path);
+		}
 out:
-	free(names);
+	free(nm.sub);
+	free(nm.base);
 	free(buf);
 }
 
