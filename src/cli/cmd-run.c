@@ -9,6 +9,8 @@
 #include "../core/error.h"
 #include "../report/report.h"
 #include "../runner/runner.h"
+#include "../targets/profiles.h"
+#include "../targets/state.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -22,6 +24,16 @@ static const char run_help[] =
 	"that is removed afterwards.\n"
 	"\n"
 	"  -t, --target [LABEL=]DIR  a directory to test in (repeatable)\n"
+	"  -f, --fs SPEC[,SPEC...]   a filesystem fsbench makes and mounts (root), e.g.\n"
+	"                            ext4, btrfs:compress=zstd, exfat-fuse, tmpfs,\n"
+	"                            ext4:mkfs=-O ^has_journal,mount=noatime,label=nojournal;\n"
+	"                            `fsbench list fs` shows what this machine offers\n"
+	"      --fs-size SIZE        image size per filesystem (default 4G)\n"
+	"      --image-dir DIR       where images and mount points go (default /var/tmp)\n"
+	"      --device DEV          format this block device instead of an image (one --fs)\n"
+	"      --force-format        format --device even though it holds data\n"
+	"      --no-direct-io        let the loop device use the host page cache\n"
+	"      --fresh test|fs       mkfs before every test (default) or once per filesystem\n"
 	"  -n, --runs N              exactly N runs per target (default: adaptive,\n"
 	"                            3 runs, more while CV >= 3%% or an outlier)\n"
 	"      --max-runs N          adaptive ceiling (default 10)\n"
@@ -35,10 +47,18 @@ static const char run_help[] =
 	"      --no-drop-caches      only sync between runs\n"
 	"  -q, --quiet               no charts or progress on the terminal\n";
 
-enum { O_MAX = 256, O_WARMUP, O_BASELINE, O_LABEL, O_DB, O_JSON, O_CSV, O_MD, O_NODROP };
+enum { O_MAX = 256, O_WARMUP, O_BASELINE, O_LABEL, O_DB, O_JSON, O_CSV, O_MD, O_NODROP,
+       O_FSSIZE, O_IMGDIR, O_DEVICE, O_FORCE, O_NODIO, O_FRESH };
 
 static const struct option longopts[] = {
 	{ "target", required_argument, NULL, 't' },
+	{ "fs", required_argument, NULL, 'f' },
+	{ "fs-size", required_argument, NULL, O_FSSIZE },
+	{ "image-dir", required_argument, NULL, O_IMGDIR },
+	{ "device", required_argument, NULL, O_DEVICE },
+	{ "force-format", no_argument, NULL, O_FORCE },
+	{ "no-direct-io", no_argument, NULL, O_NODIO },
+	{ "fresh", required_argument, NULL, O_FRESH },
 	{ "runs", required_argument, NULL, 'n' },
 	{ "max-runs", required_argument, NULL, O_MAX },
 	{ "warmup", required_argument, NULL, O_WARMUP },
@@ -54,8 +74,11 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+#define MAX_TARGETS 64
+
 struct run_cli {
 	struct run_request rq;
+	struct provision_opts prov;
 	const char *db, *json, *csv, *markdown;
 	struct store *store;
 };
@@ -77,19 +100,59 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	int ch;
 
 	runner_defaults(&rq->opts);
-	rq->targets = calloc((size_t)argc, sizeof(*rq->targets));
+	provision_defaults(&c->prov);
+	rq->targets = calloc(MAX_TARGETS, sizeof(*rq->targets));
 	rq->tests = calloc((size_t)argc, sizeof(*rq->tests));
 	if (!rq->targets || !rq->tests)
 		return error_set("out of memory");
 	optind = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "t:n:qh", longopts, NULL)) != -1) {
+	/* Options that shape --fs targets come first, wherever they stand. */
+	while ((ch = getopt_long(argc, argv, "t:f:n:qh", longopts, NULL)) != -1) {
+		uint64_t sz;
 		switch (ch) {
+		case O_FSSIZE:
+			if (parse_size(optarg, &sz) || sz < (16 << 20))
+				return error_set("--fs-size: bad value '%s' (a size of at least 16M, e.g. 1G)", optarg);
+			c->prov.size = sz;
+			break;
+		case O_IMGDIR: c->prov.image_dir = optarg; break;
+		case O_DEVICE: c->prov.device = optarg; break;
+		case O_FORCE: c->prov.force_format = 1; break;
+		case O_NODIO: c->prov.direct_io = 0; break;
+		case O_FRESH:
+			if (strcmp(optarg, "test") && strcmp(optarg, "fs"))
+				return error_set("--fresh: bad value '%s' (test or fs)", optarg);
+			rq->opts.fresh_per_fs = !strcmp(optarg, "fs");
+			break;
+		}
+	}
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "t:f:n:qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case O_FSSIZE: case O_IMGDIR: case O_DEVICE: case O_FORCE: case O_NODIO: case O_FRESH:
+			break;
 		case 't':
+			if (rq->ntargets >= MAX_TARGETS)
+				return error_set("at most %d targets", MAX_TARGETS);
 			if (target_parse(optarg, &rq->targets[rq->ntargets]))
 				return -1;
 			rq->ntargets++;
 			break;
+		case 'f': {
+			struct fs_spec specs[MAX_TARGETS];
+			int n = 0;
+			if (fs_spec_split(optarg, specs, MAX_TARGETS, &n))
+				return -1;
+			for (int i = 0; i < n; i++) {
+				if (rq->ntargets >= MAX_TARGETS)
+					return error_set("at most %d targets", MAX_TARGETS);
+				if (target_from_spec(&specs[i], &c->prov, &rq->targets[rq->ntargets]))
+					return -1;
+				rq->ntargets++;
+			}
+			break;
+		}
 		case 'n':
 			if (count_arg("--runs", optarg, 1, 1000, &rq->opts.runs))
 				return -1;
@@ -125,7 +188,14 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	if (!rq->ntests)
 		return error_set("run: no test given (e.g. `fsbench run fsmark --target DIR`; see `fsbench list tests`)");
 	if (!rq->ntargets)
-		return error_set("run: no target given (add --target [LABEL=]DIR)");
+		return error_set("run: no target given (add --fs SPEC or --target [LABEL=]DIR)");
+	if (c->prov.device) {
+		int nfs = 0;
+		for (int i = 0; i < rq->ntargets; i++)
+			nfs += !strcmp(rq->targets[i].ops->kind, "fs");
+		if (nfs != 1)
+			return error_set("--device holds one filesystem at a time: give exactly one --fs (run once per filesystem)");
+	}
 	if (rq->baseline) {
 		int found = 0;
 		for (int i = 0; i < rq->ntargets; i++)
@@ -177,6 +247,8 @@ static void free_cli(struct run_cli *c)
 {
 	for (int i = 0; i < c->rq.ntests; i++)
 		test_spec_free(&c->rq.tests[i]);
+	for (int i = 0; i < c->rq.ntargets; i++)
+		target_free(&c->rq.targets[i]);
 	free(c->rq.tests);
 	free(c->rq.targets);
 	store_close(c->store);
@@ -203,6 +275,9 @@ static int cmd_run(int argc, char **argv)
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}
 	runner_install_signals();
+	if (state_leftovers())
+		fprintf(stderr, "fsbench: warning: an earlier run left mounts, loop devices or images behind (see %s): run `fsbench cleanup`\n",
+			state_path());
 	if (runner_prepare(&c.rq)) {
 		free_cli(&c);
 		return cli_fail(EXIT_USAGE, "%s", error_get());

@@ -21,4 +21,16 @@ static inline void str_copy(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
+/* out = a followed by b; -1 (and a truncated out) if it does not fit. */
+static inline int str_join(char *out, size_t len, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+
+	str_copy(out, len, a);
+	if (na + nb >= len)
+		return -1;
+	memcpy(out + na, b, nb + 1);
+	return 0;
+}
+
 #endif

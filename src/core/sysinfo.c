@@ -486,13 +486,17 @@ static void describe_disk(const char *root, const char *name, struct fsinfo *fi)
 		read_text(root, p, model, sizeof(model));
 	}
 	if (!model[0]) {
+		char back[200], dio[8] = "0";
 		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", name);
-		char back[200];
-		if (!read_text(root, p, back, sizeof(back)))
-			snprintf(model, sizeof(model), "loop on %.100s", back);
+		if (!read_text(root, p, back, sizeof(back))) {
+			snprintf(p, sizeof(p), "/sys/block/%s/loop/dio", name);
+			read_text(root, p, dio, sizeof(dio));
+			snprintf(model, sizeof(model), "loop%s on %.100s",
+				 dio[0] == '1' ? " (direct-io)" : "", back);
+		}
 	}
 	double gb = atof(sectors) * 512 / 1e9;
-	snprintf(fi->disk, sizeof(fi->disk), "%.0fGB %s%s(%s)", gb, model,
+	snprintf(fi->disk, sizeof(fi->disk), "%.*fGB %s%s(%s)", gb < 10 ? 1 : 0, gb, model,
 		 model[0] ? " " : "", name);
 
 	snprintf(p, sizeof(p), "/sys/block/%s/queue/scheduler", name);

@@ -120,7 +120,8 @@ int report_json(FILE *f, const struct result *r, const char *baseline)
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *t = &r->targets[i];
 		json_array_append_new(targets, json_pack(
-			"{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "label", t->label,
+			"{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "label", t->label,
+			"spec", t->spec, "mkfs", t->mkfs,
 			"path", t->path, "kind", t->kind, "fstype", t->fstype,
 			"mount_point", t->mount_point, "mount_source", t->mount_source,
 			"mount_options", t->mount_opts, "disk", t->disk,

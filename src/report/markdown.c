@@ -16,12 +16,12 @@ int report_markdown(FILE *f, const struct result *r, const struct report_opts *o
 	fprintf(f, "| | |\n|---|---|\n");
 	for (int i = 0; i < r->nsys; i++)
 		fprintf(f, "| %s | %s |\n", r->sys[i].name, r->sys[i].value);
-	fprintf(f, "\n| target | file system | mount options | disk | I/O scheduler | directory |\n"
+	fprintf(f, "\n| target | file system | mount options | disk | I/O scheduler | mkfs or directory |\n"
 		   "|---|---|---|---|---|---|\n");
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *t = &r->targets[i];
-		fprintf(f, "| %s | %s | %s | %s | %s | %s |\n", t->label, t->fstype,
-			t->mount_opts, t->disk, t->scheduler, t->path);
+		fprintf(f, "| %s | %s | %s | %s | %s | `%s` |\n", t->label, t->fstype,
+			t->mount_opts, t->disk, t->scheduler, t->mkfs[0] ? t->mkfs : t->path);
 	}
 	for (int ti = 0; ti < r->ntests; ti++) {
 		const struct r_test *t = &r->tests[ti];

@@ -373,8 +373,10 @@ void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 	fputc('\n', f);
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *t = &r->targets[i];
-		const char *tn[] = { "File-System", "Mount Options", "Disk", "I/O Scheduler", "Directory" };
-		const char *tv[] = { t->fstype, t->mount_opts, t->disk, t->scheduler, t->path };
+		const char *tn[] = { "File-System", "Mount Options", "Disk", "I/O Scheduler",
+				     t->mkfs[0] ? "mkfs" : "Directory" };
+		const char *tv[] = { t->fstype, t->mount_opts, t->disk, t->scheduler,
+				     t->mkfs[0] ? t->mkfs : t->path };
 		fprintf(f, "%s:\n", t->label);
 		wrap_fields(f, tn, tv, 5, o->width);
 	}

@@ -233,10 +233,16 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 		return error_set("out of memory"), 1;
 	for (int i = 0; i < rq->ntargets; i++) {
 		struct cell *c = &cells[i];
+		struct target *t = &rq->targets[i];
 		c->primary = calloc((size_t)limit + 1, sizeof(double));
 		c->ctx.params = ts->params;
 		c->ctx.dir = c->dir;
-		if (!c->primary || scratch_create(rq->targets[i].path, c->dir, sizeof(c->dir))) {
+		/* A fresh filesystem for every test but the first (made by setup). */
+		if (k > 0 && !o->fresh_per_fs && t->ops->refresh && t->ops->refresh(t)) {
+			fail_cell(st, test_id, target_ids[i], c, pg, t->label);
+			continue;
+		}
+		if (!c->primary || scratch_create(t->path, c->dir, sizeof(c->dir))) {
 			c->dir[0] = '\0';
 			fail_cell(st, test_id, target_ids[i], c, pg, rq->targets[i].label);
 			continue;
@@ -324,7 +330,7 @@ static int record_setup(struct store *st, struct run_request *rq, int64_t run_id
 			.fstype = t->info.fstype, .mount_point = t->info.mount_point,
 			.mount_source = t->info.mount_source,
 			.mount_opts = t->info.mount_opts, .disk = t->info.disk,
-			.scheduler = t->info.scheduler,
+			.scheduler = t->info.scheduler, .spec = t->spec, .mkfs = t->mkfs,
 		};
 		if (store_add_target(st, run_id, i, &row, &target_ids[i]))
 			return -1;

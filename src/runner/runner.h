@@ -28,6 +28,7 @@ struct runner_opts {
 	double cv_limit;	/* adaptive: add runs while CV >= this (0.03) */
 	int drop_caches;	/* 1: drop caches before each run when possible */
 	int quiet;		/* no progress output */
+	int fresh_per_fs;	/* 1: mkfs once per filesystem, not before every test */
 };
 
 struct run_request {

@@ -82,6 +82,8 @@ void result_free(struct result *r)
 		free(t->mount_opts);
 		free(t->disk);
 		free(t->scheduler);
+		free(t->spec);
+		free(t->mkfs);
 	}
 	free(r->targets);
 	for (int i = 0; i < r->ntests && r->tests; i++)

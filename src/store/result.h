@@ -42,6 +42,7 @@ struct r_target {
 	int64_t id;
 	char *label, *path, *kind, *fstype, *mount_point, *mount_source,
 	     *mount_opts, *disk, *scheduler;
+	char *spec, *mkfs;	/* what the user asked for; the mkfs command run */
 };
 
 struct r_field {

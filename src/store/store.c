@@ -29,7 +29,7 @@ static const char schema[] =
 	"CREATE TABLE target(id INTEGER PRIMARY KEY,"
 	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, label TEXT,"
 	" path TEXT, kind TEXT, fstype TEXT, mount_point TEXT, mount_source TEXT,"
-	" mount_opts TEXT, disk TEXT, scheduler TEXT);"
+	" mount_opts TEXT, disk TEXT, scheduler TEXT, spec TEXT, mkfs TEXT);"
 	"CREATE TABLE test(id INTEGER PRIMARY KEY,"
 	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, name TEXT,"
 	" workload TEXT, params TEXT, title TEXT, subtitle TEXT);"
@@ -109,10 +109,16 @@ int store_open(const char *path, struct store **out)
 	if (exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 		    " PRAGMA foreign_keys=ON;") || user_version(s, &v))
 		goto fail;
+	char sql[64];
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d;", STORE_SCHEMA_VERSION);
 	if (v == 0) {
-		char sql[64];
-		snprintf(sql, sizeof(sql), "PRAGMA user_version=%d;", STORE_SCHEMA_VERSION);
 		if (exec(s, "BEGIN") || exec(s, schema) || exec(s, sql) || exec(s, "COMMIT"))
+			goto fail;
+	} else if (v == 1) {
+		/* 1 -> 2: targets record the --fs spec and the mkfs command. */
+		if (exec(s, "BEGIN") || exec(s, "ALTER TABLE target ADD COLUMN spec TEXT;"
+					    " ALTER TABLE target ADD COLUMN mkfs TEXT;") ||
+		    exec(s, sql) || exec(s, "COMMIT"))
 			goto fail;
 	} else if (v > STORE_SCHEMA_VERSION) {
 		error_set("result store %s has schema %d, newer than this fsbench (%d): upgrade fsbench or use --db",
@@ -223,8 +229,8 @@ int store_add_target(struct store *s, int64_t run_id, int ord,
 	sqlite3_stmt *st;
 
 	if (prepare(s, "INSERT INTO target(run_id,ord,label,path,kind,fstype,"
-		       "mount_point,mount_source,mount_opts,disk,scheduler)"
-		       " VALUES(?,?,?,?,?,?,?,?,?,?,?)", &st))
+		       "mount_point,mount_source,mount_opts,disk,scheduler,spec,mkfs)"
+		       " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, ord);
@@ -237,6 +243,8 @@ int store_add_target(struct store *s, int64_t run_id, int ord,
 	bind_text(st, 9, t->mount_opts);
 	bind_text(st, 10, t->disk);
 	bind_text(st, 11, t->scheduler);
+	bind_text(st, 12, t->spec);
+	bind_text(st, 13, t->mkfs);
 	if (step_done(s, st, "recording a target"))
 		return -1;
 	*target_id = sqlite3_last_insert_rowid(s->db);
@@ -413,7 +421,7 @@ static int load_targets(struct store *s, int64_t id, struct result *r)
 		return -1;
 	r->targets = calloc((size_t)r->ntargets + 1, sizeof(*r->targets));
 	if (prepare(s, "SELECT id,label,path,kind,fstype,mount_point,mount_source,"
-		       "mount_opts,disk,scheduler FROM target WHERE run_id=? ORDER BY ord", &st))
+		       "mount_opts,disk,scheduler,spec,mkfs FROM target WHERE run_id=? ORDER BY ord", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	for (int i = 0; i < r->ntargets && sqlite3_step(st) == SQLITE_ROW; i++) {
@@ -428,6 +436,8 @@ static int load_targets(struct store *s, int64_t id, struct result *r)
 		t->mount_opts = col_dup(st, 7);
 		t->disk = col_dup(st, 8);
 		t->scheduler = col_dup(st, 9);
+		t->spec = col_dup(st, 10);
+		t->mkfs = col_dup(st, 11);
 	}
 	sqlite3_finalize(st);
 	return 0;

@@ -19,8 +19,10 @@
 struct target;
 
 struct target_ops {
-	const char *kind;			/* "dir" */
+	const char *kind;			/* "dir", "fs" */
 	int (*setup)(struct target *t);		/* make t->path usable */
+	/* Start afresh before another test (mkfs + mount again); optional. */
+	int (*refresh)(struct target *t);
 	void (*teardown)(struct target *t);	/* undo setup; never fails */
 };
 
@@ -30,11 +32,30 @@ struct target {
 	char spec[PATH_MAX];	/* as the user wrote it */
 	char path[PATH_MAX];	/* directory the tests work under */
 	struct fsinfo info;	/* filled after setup */
+	char mkfs[1024];	/* the exact mkfs command line, if fsbench made it */
 	void *priv;
 };
 
 /* "DIR" or "LABEL=DIR" -> a directory target (not yet set up). */
 int target_parse(const char *arg, struct target *t);
+
+/* How provisioned filesystems are made (fs.c). */
+struct provision_opts {
+	uint64_t size;		/* image size, bytes (default 4 GiB) */
+	const char *image_dir;	/* where images and mount points live */
+	const char *device;	/* a real block device instead of an image */
+	int force_format;	/* format a device that holds data */
+	int direct_io;		/* loop device direct I/O (default on) */
+};
+void provision_defaults(struct provision_opts *o);
+/* A filesystem target from --fs SPEC (not yet set up). */
+struct fs_spec;
+int target_from_spec(const struct fs_spec *spec, const struct provision_opts *o,
+		     struct target *t);
+void target_free(struct target *t);
+/* Refuse a device in use or holding data (unless force); `found` says
+ * what libblkid saw on it (device.c). */
+int device_check(const char *dev, int force, char *found, size_t len);
 
 /* Scratch directories (scratch.c). */
 int scratch_create(const char *parent, char *out, size_t len);

@@ -1,0 +1,23 @@
+/*
+ * exec.h: running an external tool (mkfs, a FUSE mount helper) and keeping
+ * its own error message, so fsbench can show the tool's words when it fails.
+ */
+#ifndef FSB_EXEC_H
+#define FSB_EXEC_H
+
+#include <stddef.h>
+
+/* Run argv (argv[0] looked up in PATH plus /sbin and /usr/sbin), stdin
+ * from /dev/null, stdout and stderr captured (last `len` bytes kept in out,
+ * which may be NULL).  Returns the exit status, or -1 if it could not run. */
+int exec_capture(char *const argv[], char *out, size_t len);
+/* Split a command line on blanks, honouring '...' and "..." quoting.
+ * Returns the number of words stored (at most max - 1; argv is NULL
+ * terminated); words point into buf, which is modified. */
+int split_words(char *buf, char **argv, int max);
+/* Full path of a program searched in PATH, /sbin, /usr/sbin; 0 if found. */
+int find_program(const char *name, char *path, size_t len);
+/* Last non-empty line of a tool's output, for one-line errors. */
+const char *last_line(char *text);
+
+#endif

@@ -1,0 +1,325 @@
+/*
+ * fs.c: a target that is a filesystem fsbench makes itself (`--fs SPEC`).
+ *
+ * Setup: a provisioning directory `fsbench.XXXXXX` under the image
+ * directory, a sparse image in it (size checked against free space), a
+ * loop device over the image (direct I/O on, so the host page cache does
+ * not cache everything twice), mkfs, a mount point, and the mount: kernel
+ * filesystems through libmount, FUSE ones through their helper.  A real
+ * device (`--device`) replaces image and loop after the safety checks.
+ * Refresh (before every test by default): unmount, mkfs, mount.  Teardown:
+ * unmount (waiting for a FUSE daemon to let go), detach, remove.  Every
+ * step is recorded in the state file first, so `fsbench cleanup` can undo
+ * it after a SIGKILL.
+ */
+#define _GNU_SOURCE
+#include "target.h"
+#include "loop.h"
+#include "profiles.h"
+#include "state.h"
+#include "../core/error.h"
+#include "../core/exec.h"
+#include "../core/param.h"
+#include "../core/str.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libmount/libmount.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct fs_target {
+	struct fs_spec spec;
+	struct provision_opts opts;
+	char workdir[PATH_MAX], image[PATH_MAX], mnt[PATH_MAX];
+	char dev[PATH_MAX];	/* what mkfs and the mount see */
+	char loopdev[64];
+	int loopfd, dio, mounted;
+	pid_t daemon;		/* FUSE helper's daemon, found after mount */
+};
+
+void provision_defaults(struct provision_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->size = 4ULL << 30;
+	o->image_dir = "/var/tmp";
+	o->direct_io = 1;
+}
+
+/* The FUSE daemon serving mnt: a process whose command line names it. */
+static pid_t find_daemon(const char *mnt)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	pid_t found = 0;
+
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		char p[300], cmd[8192];
+		long pid = atol(de->d_name);
+		if (pid <= 0 || pid == getpid())
+			continue;
+		snprintf(p, sizeof(p), "/proc/%ld/cmdline", pid);
+		int fd = open(p, O_RDONLY);
+		if (fd < 0)
+			continue;
+		ssize_t n = read(fd, cmd, sizeof(cmd) - 1);
+		close(fd);
+		for (ssize_t i = 0; i < n; i++)
+			if (cmd[i] == '\0')
+				cmd[i] = ' ';
+		if (n > 0) {
+			cmd[n] = '\0';
+			if (strstr(cmd, mnt))
+				found = (pid_t)pid;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+static int run_mkfs(struct target *t, struct fs_target *f)
+{
+	char line[8192], out[4096], *argv[64];
+	int rc;
+
+	snprintf(line, sizeof(line), "%s%s%s %s", f->spec.profile->mkfs,
+		 f->spec.mkfs_extra[0] ? " " : "", f->spec.mkfs_extra, f->dev);
+	str_copy(t->mkfs, sizeof(t->mkfs), line);
+	split_words(line, argv, 64);
+	rc = exec_capture(argv, out, sizeof(out));
+	if (rc < 0)
+		return -1;
+	if (rc)
+		return error_set("fs '%s': %s failed: %s", t->label, argv[0], last_line(out));
+	return 0;
+}
+
+static int kernel_mount(struct target *t, struct fs_target *f, const char *source,
+			const char *fstype, const char *options)
+{
+	struct libmnt_context *cxt = mnt_new_context();
+	char msg[512] = "";
+	int rc;
+
+	if (!cxt)
+		return error_set("out of memory");
+	mnt_context_set_source(cxt, source);
+	mnt_context_set_target(cxt, f->mnt);
+	mnt_context_set_fstype(cxt, fstype);
+	if (options[0])
+		mnt_context_set_options(cxt, options);
+	mnt_context_disable_mtab(cxt, 1);
+	rc = mnt_context_mount(cxt);
+	if (rc || mnt_context_get_status(cxt) != 1) {
+		mnt_context_get_excode(cxt, rc, msg, sizeof(msg));
+		mnt_free_context(cxt);
+		return error_set("fs '%s': mount -t %s%s%s failed: %s", t->label, fstype,
+				 options[0] ? " -o " : "", options, msg[0] ? msg : strerror(errno));
+	}
+	mnt_free_context(cxt);
+	return 0;
+}
+
+static int fuse_mount(struct target *t, struct fs_target *f)
+{
+	char out[4096], *argv[8];
+	int n = 0, rc;
+
+	argv[n++] = (char *)f->spec.profile->helper;
+	argv[n++] = f->dev;
+	argv[n++] = f->mnt;
+	if (f->spec.options[0]) {
+		argv[n++] = "-o";
+		argv[n++] = f->spec.options;
+	}
+	argv[n] = NULL;
+	rc = exec_capture(argv, out, sizeof(out));
+	if (rc < 0)
+		return -1;
+	if (rc)
+		return error_set("fs '%s': %s failed: %s", t->label, argv[0], last_line(out));
+	f->daemon = find_daemon(f->mnt);
+	return 0;
+}
+
+static int do_mount(struct target *t, struct fs_target *f)
+{
+	const struct fs_profile *p = f->spec.profile;
+	int rc;
+
+	if (p->kind == MOUNT_MEMORY) {
+		char opts[600];
+		snprintf(opts, sizeof(opts), "size=%llu%s%s", (unsigned long long)f->opts.size,
+			 f->spec.options[0] ? "," : "", f->spec.options);
+		rc = kernel_mount(t, f, "tmpfs", "tmpfs", opts);
+	} else if (p->kind == MOUNT_KERNEL) {
+		rc = kernel_mount(t, f, f->dev, p->fstype, f->spec.options);
+	} else {
+		rc = fuse_mount(t, f);
+	}
+	if (!rc)
+		f->mounted = 1;
+	return rc;
+}
+
+static void do_umount(struct fs_target *f)
+{
+	if (!f->mounted)
+		return;
+	for (int i = 0; i < 100 && umount2(f->mnt, 0); i++)
+		usleep(50000);	/* EBUSY for a moment after a test's last close */
+	if (umount2(f->mnt, 0) && errno != EINVAL)
+		umount2(f->mnt, MNT_DETACH);
+	/* A FUSE daemon may still be writing the image back: wait for it. */
+	for (int i = 0; f->daemon > 0 && i < 200 && !kill(f->daemon, 0); i++)
+		usleep(50000);
+	f->daemon = 0;
+	f->mounted = 0;
+}
+
+static int make_image(struct target *t, struct fs_target *f)
+{
+	uint64_t have;
+	int fd;
+
+	if (free_space(f->workdir, &have))
+		return -1;
+	if (have < f->opts.size) {
+		char want[32], got[32];
+		format_size(f->opts.size, want, sizeof(want));
+		format_size(have & ~((1ULL << 20) - 1), got, sizeof(got));
+		return error_set("fs '%s': a %s image does not fit in %s (%s free): use --fs-size or --image-dir",
+				 t->label, want, f->opts.image_dir, got);
+	}
+	str_join(f->image, sizeof(f->image), f->workdir, "/fs.img");
+	fd = open(f->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return error_errno("fs '%s': cannot create %s", t->label, f->image);
+	if (ftruncate(fd, (off_t)f->opts.size)) {
+		close(fd);
+		return error_errno("fs '%s': cannot size %s", t->label, f->image);
+	}
+	close(fd);
+	return 0;
+}
+
+static void fs_teardown(struct target *t)
+{
+	struct fs_target *f = t->priv;
+
+	if (!f)
+		return;
+	do_umount(f);
+	if (f->mnt[0]) {
+		rmdir(f->mnt);
+		state_remove(STATE_MOUNT, f->mnt);
+	}
+	if (f->loopdev[0]) {
+		loop_detach(f->loopdev, f->loopfd);
+		state_remove(STATE_LOOP, f->loopdev);
+		f->loopdev[0] = '\0';
+	}
+	if (f->workdir[0]) {
+		scratch_remove(f->workdir);
+		state_remove(STATE_DIR, f->workdir);
+		f->workdir[0] = '\0';
+	}
+	f->mnt[0] = '\0';
+}
+
+static int fs_setup(struct target *t)
+{
+	struct fs_target *f = t->priv;
+	const struct fs_profile *p = f->spec.profile;
+	char why[256], found[512];
+
+	if (geteuid() != 0)
+		return error_set("fs '%s': making and mounting filesystems needs root: run as root or use --target DIR",
+				 t->label);
+	if (fs_profile_available(p, why, sizeof(why)))
+		return error_set("fs '%s': %s is not available here: %s", t->label, p->name, why);
+	if (f->opts.device && p->kind != MOUNT_MEMORY &&
+	    device_check(f->opts.device, f->opts.force_format, found, sizeof(found)))
+		return -1;
+	if (scratch_create(f->opts.image_dir, f->workdir, sizeof(f->workdir)) ||
+	    state_add(STATE_DIR, f->workdir, NULL))
+		goto fail;
+	if (p->kind == MOUNT_MEMORY) {
+		/* nothing to back it */
+	} else if (f->opts.device) {
+		str_copy(f->dev, sizeof(f->dev), f->opts.device);
+	} else if (make_image(t, f)) {
+		goto fail;
+	} else if (p->kind == MOUNT_FUSE_IMAGE) {
+		str_copy(f->dev, sizeof(f->dev), f->image);
+	} else {
+		if (loop_attach(f->image, f->opts.direct_io, f->loopdev, sizeof(f->loopdev),
+				&f->dio, &f->loopfd) ||
+		    state_add(STATE_LOOP, f->loopdev, f->image))
+			goto fail;
+		str_copy(f->dev, sizeof(f->dev), f->loopdev);
+	}
+	str_join(f->mnt, sizeof(f->mnt), f->workdir, "/mnt");
+	if (mkdir(f->mnt, 0755)) {
+		error_errno("fs '%s': mkdir %s", t->label, f->mnt);
+		goto fail;
+	}
+	if (state_add(STATE_MOUNT, f->mnt, NULL) || (p->mkfs && run_mkfs(t, f)) ||
+	    do_mount(t, f))
+		goto fail;
+	str_copy(t->path, sizeof(t->path), f->mnt);
+	return 0;
+fail:
+	fs_teardown(t);
+	return -1;
+}
+
+static int fs_refresh(struct target *t)
+{
+	struct fs_target *f = t->priv;
+
+	do_umount(f);
+	if (f->spec.profile->mkfs && run_mkfs(t, f))
+		return -1;
+	return do_mount(t, f);
+}
+
+static const struct target_ops fs_ops = {
+	.kind = "fs",
+	.setup = fs_setup,
+	.refresh = fs_refresh,
+	.teardown = fs_teardown,
+};
+
+int target_from_spec(const struct fs_spec *spec, const struct provision_opts *o,
+		     struct target *t)
+{
+	struct fs_target *f = calloc(1, sizeof(*f));
+
+	memset(t, 0, sizeof(*t));
+	if (!f)
+		return error_set("out of memory");
+	f->spec = *spec;
+	f->opts = *o;
+	f->loopfd = -1;
+	t->ops = &fs_ops;
+	t->priv = f;
+	str_copy(t->label, sizeof(t->label), spec->label);
+	str_copy(t->spec, sizeof(t->spec), spec->text);
+	return 0;
+}
+
+void target_free(struct target *t)
+{
+	if (t->ops == &fs_ops)
+		free(t->priv);
+	t->priv = NULL;
+}
