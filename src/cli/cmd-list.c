@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "../core/error.h"
+#include "../targets/profiles.h"
 #include "../workloads/workload.h"
 
 #include <getopt.h>
@@ -38,6 +39,23 @@ static void list_tests(void)
 				       p->subtitle ? p->subtitle : "");
 		}
 		putchar('\n');
+	}
+}
+
+static void list_fs(void)
+{
+	size_t n;
+	const struct fs_profile *p = fs_profiles(&n);
+
+	printf("%-13s %-7s %-60s %s\n", "FS", "MOUNT", "AVAILABLE HERE", "DEFAULT MOUNT OPTIONS");
+	for (size_t i = 0; i < n; i++) {
+		char why[256];
+		static const char *kinds[] = { "kernel", "fuse", "fuse", "memory", "-" };
+		int ok = !fs_profile_available(&p[i], why, sizeof(why));
+		char avail[300];
+		snprintf(avail, sizeof(avail), "%s%s", ok ? "yes" : "no: ", ok ? "" : why);
+		printf("%-13s %-7s %-60s %s\n", p[i].name, kinds[p[i].kind], avail,
+		       p[i].options[0] ? p[i].options : "-");
 	}
 }
 
@@ -79,25 +97,29 @@ static int cmd_list(int argc, char **argv)
 		if (ch == 'd')
 			db = optarg;
 		else if (ch == 'h') {
-			printf("usage: fsbench list tests | runs [--db FILE]\n");
+			printf("usage: fsbench list tests | runs | fs [--db FILE]\n");
 			return EXIT_OK;
 		} else
 			return cli_fail(EXIT_USAGE, "list: unknown option '%s'", argv[optind - 1]);
 	}
 	if (optind + 1 != argc)
-		return cli_fail(EXIT_USAGE, "list: say what to list: `fsbench list tests` or `fsbench list runs`");
+		return cli_fail(EXIT_USAGE, "list: say what to list: `fsbench list tests`, `runs` or `fs`");
 	if (!strcmp(argv[optind], "tests")) {
 		list_tests();
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[optind], "runs"))
 		return list_runs(db);
-	return cli_fail(EXIT_USAGE, "list: unknown list '%s' (tests or runs)", argv[optind]);
+	if (!strcmp(argv[optind], "fs")) {
+		list_fs();
+		return EXIT_OK;
+	}
+	return cli_fail(EXIT_USAGE, "list: unknown list '%s' (tests, runs or fs)", argv[optind]);
 }
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
-	.usage = "tests | runs [--db FILE]",
-	.summary = "list workloads and named tests, or stored runs",
+	.usage = "tests | runs | fs [--db FILE]",
+	.summary = "list workloads, stored runs, or filesystems",
 	.exec = cmd_list,
 };

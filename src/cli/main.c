@@ -8,7 +8,8 @@
 #include <string.h>
 
 static const struct cmd_entry *const commands[] = {
-	&cmd_run_entry, &cmd_list_entry, &cmd_show_entry, &cmd_sysinfo_entry, NULL,
+	&cmd_run_entry, &cmd_list_entry, &cmd_show_entry, &cmd_sysinfo_entry,
+	&cmd_cleanup_entry, NULL,
 };
 
 static void usage(FILE *f)

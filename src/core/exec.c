@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +28,18 @@ int find_program(const char *name, char *path, size_t len)
 			return 0;
 	}
 	return -1;
+}
+
+pid_t fork_worker(void)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)	/* died before prctl took effect */
+			_exit(1);
+	}
+	return pid;
 }
 
 int split_words(char *buf, char **argv, int max)

@@ -17,6 +17,11 @@ int exec_capture(char *const argv[], char *out, size_t len);
 int split_words(char *buf, char **argv, int max);
 /* Full path of a program searched in PATH, /sbin, /usr/sbin; 0 if found. */
 int find_program(const char *name, char *path, size_t len);
+/* fork() for a workload worker: the child is killed if fsbench dies, so a
+ * SIGKILLed run never leaves workers writing into a filesystem that
+ * `fsbench cleanup` is about to unmount. */
+#include <sys/types.h>
+pid_t fork_worker(void);
 /* Last non-empty line of a tool's output, for one-line errors. */
 const char *last_line(char *text);
 

@@ -46,6 +46,8 @@ int scratch_remove(const char *dir)
 		return error_set("refusing to remove %s: not an fsbench scratch directory", dir);
 	if (nftw(dir, remove_one, 32, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) && errno != ENOENT)
 		return error_errno("removing %s", dir);
+	if (!access(dir, F_OK))
+		return error_set("could not remove all of %s (something still mounted or busy in it?)", dir);
 	return 0;
 }
 

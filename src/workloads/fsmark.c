@@ -15,6 +15,7 @@
 #define _GNU_SOURCE
 #include "workload.h"
 #include "../core/error.h"
+#include "../core/exec.h"
 #include "../core/timing.h"
 
 #include <errno.h>
@@ -390,7 +391,7 @@ static int fsmark_run(struct wl_ctx *ctx, double *values)
 	}
 	memset(res, 0, shm_len);
 	for (int i = 0; i < n; i++) {
-		pids[i] = fork();
+		pids[i] = fork_worker();
 		if (pids[i] == 0) {
 			worker(fp, ctx->dir, &res[i]);
 			_exit(res[i].failed ? 1 : 0);
