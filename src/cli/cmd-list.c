@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "../core/error.h"
+#include "../runner/suite.h"
 #include "../targets/profiles.h"
 #include "../workloads/workload.h"
 
@@ -59,6 +60,36 @@ static void list_fs(void)
 	}
 }
 
+static void list_suites(void)
+{
+	char cmd[4200];
+	FILE *ls;
+
+	printf("suites in %s:\n", suite_dir());
+	snprintf(cmd, sizeof(cmd), "ls '%s' 2>/dev/null", suite_dir());
+	ls = popen(cmd, "r");
+	if (!ls)
+		return;
+	char line[512];
+	while (fgets(line, sizeof(line), ls)) {
+		struct suite s;
+		char path[4800];
+		line[strcspn(line, "\n")] = '\0';
+		if (!strstr(line, ".suite"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", suite_dir(), line);
+		if (suite_load(path, 1, &s)) {
+			printf("  %-16s (unreadable: %s)\n", line, error_get());
+			continue;
+		}
+		printf("  %-16s %s\n  %-16s %d test%s runnable, %d waiting for their workload; fs: %s\n",
+		       s.name, s.description, "", s.ntests, s.ntests == 1 ? "" : "s", s.nskipped,
+		       s.filesystems);
+		suite_free(&s);
+	}
+	pclose(ls);
+}
+
 static int print_run(const struct run_row *r, void *arg)
 {
 	(void)arg;
@@ -97,7 +128,7 @@ static int cmd_list(int argc, char **argv)
 		if (ch == 'd')
 			db = optarg;
 		else if (ch == 'h') {
-			printf("usage: fsbench list tests | runs | fs [--db FILE]\n");
+			printf("usage: fsbench list tests | runs | fs | suites [--db FILE]\n");
 			return EXIT_OK;
 		} else
 			return cli_fail(EXIT_USAGE, "list: unknown option '%s'", argv[optind - 1]);
@@ -110,16 +141,20 @@ static int cmd_list(int argc, char **argv)
 	}
 	if (!strcmp(argv[optind], "runs"))
 		return list_runs(db);
+	if (!strcmp(argv[optind], "suites")) {
+		list_suites();
+		return EXIT_OK;
+	}
 	if (!strcmp(argv[optind], "fs")) {
 		list_fs();
 		return EXIT_OK;
 	}
-	return cli_fail(EXIT_USAGE, "list: unknown list '%s' (tests, runs or fs)", argv[optind]);
+	return cli_fail(EXIT_USAGE, "list: unknown list '%s' (tests, runs, fs or suites)", argv[optind]);
 }
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
-	.usage = "tests | runs | fs [--db FILE]",
+	.usage = "tests | runs | fs | suites [--db FILE]",
 	.summary = "list workloads, stored runs, or filesystems",
 	.exec = cmd_list,
 };

@@ -9,6 +9,8 @@
 #include "../core/error.h"
 #include "../report/report.h"
 #include "../runner/runner.h"
+#include "../runner/memlimit.h"
+#include "../runner/suite.h"
 #include "../targets/profiles.h"
 #include "../targets/state.h"
 
@@ -34,6 +36,11 @@ static const char run_help[] =
 	"      --force-format        format --device even though it holds data\n"
 	"      --no-direct-io        let the loop device use the host page cache\n"
 	"      --fresh test|fs       mkfs before every test (default) or once per filesystem\n"
+	"  -s, --suite NAME|FILE     run a suite's tests (see `fsbench list suites`); its\n"
+	"                            filesystems are used when no --fs/--target is given\n"
+	"      --scale F             multiply the tests' data sizes by F (e.g. 0.1)\n"
+	"      --ram SIZE            run in a memory cgroup of SIZE, so the page cache\n"
+	"                            cannot hide the disk (e.g. 1G)\n"
 	"  -n, --runs N              exactly N runs per target (default: adaptive,\n"
 	"                            3 runs, more while CV >= 3%% or an outlier)\n"
 	"      --max-runs N          adaptive ceiling (default 10)\n"
@@ -48,7 +55,7 @@ static const char run_help[] =
 	"  -q, --quiet               no charts or progress on the terminal\n";
 
 enum { O_MAX = 256, O_WARMUP, O_BASELINE, O_LABEL, O_DB, O_JSON, O_CSV, O_MD, O_NODROP,
-       O_FSSIZE, O_IMGDIR, O_DEVICE, O_FORCE, O_NODIO, O_FRESH };
+       O_FSSIZE, O_IMGDIR, O_DEVICE, O_FORCE, O_NODIO, O_FRESH, O_SCALE, O_RAM };
 
 static const struct option longopts[] = {
 	{ "target", required_argument, NULL, 't' },
@@ -59,6 +66,9 @@ static const struct option longopts[] = {
 	{ "force-format", no_argument, NULL, O_FORCE },
 	{ "no-direct-io", no_argument, NULL, O_NODIO },
 	{ "fresh", required_argument, NULL, O_FRESH },
+	{ "suite", required_argument, NULL, 's' },
+	{ "scale", required_argument, NULL, O_SCALE },
+	{ "ram", required_argument, NULL, O_RAM },
 	{ "runs", required_argument, NULL, 'n' },
 	{ "max-runs", required_argument, NULL, O_MAX },
 	{ "warmup", required_argument, NULL, O_WARMUP },
@@ -81,6 +91,12 @@ struct run_cli {
 	struct provision_opts prov;
 	const char *db, *json, *csv, *markdown;
 	struct store *store;
+	struct suite suite;
+	const char *suite_name;
+	double scale;
+	uint64_t ram;
+	struct memlimit mem;
+	char ram_note[128];
 };
 
 static int count_arg(const char *opt, const char *v, int min, int max, int *out)
@@ -91,6 +107,46 @@ static int count_arg(const char *opt, const char *v, int min, int max, int *out)
 		return error_set("%s: bad value '%s' (a whole number from %d to %d)",
 				 opt, v, min, max);
 	*out = (int)n;
+	return 0;
+}
+
+/* Append the suite's tests; its filesystems when none were named. */
+static int add_suite(struct run_cli *c)
+{
+	struct run_request *rq = &c->rq;
+	struct test_spec *all;
+
+	if (suite_load(c->suite_name, c->scale, &c->suite))
+		return -1;
+	for (int i = 0; i < c->suite.nskipped; i++)
+		fprintf(stderr, "fsbench: suite %s: skipping %s\n", c->suite.name, c->suite.skipped[i]);
+	all = realloc(rq->tests, sizeof(*all) * (size_t)(rq->ntests + c->suite.ntests + 1));
+	if (!all)
+		return error_set("out of memory");
+	rq->tests = all;
+	/* The run owns the specs now; the suite keeps only its header. */
+	memcpy(rq->tests + rq->ntests, c->suite.tests, sizeof(*all) * (size_t)c->suite.ntests);
+	rq->ntests += c->suite.ntests;
+	c->suite.ntests = 0;
+	if (!rq->ntargets && c->suite.filesystems[0]) {
+		struct fs_spec specs[MAX_TARGETS];
+		int n = 0;
+		if (fs_spec_split(c->suite.filesystems, specs, MAX_TARGETS, &n))
+			return -1;
+		for (int i = 0; i < n; i++) {
+			char why[256];
+			/* The suite's own list: take what this machine offers. */
+			if (fs_profile_available(specs[i].profile, why, sizeof(why))) {
+				fprintf(stderr, "fsbench: suite %s: skipping filesystem %s: %s\n",
+					c->suite.name, specs[i].text, why);
+				continue;
+			}
+			if (target_from_spec(&specs[i], &c->prov, &rq->targets[rq->ntargets++]))
+				return -1;
+		}
+	}
+	if (!rq->label)
+		rq->label = c->suite.name;
 	return 0;
 }
 
@@ -108,7 +164,8 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	optind = 1;
 	opterr = 0;
 	/* Options that shape --fs targets come first, wherever they stand. */
-	while ((ch = getopt_long(argc, argv, "t:f:n:qh", longopts, NULL)) != -1) {
+	c->scale = 1;
+	while ((ch = getopt_long(argc, argv, "t:f:n:s:qh", longopts, NULL)) != -1) {
 		uint64_t sz;
 		switch (ch) {
 		case O_FSSIZE:
@@ -125,12 +182,26 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 				return error_set("--fresh: bad value '%s' (test or fs)", optarg);
 			rq->opts.fresh_per_fs = !strcmp(optarg, "fs");
 			break;
+		case 's': c->suite_name = optarg; break;
+		case O_RAM:
+			if (parse_size(optarg, &sz) || sz < (64 << 20))
+				return error_set("--ram: bad value '%s' (a size of at least 64M, e.g. 1G)", optarg);
+			c->ram = sz;
+			break;
+		case O_SCALE: {
+			char *end;
+			c->scale = strtod(optarg, &end);
+			if (*end || !(c->scale > 0) || c->scale > 1000)
+				return error_set("--scale: bad value '%s' (a factor such as 0.1 or 2)", optarg);
+			break;
+		}
 		}
 	}
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:f:n:qh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "t:f:n:s:qh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_FSSIZE: case O_IMGDIR: case O_DEVICE: case O_FORCE: case O_NODIO: case O_FRESH:
+		case 's': case O_SCALE: case O_RAM:
 			break;
 		case 't':
 			if (rq->ntargets >= MAX_TARGETS)
@@ -183,10 +254,13 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	for (; optind < argc; optind++) {
 		if (test_spec_parse(argv[optind], &rq->tests[rq->ntests]))
 			return -1;
+		test_spec_scale(&rq->tests[rq->ntests], c->scale);
 		rq->ntests++;
 	}
+	if (c->suite_name && add_suite(c))
+		return -1;
 	if (!rq->ntests)
-		return error_set("run: no test given (e.g. `fsbench run fsmark --target DIR`; see `fsbench list tests`)");
+		return error_set("run: no test given (e.g. `fsbench run fsmark --target DIR` or --suite NAME; see `fsbench list tests`)");
 	if (!rq->ntargets)
 		return error_set("run: no target given (add --fs SPEC or --target [LABEL=]DIR)");
 	if (c->prov.device) {
@@ -249,6 +323,7 @@ static void free_cli(struct run_cli *c)
 		test_spec_free(&c->rq.tests[i]);
 	for (int i = 0; i < c->rq.ntargets; i++)
 		target_free(&c->rq.targets[i]);
+	suite_free(&c->suite);
 	free(c->rq.tests);
 	free(c->rq.targets);
 	store_close(c->store);
@@ -282,7 +357,19 @@ static int cmd_run(int argc, char **argv)
 		free_cli(&c);
 		return cli_fail(EXIT_USAGE, "%s", error_get());
 	}
+	if (c.ram) {
+		char ram[32];
+		format_size(c.ram, ram, sizeof(ram));
+		if (memlimit_apply(c.ram, &c.mem)) {
+			runner_teardown(&c.rq);
+			free_cli(&c);
+			return cli_fail(EXIT_FAIL, "%s", error_get());
+		}
+		snprintf(c.ram_note, sizeof(c.ram_note), "%s (%s)", ram, c.mem.how);
+		c.rq.memory_limit = c.ram_note;
+	}
 	rc = runner_execute(c.store, &c.rq, &ev, &run_id, &interrupted);
+	memlimit_release(&c.mem);
 	runner_teardown(&c.rq);
 	if (rc < 0) {
 		free_cli(&c);

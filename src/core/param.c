@@ -321,6 +321,25 @@ void param_value_text(const struct param_def *d, const void *obj, char *buf,
 	}
 }
 
+void params_scale(const struct param_def *defs, void *obj, double factor)
+{
+	for (const struct param_def *d = defs; d->name; d++) {
+		if (!(d->flags & PF_SCALE))
+			continue;
+		if (d->type == PT_INT) {
+			int64_t *v = PARAM_AT(obj, d, int64_t);
+			double s = llround((double)*v * factor);
+			*v = s < 1 ? 1 : (int64_t)s;
+			if (d->min != d->max && *v > d->max)
+				*v = (int64_t)d->max;
+		} else if (d->type == PT_SIZE) {
+			uint64_t *v = PARAM_AT(obj, d, uint64_t);
+			double s = llround((double)*v * factor);
+			*v = s < 1 ? 1 : (uint64_t)s;
+		}
+	}
+}
+
 void params_format(const struct param_def *defs, const void *obj, char *buf,
 		   size_t len)
 {

@@ -31,7 +31,11 @@ struct param_def {
 	double min, max;	/* inclusive bounds; min == max means unbounded */
 	const char *choices;	/* PT_ENUM: "a|b|c" */
 	const char *help;
+	unsigned flags;		/* PF_* */
 };
+
+/* The parameter is a data size or count that --scale multiplies. */
+#define PF_SCALE 1u
 
 /* Fill every parameter of obj with its default. */
 int params_defaults(const struct param_def *defs, void *obj);
@@ -40,6 +44,8 @@ int params_set(const struct param_def *defs, void *obj, const char *key,
 	       const char *value);
 /* Apply "key=value,key=value"; an empty or NULL list is fine. */
 int params_apply(const struct param_def *defs, void *obj, const char *list);
+/* Multiply every PF_SCALE parameter by factor (at least 1 each). */
+void params_scale(const struct param_def *defs, void *obj, double factor);
 /* Canonical "key=value,..." of every parameter, in table order. */
 void params_format(const struct param_def *defs, const void *obj, char *buf,
 		   size_t len);

@@ -221,7 +221,10 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 		    const int64_t *target_ids, struct progress *pg)
 {
 	const struct test_spec *ts = &rq->tests[k];
-	const struct runner_opts *o = &rq->opts;
+	struct runner_opts opts = rq->opts;
+	const struct runner_opts *o = &opts;
+	if (ts->runs)
+		opts.runs = ts->runs;	/* a suite fixed this test's runs */
 	int limit = o->runs ? o->runs : o->max_runs, pm = primary_metric(ts->wl);
 	int failed = 0, total_runs = 0;
 	uint64_t t0 = now_ns();
@@ -320,6 +323,8 @@ static int record_setup(struct store *st, struct run_request *rq, int64_t run_id
 
 	sysinfo_collect("", &si);
 	nf = sysinfo_fields(&si, f);
+	if (rq->memory_limit)
+		f[nf++] = (struct sysfield){ "Memory Limit", rq->memory_limit };
 	for (int i = 0; i < nf; i++)
 		if (store_add_sysfield(st, run_id, i, f[i].name, f[i].value))
 			return -1;

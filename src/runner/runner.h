@@ -38,6 +38,7 @@ struct run_request {
 	int ntests;
 	struct runner_opts opts;
 	const char *label, *cmdline, *baseline;
+	const char *memory_limit;	/* --ram, recorded in the system table */
 };
 
 /* Called after each test, e.g. to print its charts from the store. */

@@ -59,6 +59,16 @@ int test_spec_parse(const char *arg, struct test_spec *ts)
 	return 0;
 }
 
+void test_spec_scale(struct test_spec *ts, double factor)
+{
+	if (factor == 1)
+		return;
+	params_scale(ts->wl->params, ts->params, factor);
+	params_format(ts->wl->params, ts->params, ts->params_text, sizeof(ts->params_text));
+	if (ts->wl->describe)
+		ts->wl->describe(ts->params, ts->subtitle, sizeof(ts->subtitle));
+}
+
 void test_spec_free(struct test_spec *ts)
 {
 	free(ts->params);

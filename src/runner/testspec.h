@@ -15,10 +15,14 @@ struct test_spec {
 	char params_text[2048];	/* canonical key=value list, every parameter */
 	char title[128];
 	char subtitle[256];
+	int runs;		/* fixed runs for this test (suite files); 0 = as the run says */
 };
 
 int test_spec_parse(const char *arg, struct test_spec *ts);
 void test_spec_free(struct test_spec *ts);
+/* Multiply its data sizes (PF_SCALE parameters) by factor; the stored
+ * parameters and the chart subtitle follow. */
+void test_spec_scale(struct test_spec *ts, double factor);
 /* The preset called `name`, searching every workload; NULL if none. */
 const struct preset *preset_find(const char *name, const struct workload **wl);
 

@@ -47,7 +47,7 @@ struct fsmark_params {
 #define P(f) offsetof(struct fsmark_params, f)
 static const struct param_def fsmark_params[] = {
 	{ "files", PT_INT, P(files), "1000", 1, 1000000, NULL,
-	  "files each worker creates (fs_mark -n)" },
+	  "files each worker creates (fs_mark -n)", PF_SCALE },
 	{ "size", PT_SIZE, P(size), "51200", 0, 1ULL << 40, NULL,
 	  "bytes per file (-s)" },
 	{ "write_size", PT_SIZE, P(write_size), "16384", 1, 1 << 20, NULL,

@@ -1,0 +1,225 @@
+/* suite.c: reading suite files (see suite.h). */
+#define _GNU_SOURCE
+#include "suite.h"
+#include "../core/error.h"
+#include "../core/param.h"
+#include "../core/str.h"
+
+#include <ctype.h>
+#include <limits.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const char *suite_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("FSBENCH_SUITES");
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		/* ./fsbench in the tree, or build-asan/fsbench beside it */
+		for (int up = 0; up < 2; up++) {
+			char *slash = strrchr(exe, '/');
+			if (!slash)
+				break;
+			*slash = '\0';
+			snprintf(dir, sizeof(dir), "%.4000s/suites", exe);
+			if (!access(dir, R_OK))
+				return dir;
+		}
+	}
+	return "/usr/share/fsbench/suites";
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* One [test NAME] section being collected. */
+struct pending {
+	char name[128], workload[128], title[128], subtitle[256], params[2048];
+	int runs, line;
+};
+
+static int add_skip(struct suite *s, const char *name, const char *why)
+{
+	char (*ns)[256] = realloc(s->skipped, sizeof(*ns) * (size_t)(s->nskipped + 1));
+
+	if (!ns)
+		return error_set("out of memory");
+	s->skipped = ns;
+	snprintf(s->skipped[s->nskipped++], 256, "%s: %s", name, why);
+	return 0;
+}
+
+static int finish_test(struct suite *s, struct pending *p, double scale)
+{
+	char spec[2300];
+	struct test_spec ts;
+
+	if (!p->name[0])
+		return 0;
+	if (!p->workload[0])
+		return error_set("%s:%d: test '%s' has no workload= (or test=)", s->path, p->line, p->name);
+	snprintf(spec, sizeof(spec), "%s%s%s", p->workload, p->params[0] ? ":" : "", p->params);
+	if (test_spec_parse(spec, &ts)) {
+		char head[128];
+		str_copy(head, sizeof(head), p->workload);
+		if (!workload_find(head) && !strstr(error_get(), "parameter")) {
+			char why[200];
+			snprintf(why, sizeof(why), "'%s' is not in this fsbench yet", head);
+			int rc = add_skip(s, p->name, why);
+			memset(p, 0, sizeof(*p));
+			return rc;
+		}
+		char msg[1024];
+		str_copy(msg, sizeof(msg), error_get());
+		return error_set("%s:%d: test '%s': %s", s->path, p->line, p->name, msg);
+	}
+	test_spec_scale(&ts, scale);
+	str_copy(ts.name, sizeof(ts.name), p->name);
+	if (p->title[0])
+		str_copy(ts.title, sizeof(ts.title), p->title);
+	if (p->subtitle[0] && scale == 1)
+		str_copy(ts.subtitle, sizeof(ts.subtitle), p->subtitle);
+	ts.runs = p->runs ? p->runs : s->runs;
+	struct test_spec *nt = realloc(s->tests, sizeof(*nt) * (size_t)(s->ntests + 1));
+	if (!nt) {
+		test_spec_free(&ts);
+		return error_set("out of memory");
+	}
+	s->tests = nt;
+	s->tests[s->ntests++] = ts;
+	memset(p, 0, sizeof(*p));
+	return 0;
+}
+
+static int parse_runs(const struct suite *s, int line, const char *v, int *out)
+{
+	int64_t n;
+
+	if (parse_int(v, &n) || n < 1 || n > 1000)
+		return error_set("%s:%d: runs: bad value '%s' (1 to 1000)", s->path, line, v);
+	*out = (int)n;
+	return 0;
+}
+
+static int parse_file(FILE *f, double scale, struct suite *s)
+{
+	char buf[4096];
+	struct pending p;
+	int line = 0, in_suite = 0;
+
+	memset(&p, 0, sizeof(p));
+	while (fgets(buf, sizeof(buf), f)) {
+		char *l = trim(buf), *eq;
+		line++;
+		if (!*l || *l == '#' || *l == ';')
+			continue;
+		if (*l == '[') {
+			char *end = strchr(l, ']');
+			if (!end)
+				return error_set("%s:%d: unterminated section header", s->path, line);
+			*end = '\0';
+			if (finish_test(s, &p, scale))
+				return -1;
+			l = trim(l + 1);
+			in_suite = !strcmp(l, "suite");
+			if (!in_suite) {
+				if (strncmp(l, "test", 4) || !isspace((unsigned char)l[4]))
+					return error_set("%s:%d: unknown section [%s] (use [suite] or [test NAME])",
+							 s->path, line, l);
+				str_copy(p.name, sizeof(p.name), trim(l + 5));
+				p.line = line;
+			}
+			continue;
+		}
+		eq = strchr(l, '=');
+		if (!eq)
+			return error_set("%s:%d: expected key = value", s->path, line);
+		*eq = '\0';
+		char *key = trim(l), *val = trim(eq + 1);
+		if (in_suite) {
+			if (!strcmp(key, "name"))
+				str_copy(s->name, sizeof(s->name), val);
+			else if (!strcmp(key, "description"))
+				str_copy(s->description, sizeof(s->description), val);
+			else if (!strcmp(key, "filesystems"))
+				str_copy(s->filesystems, sizeof(s->filesystems), val);
+			else if (!strcmp(key, "runs")) {
+				if (parse_runs(s, line, val, &s->runs))
+					return -1;
+			} else
+				return error_set("%s:%d: unknown [suite] key '%s'", s->path, line, key);
+		} else if (!p.name[0]) {
+			return error_set("%s:%d: '%s' outside a section", s->path, line, key);
+		} else if (!strcmp(key, "workload") || !strcmp(key, "test")) {
+			str_copy(p.workload, sizeof(p.workload), val);
+		} else if (!strcmp(key, "title")) {
+			str_copy(p.title, sizeof(p.title), val);
+		} else if (!strcmp(key, "subtitle")) {
+			str_copy(p.subtitle, sizeof(p.subtitle), val);
+		} else if (!strcmp(key, "runs")) {
+			if (parse_runs(s, line, val, &p.runs))
+				return -1;
+		} else {
+			size_t used = strlen(p.params);
+			snprintf(p.params + used, sizeof(p.params) - used, "%s%s=%s",
+				 used ? "," : "", key, val);
+		}
+	}
+	return finish_test(s, &p, scale);
+}
+
+int suite_load(const char *name, double scale, struct suite *s)
+{
+	FILE *f;
+
+	memset(s, 0, sizeof(*s));
+	if (strchr(name, '/') || strstr(name, ".suite"))
+		str_copy(s->path, sizeof(s->path), name);
+	else
+		snprintf(s->path, sizeof(s->path), "%s/%s.suite", suite_dir(), name);
+	f = fopen(s->path, "r");
+	if (!f)
+		return error_errno("--suite %s: cannot read %s (see `fsbench list suites`)", name, s->path);
+	int rc = parse_file(f, scale, s);
+	fclose(f);
+	if (rc) {
+		suite_free(s);
+		return -1;
+	}
+	if (!s->name[0]) {
+		char copy[PATH_MAX];
+		str_copy(copy, sizeof(copy), s->path);
+		str_copy(s->name, sizeof(s->name), basename(copy));
+	}
+	return 0;
+}
+
+void suite_free(struct suite *s)
+{
+	for (int i = 0; i < s->ntests; i++)
+		test_spec_free(&s->tests[i]);
+	free(s->tests);
+	free(s->skipped);
+	s->tests = NULL;
+	s->skipped = NULL;
+	s->ntests = s->nskipped = 0;
+}
