@@ -1,0 +1,125 @@
+/* test_suite.c: suite files: tests, parameters, titles, runs, skipped
+ * workloads, errors with line numbers, --scale; and the built-in suites. */
+#include "testutil.h"
+#include "core/error.h"
+#include "runner/suite.h"
+
+static char dir[256];
+
+static const char *write_suite(const char *name, const char *text)
+{
+	static char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	make_tmpdir(dir, sizeof(dir));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	rm_rf(dir);
+	return 0;
+}
+
+static void test_parse(void **state)
+{
+	(void)state;
+	struct suite s;
+	const char *p = write_suite("a.suite",
+		"# comment\n[suite]\nname = demo\ndescription = A demo\nfilesystems = ext4,xfs\nruns = 4\n\n"
+		"[test small]\nworkload = fsmark\nfiles = 10\nsize = 4k\ntitle = My Title\nsubtitle = My Sub\n\n"
+		"[test named]\ntest = fsmark-1000x1M\nruns = 2\n\n"
+		"[test later]\nworkload = postmark\ntransactions = 5\n");
+
+	assert_int_equal(suite_load(p, 1, &s), 0);
+	assert_string_equal(s.name, "demo");
+	assert_string_equal(s.filesystems, "ext4,xfs");
+	assert_int_equal(s.ntests, 2);
+	assert_string_equal(s.tests[0].name, "small");
+	assert_string_equal(s.tests[0].title, "My Title");
+	assert_string_equal(s.tests[0].subtitle, "My Sub");
+	assert_non_null(strstr(s.tests[0].params_text, "files=10,size=4k,"));
+	assert_int_equal(s.tests[0].runs, 4);	/* the suite's default */
+	assert_string_equal(s.tests[1].subtitle, "Test: 1000 Files, 1MB Size");
+	assert_int_equal(s.tests[1].runs, 2);
+	assert_int_equal(s.nskipped, 1);
+	assert_non_null(strstr(s.skipped[0], "later: 'postmark' is not in this fsbench yet"));
+	suite_free(&s);
+}
+
+static void test_scale(void **state)
+{
+	(void)state;
+	struct suite s;
+	const char *p = write_suite("b.suite", "[test t]\nworkload = fsmark\nfiles = 1000\nsize = 1M\n");
+
+	assert_int_equal(suite_load(p, 0.1, &s), 0);
+	assert_non_null(strstr(s.tests[0].params_text, "files=100,"));
+	assert_string_equal(s.tests[0].subtitle, "Test: 100 Files, 1MB Size");
+	assert_string_equal(s.name, "b.suite");
+	suite_free(&s);
+}
+
+static void test_errors(void **state)
+{
+	(void)state;
+	struct suite s;
+
+	assert_int_equal(suite_load(write_suite("c.suite", "[suite]\nname = x\n[test t]\nworkload = fsmark\nfiles = many\n"), 1, &s), -1);
+	assert_non_null(strstr(error_get(), "c.suite:3: test 't': fsmark: parameter 'files': bad value 'many'"));
+	assert_int_equal(suite_load(write_suite("d.suite", "[suite]\nbogus = 1\n"), 1, &s), -1);
+	assert_non_null(strstr(error_get(), "d.suite:2: unknown [suite] key 'bogus'"));
+	assert_int_equal(suite_load(write_suite("e.suite", "[tests x]\n"), 1, &s), -1);
+	assert_non_null(strstr(error_get(), "unknown section"));
+	assert_int_equal(suite_load(write_suite("f.suite", "[test x]\nfiles = 3\n"), 1, &s), -1);
+	assert_non_null(strstr(error_get(), "has no workload="));
+	assert_int_equal(suite_load(write_suite("g.suite", "[test x]\nworkload fsmark\n"), 1, &s), -1);
+	assert_non_null(strstr(error_get(), "g.suite:2: expected key = value"));
+	assert_int_equal(suite_load("nosuchsuite", 1, &s), -1);
+	assert_non_null(strstr(error_get(), "fsbench list suites"));
+}
+
+/* Every shipped suite parses, and its tests either run or are skipped by name. */
+static void test_builtin_suites(void **state)
+{
+	(void)state;
+	const char *names[] = { "usb-key", "tar-restore", "fileop-flash", "bonnie-compress", "quick" };
+	char path[600];
+	struct suite s;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/../../suites/%s.suite", fixture_dir(), names[i]);
+		assert_int_equal(suite_load(path, 1, &s), 0);
+		assert_string_equal(s.name, names[i]);
+		assert_true(s.ntests + s.nskipped > 0);
+		assert_true(s.filesystems[0]);
+		suite_free(&s);
+	}
+	snprintf(path, sizeof(path), "%s/../../suites/usb-key.suite", fixture_dir());
+	assert_int_equal(suite_load(path, 1, &s), 0);
+	assert_int_equal(s.ntests + s.nskipped, 15);	/* every chart of seed 000 */
+	suite_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_builtin_suites),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
