@@ -349,8 +349,16 @@ static void wrap_fields(FILE *f, const char *const *names, const char *const *va
 		} else if (i) {
 			fputs(", ", f);
 		}
-		fprintf(f, "%s: %s", names[i], values[i]);
-		col += len;
+		/* A value too long for a line (mount options) breaks after a comma. */
+		col += fprintf(f, "%s: ", names[i]);
+		for (const char *v = values[i]; *v; v++) {
+			fputc(*v, f);
+			col++;
+			if (*v == ',' && col + (int)strcspn(v + 1, ",") + 2 > width) {
+				fputs("\n\t  ", f);
+				col = 10;
+			}
+		}
 	}
 	fputc('\n', f);
 }
