@@ -51,11 +51,12 @@ static const char run_help[] =
 	"      --json FILE           also write the run as JSON (- for stdout)\n"
 	"      --csv FILE            also write every sample as CSV\n"
 	"      --markdown FILE       also write a Markdown report\n"
+	"      --html FILE           also write an HTML report with charts\n"
 	"      --no-drop-caches      only sync between runs\n"
 	"  -q, --quiet               no charts or progress on the terminal\n";
 
 enum { O_MAX = 256, O_WARMUP, O_BASELINE, O_LABEL, O_DB, O_JSON, O_CSV, O_MD, O_NODROP,
-       O_FSSIZE, O_IMGDIR, O_DEVICE, O_FORCE, O_NODIO, O_FRESH, O_SCALE, O_RAM };
+       O_FSSIZE, O_IMGDIR, O_DEVICE, O_FORCE, O_NODIO, O_FRESH, O_SCALE, O_RAM, O_HTML };
 
 static const struct option longopts[] = {
 	{ "target", required_argument, NULL, 't' },
@@ -78,6 +79,7 @@ static const struct option longopts[] = {
 	{ "json", required_argument, NULL, O_JSON },
 	{ "csv", required_argument, NULL, O_CSV },
 	{ "markdown", required_argument, NULL, O_MD },
+	{ "html", required_argument, NULL, O_HTML },
 	{ "no-drop-caches", no_argument, NULL, O_NODROP },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -89,7 +91,7 @@ static const struct option longopts[] = {
 struct run_cli {
 	struct run_request rq;
 	struct provision_opts prov;
-	const char *db, *json, *csv, *markdown;
+	const char *db, *json, *csv, *markdown, *html;
 	struct store *store;
 	struct suite suite;
 	const char *suite_name;
@@ -242,6 +244,7 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 		case O_JSON: c->json = optarg; break;
 		case O_CSV: c->csv = optarg; break;
 		case O_MD: c->markdown = optarg; break;
+		case O_HTML: c->html = optarg; break;
 		case O_NODROP: rq->opts.drop_caches = 0; break;
 		case 'q': rq->opts.quiet = 1; break;
 		case 'h': fputs(run_help, stdout); exit(EXIT_OK);
@@ -303,7 +306,7 @@ static int write_outputs(struct run_cli *c, int64_t run_id)
 	struct result *r;
 	int rc = 0;
 
-	if (!c->json && !c->csv && !c->markdown)
+	if (!c->json && !c->csv && !c->markdown && !c->html)
 		return 0;
 	if (store_load_run(c->store, run_id, &r))
 		return -1;
@@ -313,6 +316,8 @@ static int write_outputs(struct run_cli *c, int64_t run_id)
 		rc |= cli_write_output(r, "csv", c->csv, c->rq.baseline);
 	if (c->markdown)
 		rc |= cli_write_output(r, "markdown", c->markdown, c->rq.baseline);
+	if (c->html)
+		rc |= cli_write_output(r, "html", c->html, c->rq.baseline);
 	result_free(r);
 	return rc ? -1 : 0;
 }

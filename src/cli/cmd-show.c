@@ -1,5 +1,5 @@
 /*
- * cmd-show.c: `fsbench show [RUN] [--format text|json|csv|markdown]`
+ * cmd-show.c: `fsbench show [RUN] [--format text|json|csv|markdown|html]`
  * re-renders a stored run (default: the newest) exactly as `run` did.
  */
 #include "cli.h"
@@ -32,7 +32,7 @@ static int cmd_show(int argc, char **argv)
 		case 'f': format = optarg; break;
 		case 'b': baseline = optarg; break;
 		case 'h':
-			printf("usage: fsbench show [RUN|last] [--format text|json|csv|markdown]"
+			printf("usage: fsbench show [RUN|last] [--format text|json|csv|markdown|html]"
 			       " [--baseline LABEL] [--db FILE]\n");
 			return EXIT_OK;
 		default:
@@ -41,8 +41,8 @@ static int cmd_show(int argc, char **argv)
 		}
 	}
 	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
-	    strcmp(format, "markdown"))
-		return cli_fail(EXIT_USAGE, "show: bad --format '%s' (text, json, csv or markdown)",
+	    strcmp(format, "markdown") && strcmp(format, "html"))
+		return cli_fail(EXIT_USAGE, "show: bad --format '%s' (text, json, csv, markdown or html)",
 				format);
 	if (argc - optind > 1)
 		return cli_fail(EXIT_USAGE, "show: one run at a time (see `fsbench list runs`)");
@@ -73,7 +73,7 @@ static int cmd_show(int argc, char **argv)
 
 const struct cmd_entry cmd_show_entry = {
 	.name = "show",
-	.usage = "[RUN] [--format text|json|csv|markdown]",
+	.usage = "[RUN] [--format text|json|csv|markdown|html]",
 	.summary = "re-render a stored run (default: the newest)",
 	.exec = cmd_show,
 };

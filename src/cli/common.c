@@ -77,6 +77,10 @@ int cli_write_output(const struct result *r, const char *what, const char *file,
 		rc = report_csv(f, r);
 	else if (!strcmp(what, "markdown"))
 		rc = report_markdown(f, r, &o);
+	else if (!strcmp(what, "html")) {
+		struct result *one = (struct result *)r;
+		rc = report_html(f, &one, 1, baseline);
+	}
 	else {
 		report_text(f, r, &o);
 		rc = 0;

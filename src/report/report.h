@@ -40,5 +40,7 @@ int report_decimals(double max);
 int report_json(FILE *f, const struct result *r, const char *baseline);
 int report_csv(FILE *f, const struct result *r);
 int report_markdown(FILE *f, const struct result *r, const struct report_opts *o);
+/* One self-contained HTML page (inline CSS and SVG) for one or more runs. */
+int report_html(FILE *f, struct result *const *runs, int nruns, const char *baseline);
 
 #endif

@@ -1,0 +1,533 @@
+/*
+ * html.c: the report people share: one self-contained HTML page (inline CSS
+ * and SVG, no scripts, no fonts or anything else from a network) for one or
+ * more stored runs, readable offline and printable.
+ *
+ * Per run, in order: title and date; the system table (common fields once,
+ * then one column per target: file system, mount options, mkfs, disk, I/O
+ * scheduler); a summary (fastest per test, ratios to the baseline with
+ * significance); per test a seed-000 horizontal bar chart per metric with
+ * 95% CI whiskers, a grouped seed-003 chart for metrics sharing a unit,
+ * and seed 002's raw and ratio tables with the +-5% colouring; last, a
+ * collapsible section with every sample and the command line.
+ *
+ * The page is well-formed XML (checked with xmllint in the tests), so the
+ * SVG inside can be checked too.  A filesystem keeps its colour across
+ * every chart of the page.
+ */
+#include "report.h"
+#include "svg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHART_W 760
+
+/* Colours: first-seen order of target labels across the page. */
+struct palette {
+	const char *labels[256];
+	int n;
+};
+
+static int colour_index(struct palette *p, const char *label)
+{
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->labels[i], label))
+			return i;
+	if (p->n < 256)
+		p->labels[p->n++] = label;
+	return p->n - 1;
+}
+
+static const char css[] =
+	"body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;color:#111}"
+	"h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}"
+	"h3{font-size:1.05em;margin:1.2em 0 .2em}"
+	"p.sub{margin:.2em 0;color:#333}p.dir{margin:0 0 .4em;font-size:.9em;color:#444}"
+	"table{border-collapse:collapse;margin:.6em 0;font-size:.9em}"
+	"th,td{border:1px solid #bbb;padding:.2em .5em;text-align:left;vertical-align:top}"
+	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
+	"td.faster{background:#b8e0b8;font-weight:bold}td.slower{background:#f4b6b6;font-weight:bold}"
+	"td.faster-small{background:#e4f3e4}td.slower-small{background:#fbe3e3}td.noise{color:#666}"
+	"table.system{table-layout:fixed;width:100%}table.system td{overflow-wrap:anywhere}"
+	"table.system th{width:9em}"
+	"figure{margin:.2em 0 1em}figcaption{font-size:.8em;color:#555}svg.chart text{font-family:sans-serif;font-size:12px}"
+	"details{margin:2em 0}pre{white-space:pre-wrap;background:#f4f4f4;padding:.5em}"
+	".legend{font-size:.85em;color:#333}"
+	"@media print{details{display:block}h2{page-break-after:avoid}figure{page-break-inside:avoid}}";
+
+/* Hatch patterns shared by every chart, so bars differ in greyscale too. */
+static void pattern_defs(FILE *f)
+{
+	static const char *paths[] = { "", "M0,8 L8,0", "M0,0 L8,8", "M4,0 L4,8",
+				       "M0,4 L8,4", "M0,8 L8,0 M0,0 L8,8" };
+
+	fputs("<svg width=\"0\" height=\"0\" style=\"position:absolute\" aria-hidden=\"true\""
+	      " xmlns=\"http://www.w3.org/2000/svg\"><defs>", f);
+	for (int i = 0; i < 6; i++)
+		fprintf(f, "<pattern id=\"hatch%d\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\">"
+			   "<path d=\"%s\" stroke=\"#fff\" stroke-width=\"1.5\" fill=\"none\"/></pattern>",
+			i, paths[i]);
+	fputs("</defs></svg>\n", f);
+}
+
+static void bar_rect(FILE *f, double x, double y, double w, double h, int colour,
+		     const char *label)
+{
+	fprintf(f, "<rect class=\"bar\" data-target=\"");
+	xml_escape(f, label);
+	fprintf(f, "\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
+		x, y, w, h, svg_colour(colour));
+	xml_escape(f, label);
+	fputs("</title></rect>", f);
+	if (svg_hatch(colour) && w > 0)
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"url(#hatch%d)\"/>",
+			x, y, w, h, svg_hatch(colour));
+}
+
+static void ticks(FILE *f, const struct axis *ax, double x0, double w, double y_top,
+		  double y_bottom, int vertical)
+{
+	char num[32];
+
+	for (int k = 0; k <= ax->ticks; k++) {
+		double v = k * ax->step, p = v / ax->max * w;
+		svg_number(v, num, sizeof(num));
+		if (vertical)	/* value axis runs up: x0 is the baseline y */
+			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+				   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+				y_top, y_bottom, x0 - p, x0 - p, y_top - 4, x0 - p + 4, num);
+		else
+			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+				   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>",
+				x0 + p, x0 + p, y_top, y_bottom, x0 + p, y_bottom + 14, num);
+	}
+}
+
+/* Seed 000's chart: one horizontal bar per target, CI whisker, value. */
+static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct palette *pal)
+{
+	const struct r_test *t = &r->tests[ti];
+	const struct r_metric *m = &t->metrics[mi];
+	int n = r->ntargets, lw = 0;
+	double hi = 0;
+	struct summary *s = calloc((size_t)n, sizeof(*s));
+	struct axis ax;
+	char num[32];
+
+	if (!s)
+		return;
+	for (int i = 0; i < n; i++) {
+		result_summary(t, i, mi, &s[i]);
+		if (s[i].n && isfinite(s[i].ci_hi) && s[i].ci_hi > hi)
+			hi = s[i].ci_hi;
+		if (s[i].n && s[i].mean > hi)
+			hi = s[i].mean;
+		int len = (int)strlen(r->targets[i].label);
+		lw = len > lw ? len : lw;
+	}
+	svg_axis(hi, 5, &ax);
+	double label_w = lw * 7.2 + 14, value_w = 130;
+	if (label_w < 70)
+		label_w = 70;
+	if (label_w > 260)
+		label_w = 260;
+	double plot_w = CHART_W - label_w - value_w, row = 28, top = 6;
+	double height = top + n * row + 24;
+
+	/* Seed 000's header: what is measured, then which way is better. */
+	fputs("<h3>", f);
+	xml_escape(f, m->label);
+	if (strcmp(m->label, m->unit)) {
+		fputs(", ", f);
+		xml_escape(f, m->unit);
+	}
+	fprintf(f, " <small>&#8212; %s</small></h3>\n",
+		m->direction > 0 ? "More is better" : "Less is better");
+	fprintf(f, "<figure><svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
+		   " height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" data-test=\"",
+		CHART_W, height, CHART_W, height);
+	xml_escape(f, t->name);
+	fputs("\" data-metric=\"", f);
+	xml_escape(f, m->name);
+	fputs("\"><title>", f);
+	xml_escape(f, t->title);
+	fputs(": ", f);
+	xml_escape(f, m->label);
+	fputs("</title>", f);
+	ticks(f, &ax, label_w, plot_w, top, top + n * row, 0);
+	for (int i = 0; i < n; i++) {
+		double y = top + i * row;
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w - 6, y + 18);
+		xml_escape(f, r->targets[i].label);
+		fputs("</text>", f);
+		if (!s[i].n) {
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#a00\">%s</text>", label_w + 4,
+				y + 18, t->cells[i].failure ? "failed (see the tables)" : "no result");
+			continue;
+		}
+		double w = s[i].mean / ax.max * plot_w;
+		bar_rect(f, label_w, y + 5, w > 0 ? w : 0, 18, colour_index(pal, r->targets[i].label),
+			 r->targets[i].label);
+		double end = label_w + w;
+		if (s[i].n > 1) {
+			double x1 = label_w + s[i].ci_lo / ax.max * plot_w;
+			double x2 = label_w + s[i].ci_hi / ax.max * plot_w;
+			if (x1 < label_w)
+				x1 = label_w;
+			fprintf(f, "<path class=\"whisker\" d=\"M%.1f,%.1f H%.1f M%.1f,%.1f V%.1f M%.1f,%.1f V%.1f\""
+				   " stroke=\"#222\" stroke-width=\"1.2\"/>",
+				x1, y + 14, x2, x1, y + 9, y + 19, x2, y + 9, y + 19);
+			end = x2 > end ? x2 : end;
+		}
+		svg_number(s[i].mean, num, sizeof(num));
+		fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">%s ", end + 5, y + 18, num);
+		xml_escape(f, m->unit);
+		fputs("</text>", f);
+	}
+	fprintf(f, "</svg><figcaption>Mean of the runs; whiskers: 95%% confidence interval."
+		   "</figcaption></figure>\n");
+	free(s);
+}
+
+/* Seed 003's chart: metrics sharing a unit side by side, a bar per target. */
+static void chart_grouped(FILE *f, const struct result *r, int ti, const char *unit,
+			  struct palette *pal)
+{
+	const struct r_test *t = &r->tests[ti];
+	int cols[64], nc = 0, n = r->ntargets;
+	double hi = 0;
+	struct axis ax;
+
+	for (int m = 0; m < t->nmetrics && nc < 64; m++)
+		if (!strcmp(t->metrics[m].unit, unit))
+			cols[nc++] = m;
+	for (int c = 0; c < nc; c++)
+		for (int i = 0; i < n; i++) {
+			struct summary s;
+			result_summary(t, i, cols[c], &s);
+			if (s.n && s.mean > hi)
+				hi = s.mean;
+		}
+	svg_axis(hi, 5, &ax);
+	double left = 60, top = 10, plot_h = 220, plot_w = CHART_W - left - 10;
+	double group = plot_w / nc, bw = (group - 12) / n;
+	fprintf(f, "<figure><svg class=\"chart grouped\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
+		   " height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" data-test=\"",
+		CHART_W, top + plot_h + 40, CHART_W, top + plot_h + 40);
+	xml_escape(f, t->name);
+	fputs("\" data-unit=\"", f);
+	xml_escape(f, unit);
+	fputs("\">", f);
+	ticks(f, &ax, top + plot_h, plot_h, left, CHART_W - 10, 1);
+	for (int c = 0; c < nc; c++) {
+		double gx = left + c * group + 6;
+		for (int i = 0; i < n; i++) {
+			struct summary s;
+			result_summary(t, i, cols[c], &s);
+			if (!s.n)
+				continue;
+			double h = s.mean / ax.max * plot_h;
+			bar_rect(f, gx + i * bw, top + plot_h - h, bw - 1, h,
+				 colour_index(pal, r->targets[i].label), r->targets[i].label);
+		}
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", gx + (group - 12) / 2,
+			top + plot_h + 16);
+		xml_escape(f, t->metrics[cols[c]].label);
+		fputs("</text>", f);
+	}
+	fputs("</svg><figcaption>", f);
+	xml_escape(f, unit);
+	fputs(" by column; legend: ", f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s<span style=\"color:%s\">&#9632;</span> ", i ? ", " : "",
+			svg_colour(colour_index(pal, r->targets[i].label)));
+		xml_escape(f, r->targets[i].label);
+	}
+	fputs("</figcaption></figure>\n", f);
+}
+
+static void system_table(FILE *f, const struct result *r)
+{
+	fputs("<h2>System</h2>\n<table class=\"system\">", f);
+	for (int i = 0; i < r->nsys; i++) {
+		fputs("<tr><th>", f);
+		xml_escape(f, r->sys[i].name);
+		fprintf(f, "</th><td colspan=\"%d\">", r->ntargets > 0 ? r->ntargets : 1);
+		xml_escape(f, r->sys[i].value);
+		fputs("</td></tr>", f);
+	}
+	fputs("\n<tr><th></th>", f);
+	for (int i = 0; i < r->ntargets; i++) {
+		fputs("<th>", f);
+		xml_escape(f, r->targets[i].label);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	static const char *names[] = { "File-System", "Mount Options", "mkfs", "Disk",
+				       "I/O Scheduler", "Directory" };
+	for (int k = 0; k < 6; k++) {
+		fprintf(f, "<tr><th>%s</th>", names[k]);
+		for (int i = 0; i < r->ntargets; i++) {
+			const struct r_target *t = &r->targets[i];
+			const char *v[] = { t->fstype, t->mount_opts, t->mkfs, t->disk, t->scheduler, t->path };
+			fputs("<td>", f);
+			xml_escape(f, v[k][0] ? v[k] : "-");
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* Class of a ratio cell: seed 002's colours, strong only when significant. */
+static const char *ratio_class(const struct summary *a, const struct summary *b, int direction,
+			       struct ratio *q)
+{
+	*q = stats_ratio(a, b);
+	double better = direction > 0 ? q->value : 1 / q->value;
+	int v = q->verdict * (direction > 0 ? 1 : -1);
+	if (!isfinite(better))
+		return "noise";
+	if (better >= 1.05)
+		return v > 0 ? "faster" : "faster-small";
+	if (better <= 1 / 1.05)
+		return v < 0 ? "slower" : "slower-small";
+	return "noise";
+}
+
+static void verdict_text(FILE *f, const struct summary *a, const struct summary *b,
+			 const struct ratio *q, int direction)
+{
+	int v = q->verdict * (direction > 0 ? 1 : -1);
+
+	fprintf(f, "%.2f %s", q->value, a->n < 2 || b->n < 2 ? "(too few runs)" :
+		v > 0 ? "faster" : v < 0 ? "slower" : "no significant difference");
+}
+
+static void summary_table(FILE *f, const struct result *r, int base)
+{
+	fprintf(f, "<h2>Summary</h2>\n<p class=\"legend\">Ratios are target / ");
+	xml_escape(f, r->targets[base].label);
+	fputs(" (the baseline) of the primary metric; faster or slower only when Welch's t-test"
+	      " gives p &lt; 0.05 and the 95% interval of the ratio excludes 1. Colours follow seed 002:"
+	      " <span style=\"background:#b8e0b8\">faster</span> /"
+	      " <span style=\"background:#f4b6b6\">slower</span> by 5% or more and significant;"
+	      " pale when beyond 5% but within the noise; grey within 5%.</p>\n"
+	      "<table class=\"summary\"><tr><th>Test</th><th>Metric</th><th>Fastest</th>", f);
+	for (int i = 0; i < r->ntargets; i++) {
+		fputs("<th>", f);
+		xml_escape(f, r->targets[i].label);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (int ti = 0; ti < r->ntests; ti++) {
+		const struct r_test *t = &r->tests[ti];
+		int m = 0, best = -1;
+		double bestv = 0;
+		for (int k = 0; k < t->nmetrics; k++)
+			if (t->metrics[k].primary)
+				m = k;
+		if (!t->nmetrics)
+			continue;
+		struct summary b;
+		result_summary(t, base, m, &b);
+		for (int i = 0; i < r->ntargets; i++) {
+			struct summary s;
+			result_summary(t, i, m, &s);
+			if (s.n && (best < 0 || (t->metrics[m].direction > 0 ? s.mean > bestv : s.mean < bestv))) {
+				best = i;
+				bestv = s.mean;
+			}
+		}
+		fputs("<tr><td><a href=\"#", f);
+		fprintf(f, "r%lld-t%d\">", (long long)r->id, ti);
+		xml_escape(f, t->name);
+		fputs("</a></td><td>", f);
+		xml_escape(f, t->metrics[m].label);
+		fputs("</td><td>", f);
+		xml_escape(f, best >= 0 ? r->targets[best].label : "-");
+		fputs("</td>", f);
+		for (int i = 0; i < r->ntargets; i++) {
+			struct summary s;
+			struct ratio q;
+			result_summary(t, i, m, &s);
+			if (i == base || !s.n || !b.n) {
+				fprintf(f, "<td class=\"num\">%s</td>", i == base && b.n ? "baseline" : "-");
+				continue;
+			}
+			fprintf(f, "<td class=\"num %s\">", ratio_class(&s, &b, t->metrics[m].direction, &q));
+			verdict_text(f, &s, &b, &q, t->metrics[m].direction);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static void test_tables(FILE *f, const struct result *r, int ti, int base)
+{
+	const struct r_test *t = &r->tests[ti];
+	char num[64];
+
+	for (int ratio = 0; ratio < (r->ntargets > 1 ? 2 : 1); ratio++) {
+		fprintf(f, "<table class=\"%s\"><tr><th>%s</th>", ratio ? "ratio" : "raw",
+			ratio ? "ratio to baseline" : "mean &#177; SE");
+		for (int m = 0; m < t->nmetrics; m++) {
+			fputs("<th>", f);
+			xml_escape(f, t->metrics[m].label);
+			fputs(" (", f);
+			xml_escape(f, t->metrics[m].unit);
+			fputs(")</th>", f);
+		}
+		fputs("</tr>\n", f);
+		for (int i = 0; i < r->ntargets; i++) {
+			fputs("<tr><th>", f);
+			xml_escape(f, r->targets[i].label);
+			fputs("</th>", f);
+			for (int m = 0; m < t->nmetrics; m++) {
+				struct summary s, b;
+				struct ratio q;
+				result_summary(t, i, m, &s);
+				result_summary(t, base, m, &b);
+				if (!s.n) {
+					fprintf(f, "<td class=\"num\">%s</td>", t->cells[i].failure ? "failed" : "-");
+				} else if (!ratio) {
+					int dec = report_decimals(s.mean);
+					snprintf(num, sizeof(num), "%.*f &#177; %.*f", dec, s.mean, dec, s.se);
+					fprintf(f, "<td class=\"num\">%s</td>", num);
+				} else if (i == base || !b.n) {
+					fputs("<td class=\"num\">1.00</td>", f);
+				} else {
+					fprintf(f, "<td class=\"num %s\">",
+						ratio_class(&s, &b, t->metrics[m].direction, &q));
+					verdict_text(f, &s, &b, &q, t->metrics[m].direction);
+					fputs("</td>", f);
+				}
+			}
+			fputs("</tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+	for (int i = 0; i < r->ntargets; i++)
+		if (t->cells[i].failure) {
+			fputs("<p class=\"sub\">Failed on ", f);
+			xml_escape(f, r->targets[i].label);
+			fputs(": ", f);
+			xml_escape(f, t->cells[i].failure);
+			fputs("</p>\n", f);
+		}
+}
+
+static void test_section(FILE *f, const struct result *r, int ti, int base, struct palette *pal)
+{
+	const struct r_test *t = &r->tests[ti];
+
+	fprintf(f, "<section class=\"test\" id=\"r%lld-t%d\" data-test=\"", (long long)r->id, ti);
+	xml_escape(f, t->name);
+	fputs("\"><h2>", f);
+	xml_escape(f, t->title);
+	fputs("</h2><p class=\"sub\">", f);
+	xml_escape(f, t->subtitle);
+	fputs("</p><p class=\"dir\">", f);
+	xml_escape(f, t->name);
+	fputs(": <code>", f);
+	xml_escape(f, t->params);
+	fputs("</code></p>\n", f);
+	for (int m = 0; m < t->nmetrics; m++)
+		chart_bars(f, r, ti, m, pal);
+	/* Grouped charts for every unit shared by three or more columns. */
+	for (int m = 0; m < t->nmetrics; m++) {
+		int same = 0, first = 1;
+		for (int k = 0; k < t->nmetrics; k++)
+			if (!strcmp(t->metrics[k].unit, t->metrics[m].unit)) {
+				same++;
+				if (k < m)
+					first = 0;
+			}
+		if (same >= 3 && first)
+			chart_grouped(f, r, ti, t->metrics[m].unit, pal);
+	}
+	test_tables(f, r, ti, base);
+	fputs("</section>\n", f);
+}
+
+static void samples_section(FILE *f, const struct result *r)
+{
+	fputs("<details><summary>Every sample, and the command that made this run</summary>\n<pre>", f);
+	xml_escape(f, r->cmdline);
+	fputs("</pre>\n<table class=\"samples\"><tr><th>Test</th><th>Target</th><th>Run</th>"
+	      "<th>Values</th><th>Wall s</th><th>CPU %</th><th>Machine CPU %</th></tr>\n", f);
+	for (int ti = 0; ti < r->ntests; ti++) {
+		const struct r_test *t = &r->tests[ti];
+		for (int i = 0; i < r->ntargets; i++)
+			for (int k = 0; k < t->cells[i].nsamples; k++) {
+				const struct r_sample *s = &t->cells[i].samples[k];
+				fputs("<tr><td>", f);
+				xml_escape(f, t->name);
+				fputs("</td><td>", f);
+				xml_escape(f, r->targets[i].label);
+				fprintf(f, "</td><td class=\"num\">%d</td><td>", s->rep);
+				for (int m = 0; m < t->nmetrics; m++) {
+					fprintf(f, "%s", m ? ", " : "");
+					xml_escape(f, t->metrics[m].name);
+					fprintf(f, " %.6g", s->values[m]);
+				}
+				fprintf(f, "</td><td class=\"num\">%.3f</td><td class=\"num\">%.0f</td>"
+					   "<td class=\"num\">%.0f</td></tr>\n",
+					s->wall, s->cpu_pct, s->machine_cpu_pct);
+			}
+	}
+	fputs("</table></details>\n", f);
+}
+
+static void run_page(FILE *f, const struct result *r, const char *baseline, struct palette *pal)
+{
+	int base = result_baseline(r, baseline);
+
+	if (base < 0)
+		base = 0;
+	fprintf(f, "<article class=\"run\" id=\"run-%lld\"><h1>fsbench run %lld", (long long)r->id,
+		(long long)r->id);
+	if (r->label[0]) {
+		fputs(": ", f);
+		xml_escape(f, r->label);
+	}
+	fputs("</h1>\n<p class=\"sub\">", f);
+	xml_escape(f, r->started);
+	fputs(" &#8212; fsbench ", f);
+	xml_escape(f, r->version);
+	fputs(" &#8212; ", f);
+	xml_escape(f, r->status);
+	fputs("</p>\n", f);
+	system_table(f, r);
+	if (r->ntargets)
+		summary_table(f, r, base);
+	for (int ti = 0; ti < r->ntests; ti++)
+		test_section(f, r, ti, base, pal);
+	samples_section(f, r);
+	fputs("</article>\n", f);
+}
+
+int report_html(FILE *f, struct result *const *runs, int nruns, const char *baseline)
+{
+	struct palette pal = { { 0 }, 0 };
+
+	fputs("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head>"
+	      "<meta charset=\"utf-8\"/><meta name=\"viewport\" content=\"width=device-width\"/>"
+	      "<title>", f);
+	for (int i = 0; i < nruns; i++) {
+		fprintf(f, "%sfsbench run %lld", i ? ", " : "", (long long)runs[i]->id);
+		if (runs[i]->label[0]) {
+			fputs(" ", f);
+			xml_escape(f, runs[i]->label);
+		}
+	}
+	fprintf(f, "</title><style>%s</style></head><body>\n", css);
+	pattern_defs(f);
+	for (int i = 0; i < nruns; i++)
+		run_page(f, runs[i], baseline, &pal);
+	fputs("</body></html>\n", f);
+	return ferror(f) ? -1 : 0;
+}
