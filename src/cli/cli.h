@@ -20,7 +20,7 @@ struct cmd_entry {
 };
 
 extern const struct cmd_entry cmd_run_entry, cmd_list_entry, cmd_show_entry,
-	cmd_sysinfo_entry, cmd_cleanup_entry;
+	cmd_sysinfo_entry, cmd_cleanup_entry, cmd_report_entry, cmd_compare_entry;
 
 /* "fsbench: <msg>" on stderr; returns code. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -29,6 +29,9 @@ int cli_open_store(const char *path, struct store **out);
 /* Write `what` (json, csv, markdown, text) of a run to FILE ("-" = stdout). */
 int cli_write_output(const struct result *r, const char *what, const char *file,
 		     const char *baseline);
+/* A run named by number, "last", or (by_label) its label: the newest
+ * run so labelled. */
+int cli_find_run(struct store *s, const char *sel, int by_label, int64_t *id);
 /* The command line, shell-quoted, for reproducing a run. */
 void cli_command_line(int argc, char **argv, char *buf, size_t len);
 

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 #include "../core/error.h"
+#include "../core/param.h"
 #include "../report/report.h"
 
 #include <errno.h>
@@ -92,6 +93,26 @@ int cli_write_output(const struct result *r, const char *what, const char *file,
 	if (rc && f != stdout)
 		unlink(file);	/* never leave a half-written result file */
 	return rc ? -1 : 0;
+}
+
+int cli_find_run(struct store *s, const char *sel, int by_label, int64_t *id)
+{
+	int64_t n;
+
+	if (by_label) {
+		if (store_find_label(s, sel, id))
+			return -1;
+		return *id ? 0 : error_set("no stored run is labelled '%s' (see `fsbench list runs`)", sel);
+	}
+	if (!strcmp(sel, "last")) {
+		if (store_last_run(s, id))
+			return -1;
+		return *id ? 0 : error_set("no stored runs yet (run `fsbench run` first)");
+	}
+	if (parse_int(sel, &n) || n < 1)
+		return error_set("bad run '%s' (a run number from `fsbench list runs`, or last)", sel);
+	*id = n;
+	return 0;
 }
 
 void cli_command_line(int argc, char **argv, char *buf, size_t len)

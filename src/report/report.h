@@ -40,6 +40,21 @@ int report_decimals(double max);
 int report_json(FILE *f, const struct result *r, const char *baseline);
 int report_csv(FILE *f, const struct result *r);
 int report_markdown(FILE *f, const struct result *r, const struct report_opts *o);
+/* Cross-run comparison (compare.c): one row per test x metric x target
+ * present in both runs, matched by name, metric name and target label. */
+struct cmp_row {
+	int test_a, test_b, metric_a, metric_b, target_a, target_b, direction;
+	struct summary a, b;
+	struct ratio q;		/* new / old */
+	int verdict;		/* +1 better, -1 worse (significant), 0 */
+	double change_pct;	/* in the better direction: -10 = 10% worse */
+};
+int compare_match(const struct result *a, const struct result *b, struct cmp_row **rows, int *n);
+/* Print the comparison of b (new) against a (old).  Regressions are
+ * significant slowdowns; `failing` counts those worse than fail_pct %. */
+int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,
+		   int *regressions, int *failing);
+
 /* One self-contained HTML page (inline CSS and SVG) for one or more runs. */
 int report_html(FILE *f, struct result *const *runs, int nruns, const char *baseline);
 

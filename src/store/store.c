@@ -582,6 +582,18 @@ int store_last_run(struct store *s, int64_t *run_id)
 	return 0;
 }
 
+int store_find_label(struct store *s, const char *label, int64_t *run_id)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, "SELECT max(id) FROM run WHERE label=?", &st))
+		return -1;
+	bind_text(st, 1, label);
+	*run_id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	return 0;
+}
+
 int store_list_runs(struct store *s, int (*fn)(const struct run_row *, void *),
 		    void *arg)
 {

@@ -43,6 +43,8 @@ int store_add_failure(struct store *s, int64_t test_id, int64_t target_id,
 int store_load_run(struct store *s, int64_t run_id, struct result **out);
 /* Id of the newest run, 0 if none. */
 int store_last_run(struct store *s, int64_t *run_id);
+/* Id of the newest run with this label, 0 if none. */
+int store_find_label(struct store *s, const char *label, int64_t *run_id);
 
 struct run_row {
 	int64_t id;

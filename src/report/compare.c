@@ -1,0 +1,179 @@
+/*
+ * compare.c: one stored run against another (last week's kernel against
+ * today's).  Tests are matched by name and workload, targets by label,
+ * metrics by name; each matched cell gets the ratio new/old with Welch's
+ * test, and a slowdown that is significant is a regression.  What matched
+ * nothing is listed, never silently dropped.
+ */
+#include "report.h"
+#include "svg.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int find_test(const struct result *r, const struct r_test *t)
+{
+	for (int i = 0; i < r->ntests; i++)
+		if (!strcmp(r->tests[i].name, t->name) && !strcmp(r->tests[i].workload, t->workload))
+			return i;
+	return -1;
+}
+
+static int find_target(const struct result *r, const char *label)
+{
+	for (int i = 0; i < r->ntargets; i++)
+		if (!strcmp(r->targets[i].label, label))
+			return i;
+	return -1;
+}
+
+static int find_metric(const struct r_test *t, const char *name)
+{
+	for (int i = 0; i < t->nmetrics; i++)
+		if (!strcmp(t->metrics[i].name, name))
+			return i;
+	return -1;
+}
+
+int compare_match(const struct result *a, const struct result *b, struct cmp_row **rows, int *n)
+{
+	int cap = 0;
+
+	*rows = NULL;
+	*n = 0;
+	for (int ta = 0; ta < a->ntests; ta++) {
+		const struct r_test *x = &a->tests[ta];
+		int tb = find_test(b, x);
+		if (tb < 0)
+			continue;
+		const struct r_test *y = &b->tests[tb];
+		for (int ma = 0; ma < x->nmetrics; ma++) {
+			int mb = find_metric(y, x->metrics[ma].name);
+			if (mb < 0)
+				continue;
+			for (int ga = 0; ga < a->ntargets; ga++) {
+				int gb = find_target(b, a->targets[ga].label);
+				if (gb < 0)
+					continue;
+				if (*n == cap) {
+					cap = cap ? cap * 2 : 16;
+					struct cmp_row *nr = realloc(*rows, sizeof(**rows) * (size_t)cap);
+					if (!nr)
+						return -1;
+					*rows = nr;
+				}
+				struct cmp_row *row = &(*rows)[(*n)++];
+				memset(row, 0, sizeof(*row));
+				row->test_a = ta;
+				row->test_b = tb;
+				row->metric_a = ma;
+				row->metric_b = mb;
+				row->target_a = ga;
+				row->target_b = gb;
+				result_summary(x, ga, ma, &row->a);
+				result_summary(y, gb, mb, &row->b);
+				row->direction = x->metrics[ma].direction;
+				if (row->a.n && row->b.n && row->a.mean != 0) {
+					row->q = stats_ratio(&row->b, &row->a);
+					row->verdict = row->q.verdict * (row->direction > 0 ? 1 : -1);
+					/* change in "better" terms: -10% = 10% worse */
+					double better = row->direction > 0 ? row->q.value : 1 / row->q.value;
+					row->change_pct = (better - 1) * 100;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* What only one of the runs has; returns how many. */
+static int unmatched(FILE *f, const struct result *a, const struct result *b)
+{
+	const struct result *pair[2][2] = { { a, b }, { b, a } };
+	int n = 0;
+
+	for (int k = 0; k < 2; k++) {
+		const struct result *x = pair[k][0], *y = pair[k][1];
+		for (int i = 0; i < x->ntests; i++)
+			if (find_test(y, &x->tests[i]) < 0 && ++n)
+				fprintf(f, "  test %s: only in run %lld\n", x->tests[i].name, (long long)x->id);
+		for (int i = 0; i < x->ntargets; i++)
+			if (find_target(y, x->targets[i].label) < 0 && ++n)
+				fprintf(f, "  target %s: only in run %lld\n", x->targets[i].label,
+					(long long)x->id);
+	}
+	return n;
+}
+
+int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,
+		   int *regressions, int *failing)
+{
+	struct cmp_row *rows;
+	int n, tw = 4, mw = 6, gw = 6;
+
+	*regressions = *failing = 0;
+	if (compare_match(a, b, &rows, &n))
+		return -1;
+	fprintf(f, "run %lld (%s%s%s) -> run %lld (%s%s%s): ratio new/old, change in the better direction\n",
+		(long long)a->id, a->started, a->label[0] ? ", " : "", a->label, (long long)b->id,
+		b->started, b->label[0] ? ", " : "", b->label);
+	for (int i = 0; i < n; i++) {
+		const struct r_test *t = &a->tests[rows[i].test_a];
+		int l = (int)strlen(t->name);
+		tw = l > tw ? l : tw;
+		l = (int)strlen(t->metrics[rows[i].metric_a].label);
+		mw = l > mw ? l : mw;
+		l = (int)strlen(a->targets[rows[i].target_a].label);
+		gw = l > gw ? l : gw;
+	}
+	fprintf(f, "%-*s  %-*s  %-*s  %12s  %12s  %6s  %8s  %s\n", tw, "test", mw, "metric", gw,
+		"target", "old", "new", "ratio", "change", "verdict");
+	for (int i = 0; i < n; i++) {
+		struct cmp_row *r = &rows[i];
+		const struct r_test *t = &a->tests[r->test_a];
+		char old[32] = "-", new[32] = "-", ratio[16] = "-", change[16] = "-";
+		const char *verdict = "no result";
+		if (r->a.n)
+			svg_number(r->a.mean, old, sizeof(old));
+		if (r->b.n)
+			svg_number(r->b.mean, new, sizeof(new));
+		if (r->a.n && r->b.n && r->a.mean != 0) {
+			snprintf(ratio, sizeof(ratio), "%.3f", r->q.value);
+			snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
+			if (r->a.n < 2 || r->b.n < 2)
+				verdict = "too few runs to tell";
+			else if (r->verdict > 0)
+				verdict = "faster";
+			else if (r->verdict < 0) {
+				verdict = "REGRESSION (slower beyond the noise)";
+				(*regressions)++;
+				if (-r->change_pct > fail_pct)
+					(*failing)++;
+			} else
+				verdict = "no significant difference";
+		}
+		fprintf(f, "%-*s  %-*s  %-*s  %12s  %12s  %6s  %8s  %s\n", tw, t->name, mw,
+			t->metrics[r->metric_a].label, gw, a->targets[r->target_a].label, old, new,
+			ratio, change, verdict);
+	}
+	if (!n)
+		fprintf(f, "nothing matched: the runs share no test and target\n");
+	fprintf(f, "%d regression%s beyond the noise", *regressions, *regressions == 1 ? "" : "s");
+	if (fail_pct >= 0)
+		fprintf(f, ", %d beyond %.1f%%", *failing, fail_pct);
+	fputc('\n', f);
+	char *extra = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&extra, &len);
+	if (m && unmatched(m, a, b)) {
+		fclose(m);
+		m = NULL;
+		fprintf(f, "not compared:\n%s", extra);
+	}
+	if (m)
+		fclose(m);
+	free(extra);
+	free(rows);
+	return 0;
+}

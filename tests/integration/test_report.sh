@@ -1,0 +1,79 @@
+# test_report.sh: the HTML report of a small stored run, checked as XML and
+# in headless Chromium (every test has its chart, one bar per filesystem,
+# a screenshot saved under the build directory); `fsbench report`
+# Markdown; and `fsbench compare` with --fail-on-regression.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$WORK/a" "$WORK/b" "$WORK/c"
+cat > "$WORK/fast.suite" <<'EOF2'
+[suite]
+name = cmp
+runs = 3
+[test t]
+workload = fsmark
+files = 150
+size = 16k
+sync = 0
+[test u]
+workload = fsmark
+files = 40
+size = 4k
+EOF2
+sed 's/sync = 0/sync = 1/' "$WORK/fast.suite" > "$WORK/slow.suite"
+
+FSB run --suite "$WORK/fast.suite" --target a="$WORK/a" --target "b<&>=$WORK/b" --target c="$WORK/c" \
+	--db "$DB" --label old --html "$WORK/run.html" -q 2>/dev/null
+check "run --html writes the page" [ -s "$WORK/run.html" ]
+FSB report last --db "$DB" --html "$WORK/r.html" --markdown "$WORK/r.md"; rc=$?
+check "report exits 0" [ "$rc" -eq 0 ]
+check "report --html equals run --html" cmp -s "$WORK/r.html" "$WORK/run.html"
+check "page is well-formed XML (so is its SVG)" xmllint --noout "$WORK/r.html"
+svgs() { echo '<svgs>'; xmllint --xpath '//*[local-name()="svg"]' "$WORK/r.html"; echo '</svgs>'; }
+check "every SVG is well-formed XML on its own" sh -c "$(declare -f svgs); WORK='$WORK' svgs | xmllint --noout -"
+check "SVG count: 4 charts + the pattern defs" [ "$(svgs | grep -o '<svg ' | wc -l)" -eq 5 ]
+check "labels from the command line are escaped" grep -q 'b&lt;&amp;&gt;' "$WORK/r.html"
+check "no script, no remote resource" sh -c "! grep -Eq '<script|src=\"http|@import|url\\(http' '$WORK/r.html'"
+check "markdown report" grep -q '^## FS-Mark 3.3' "$WORK/r.md"
+
+if command -v chromium >/dev/null; then
+	shot=${TESTBIN:-$WORK}/../report.png
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$WORK/chrome" --window-size=1100,2400 --dump-dom \
+		"file://$WORK/r.html" > "$WORK/dom.html" 2>"$WORK/chrome.err"
+	rc=$?
+	check "chromium loads the page (rc $rc)" [ "$rc" -eq 0 ]
+	check "chromium reports no page error" sh -c "! grep -Ei 'Uncaught|SyntaxError|Failed to load' '$WORK/chrome.err'"
+	# From the rendered DOM: a chart per metric of every test, one bar per filesystem.
+	charts=$(grep -o '<svg class="chart"[^>]*data-test="[^"]*"' "$WORK/dom.html" | wc -l)
+	check "DOM has a chart per test metric (4, got $charts)" [ "$charts" -eq 4 ]
+	bad=$(awk 'BEGIN { RS = "<svg class=\"chart\"" } NR > 1 { n = gsub(/<rect class="bar"/, "&"); if (n != 3) print NR": "n }' "$WORK/dom.html")
+	check "DOM: each chart has one bar per filesystem" [ -z "$bad" ]
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$WORK/chrome" --window-size=1100,2400 --screenshot="$shot" \
+		"file://$WORK/r.html" >/dev/null 2>&1
+	check "screenshot saved ($shot)" [ -s "$shot" ]
+else
+	skip "report in Chromium" "chromium is not installed (scripts/install-deps installs it)"
+fi
+
+# compare: the same suite again is not a regression; fsync per file is.
+FSB run --suite "$WORK/fast.suite" --target a="$WORK/a" --target "b<&>=$WORK/b" --target c="$WORK/c" \
+	--db "$DB" --label again -q 2>/dev/null
+FSB run --suite "$WORK/slow.suite" --target a="$WORK/a" --target "b<&>=$WORK/b" --target c="$WORK/c" \
+	--db "$DB" --label slow -q 2>/dev/null
+FSB compare --label old --label slow --db "$DB" --fail-on-regression 20 >"$WORK/cmp" 2>"$WORK/cmp.err"; rc=$?
+check "compare flags fsync-per-file as a regression (rc $rc)" [ "$rc" -eq 1 ]
+check "compare names the regression" grep -q "^t .*Files/s .*REGRESSION" "$WORK/cmp"
+check "compare says why it failed" grep -q "regression.* beyond 20.0%" "$WORK/cmp.err"
+FSB compare 1 3 --db "$DB" >"$WORK/cmp2"; rc=$?
+check "compare without --fail-on-regression exits 0" [ "$rc" -eq 0 ]
+check "compare matches every test x metric x target" [ "$(grep -c '^[tu] ' "$WORK/cmp2")" -eq 12 ]
+FSB compare 1 --db "$DB" 2>"$WORK/e"; rc=$?
+check "compare needs two runs" sh -c "[ $rc -eq 2 ] && grep -q 'two runs' '$WORK/e'"
+FSB compare --label nosuch --label old --db "$DB" 2>"$WORK/e"; rc=$?
+check "compare with an unknown label" sh -c "[ $rc -ne 0 ] && grep -q \"no stored run is labelled 'nosuch'\" '$WORK/e'"
+FSB list runs --db "$DB" >"$WORK/runs"
+check "list runs shows labels and status" grep -q "complete .*slow" "$WORK/runs"
+finish
