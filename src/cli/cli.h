@@ -12,6 +12,22 @@
 
 #include "../store/store.h"
 
+/* One command-line option, declared once: getopt's tables and the --help
+ * text are both generated from an array of these (NULL-name terminated).
+ * `val` is the short option letter when printable. */
+struct cli_opt {
+	const char *name;
+	int has_arg;
+	int val;
+	const char *arg;	/* placeholder in --help: "FILE" */
+	const char *help;
+};
+struct option;
+/* Fill longopts (same length as opts) and the getopt short-option string. */
+void cli_getopt_tables(const struct cli_opt *opts, struct option *longopts, char *shortopts,
+		       size_t len);
+void cli_print_help(FILE *f, const char *usage, const struct cli_opt *opts);
+
 struct cmd_entry {
 	const char *name;
 	const char *usage;	/* arguments after the name */

@@ -18,72 +18,49 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char run_help[] =
-	"usage: fsbench run TEST[:key=value,...]... --target [LABEL=]DIR... [options]\n"
+static const char run_usage[] =
+	"usage: fsbench run TEST[:key=value,...]... --fs SPEC|--target [LABEL=]DIR... [options]\n"
 	"\n"
 	"TEST is a workload (fsmark) or a named test (fsmark-1000x1M); see\n"
 	"`fsbench list tests`.  Each target gets a scratch directory fsbench.XXXXXX\n"
-	"that is removed afterwards.\n"
-	"\n"
-	"  -t, --target [LABEL=]DIR  a directory to test in (repeatable)\n"
-	"  -f, --fs SPEC[,SPEC...]   a filesystem fsbench makes and mounts (root), e.g.\n"
-	"                            ext4, btrfs:compress=zstd, exfat-fuse, tmpfs,\n"
-	"                            ext4:mkfs=-O ^has_journal,mount=noatime,label=nojournal;\n"
-	"                            `fsbench list fs` shows what this machine offers\n"
-	"      --fs-size SIZE        image size per filesystem (default 4G)\n"
-	"      --image-dir DIR       where images and mount points go (default /var/tmp)\n"
-	"      --device DEV          format this block device instead of an image (one --fs)\n"
-	"      --force-format        format --device even though it holds data\n"
-	"      --no-direct-io        let the loop device use the host page cache\n"
-	"      --fresh test|fs       mkfs before every test (default) or once per filesystem\n"
-	"  -s, --suite NAME|FILE     run a suite's tests (see `fsbench list suites`); its\n"
-	"                            filesystems are used when no --fs/--target is given\n"
-	"      --scale F             multiply the tests' data sizes by F (e.g. 0.1)\n"
-	"      --ram SIZE            run in a memory cgroup of SIZE, so the page cache\n"
-	"                            cannot hide the disk (e.g. 1G)\n"
-	"  -n, --runs N              exactly N runs per target (default: adaptive,\n"
-	"                            3 runs, more while CV >= 3%% or an outlier)\n"
-	"      --max-runs N          adaptive ceiling (default 10)\n"
-	"      --warmup N            unrecorded runs per target first (default 0)\n"
-	"      --baseline LABEL      target the ratio table compares to (default first)\n"
-	"      --label TEXT          a name for this run in the store\n"
-	"      --db FILE             result store (default ~/.local/share/fsbench/results.db)\n"
-	"      --json FILE           also write the run as JSON (- for stdout)\n"
-	"      --csv FILE            also write every sample as CSV\n"
-	"      --markdown FILE       also write a Markdown report\n"
-	"      --html FILE           also write an HTML report with charts\n"
-	"      --no-drop-caches      only sync between runs\n"
-	"  -q, --quiet               no charts or progress on the terminal\n";
+	"that is removed afterwards.\n";
 
 enum { O_MAX = 256, O_WARMUP, O_BASELINE, O_LABEL, O_DB, O_JSON, O_CSV, O_MD, O_NODROP,
        O_FSSIZE, O_IMGDIR, O_DEVICE, O_FORCE, O_NODIO, O_FRESH, O_SCALE, O_RAM, O_HTML };
 
-static const struct option longopts[] = {
-	{ "target", required_argument, NULL, 't' },
-	{ "fs", required_argument, NULL, 'f' },
-	{ "fs-size", required_argument, NULL, O_FSSIZE },
-	{ "image-dir", required_argument, NULL, O_IMGDIR },
-	{ "device", required_argument, NULL, O_DEVICE },
-	{ "force-format", no_argument, NULL, O_FORCE },
-	{ "no-direct-io", no_argument, NULL, O_NODIO },
-	{ "fresh", required_argument, NULL, O_FRESH },
-	{ "suite", required_argument, NULL, 's' },
-	{ "scale", required_argument, NULL, O_SCALE },
-	{ "ram", required_argument, NULL, O_RAM },
-	{ "runs", required_argument, NULL, 'n' },
-	{ "max-runs", required_argument, NULL, O_MAX },
-	{ "warmup", required_argument, NULL, O_WARMUP },
-	{ "baseline", required_argument, NULL, O_BASELINE },
-	{ "label", required_argument, NULL, O_LABEL },
-	{ "db", required_argument, NULL, O_DB },
-	{ "json", required_argument, NULL, O_JSON },
-	{ "csv", required_argument, NULL, O_CSV },
-	{ "markdown", required_argument, NULL, O_MD },
-	{ "html", required_argument, NULL, O_HTML },
-	{ "no-drop-caches", no_argument, NULL, O_NODROP },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+/* Every option once: getopt's tables and --help both come from here. */
+static const struct cli_opt run_opts[] = {
+	{ "target", 1, 't', "[LABEL=]DIR", "a directory to test in (repeatable)" },
+	{ "fs", 1, 'f', "SPEC[,SPEC...]", "a filesystem fsbench makes and mounts (root), e.g. "
+	  "ext4, btrfs:compress=zstd, exfat-fuse, tmpfs, "
+	  "ext4:mkfs=-O ^has_journal,mount=noatime,label=nojournal; "
+	  "`fsbench list fs` shows what this machine offers" },
+	{ "fs-size", 1, O_FSSIZE, "SIZE", "image size per filesystem (default 4G)" },
+	{ "image-dir", 1, O_IMGDIR, "DIR", "where images and mount points go (default /var/tmp)" },
+	{ "device", 1, O_DEVICE, "DEV", "format this block device instead of an image (one --fs)" },
+	{ "force-format", 0, O_FORCE, NULL, "format --device even though it holds data" },
+	{ "no-direct-io", 0, O_NODIO, NULL, "let the loop device use the host page cache" },
+	{ "fresh", 1, O_FRESH, "test|fs", "mkfs before every test (default) or once per filesystem" },
+	{ "suite", 1, 's', "NAME|FILE", "run a suite's tests (see `fsbench list suites`); its "
+	  "filesystems are used when no --fs/--target is given" },
+	{ "scale", 1, O_SCALE, "F", "multiply the tests' data sizes by F (e.g. 0.1)" },
+	{ "ram", 1, O_RAM, "SIZE", "run in a memory cgroup of SIZE, so the page cache cannot "
+	  "hide the disk (e.g. 1G)" },
+	{ "runs", 1, 'n', "N", "exactly N runs per target (default: adaptive, 3 runs, more "
+	  "while CV >= 3% or an outlier)" },
+	{ "max-runs", 1, O_MAX, "N", "adaptive ceiling (default 10)" },
+	{ "warmup", 1, O_WARMUP, "N", "unrecorded runs per target first (default 0)" },
+	{ "baseline", 1, O_BASELINE, "LABEL", "target the ratio table compares to (default first)" },
+	{ "label", 1, O_LABEL, "TEXT", "a name for this run in the store" },
+	{ "db", 1, O_DB, "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ "json", 1, O_JSON, "FILE", "also write the run as JSON (- for stdout)" },
+	{ "csv", 1, O_CSV, "FILE", "also write every sample as CSV" },
+	{ "markdown", 1, O_MD, "FILE", "also write a Markdown report" },
+	{ "html", 1, O_HTML, "FILE", "also write an HTML report with charts" },
+	{ "no-drop-caches", 0, O_NODROP, NULL, "only sync between runs" },
+	{ "quiet", 0, 'q', NULL, "no charts or progress on the terminal" },
+	{ "help", 0, 'h', NULL, "this help" },
+	{ NULL, 0, 0, NULL, NULL },
 };
 
 #define MAX_TARGETS 64
@@ -157,6 +134,10 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	struct run_request *rq = &c->rq;
 	int ch;
 
+	struct option longopts[sizeof(run_opts) / sizeof(run_opts[0])];
+	char shortopts[64];
+
+	cli_getopt_tables(run_opts, longopts, shortopts, sizeof(shortopts));
 	runner_defaults(&rq->opts);
 	provision_defaults(&c->prov);
 	rq->targets = calloc(MAX_TARGETS, sizeof(*rq->targets));
@@ -167,7 +148,7 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	opterr = 0;
 	/* Options that shape --fs targets come first, wherever they stand. */
 	c->scale = 1;
-	while ((ch = getopt_long(argc, argv, "t:f:n:s:qh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		uint64_t sz;
 		switch (ch) {
 		case O_FSSIZE:
@@ -200,7 +181,7 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 		}
 	}
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "t:f:n:s:qh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_FSSIZE: case O_IMGDIR: case O_DEVICE: case O_FORCE: case O_NODIO: case O_FRESH:
 		case 's': case O_SCALE: case O_RAM:
@@ -247,7 +228,9 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 		case O_HTML: c->html = optarg; break;
 		case O_NODROP: rq->opts.drop_caches = 0; break;
 		case 'q': rq->opts.quiet = 1; break;
-		case 'h': fputs(run_help, stdout); exit(EXIT_OK);
+		case 'h':
+			cli_print_help(stdout, run_usage, run_opts);
+			exit(EXIT_OK);
 		default:
 			return error_set("run: unknown or incomplete option '%s' (see `fsbench run --help`)",
 					 argv[optind - 1]);

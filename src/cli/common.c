@@ -6,12 +6,67 @@
 #include "../report/report.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+void cli_getopt_tables(const struct cli_opt *opts, struct option *longopts, char *shortopts,
+		       size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	for (i = 0; opts[i].name; i++) {
+		longopts[i] = (struct option){ opts[i].name,
+					       opts[i].has_arg ? required_argument : no_argument,
+					       NULL, opts[i].val };
+		if (opts[i].val < 128 && used + 3 < len) {
+			shortopts[used++] = (char)opts[i].val;
+			if (opts[i].has_arg)
+				shortopts[used++] = ':';
+		}
+	}
+	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
+	shortopts[used] = '\0';
+}
+
+/* Help text wrapped to 80 columns, descriptions from column 28. */
+void cli_print_help(FILE *f, const char *usage, const struct cli_opt *opts)
+{
+	fputs(usage, f);
+	fputc('\n', f);
+	for (int i = 0; opts[i].name; i++) {
+		const char *arg = opts[i].arg ? opts[i].arg : "", *w = opts[i].help;
+		int col;
+		if (opts[i].val < 128)
+			col = fprintf(f, "  -%c, --%s%s%s", opts[i].val, opts[i].name, *arg ? " " : "", arg);
+		else
+			col = fprintf(f, "      --%s%s%s", opts[i].name, *arg ? " " : "", arg);
+		if (col > 27) {
+			fputc('\n', f);
+			col = 0;
+		}
+		for (; col < 28; col++)
+			fputc(' ', f);
+		for (int first = 1; *w; first = 0) {
+			int len = (int)strcspn(w, " ");
+			if (!first && col + 1 + len > 79) {
+				fputc('\n', f);
+				for (col = 0; col < 28; col++)
+					fputc(' ', f);
+			} else if (!first) {
+				col += fprintf(f, " ");
+			}
+			col += fprintf(f, "%.*s", len, w);
+			w += len + (w[len] == ' ');
+		}
+		fputc('\n', f);
+	}
+}
 
 int cli_fail(int code, const char *fmt, ...)
 {
