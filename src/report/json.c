@@ -96,6 +96,9 @@ static json_t *test_json(const struct result *r, const struct r_test *t, int bas
 				"rep", s->rep, "wall_s", num(s->wall), "cpu_user_s", num(s->cpu_user),
 				"cpu_sys_s", num(s->cpu_sys), "cpu_percent", num(s->cpu_pct),
 				"machine_cpu_percent", num(s->machine_cpu_pct), "values", vals));
+			if (s->detail)
+				json_object_set_new(json_array_get(samples, json_array_size(samples) - 1),
+						    "detail", json_string(s->detail));
 		}
 		if (c->failure)
 			json_array_append_new(failures, json_pack("{s:s,s:s}", "target",

@@ -123,15 +123,16 @@ static const char *cache_policy(const struct runner_opts *o, char *buf, size_t l
 /* State of one test on one target while it runs. */
 struct cell {
 	struct wl_ctx ctx;
+	char detail[DETAIL_MAX];
 	char dir[4096];
 	int prepared, failed, n;
 	double *primary;	/* values of the primary metric, [max runs] */
 };
 
-static int primary_metric(const struct workload *wl)
+static int primary_metric(const struct test_spec *ts)
 {
-	for (int i = 0; i < wl->nmetrics; i++)
-		if (wl->metrics[i].primary)
+	for (int i = 0; i < ts->nmetrics; i++)
+		if (ts->wl->metrics[i].primary)
 			return i;
 	return 0;
 }
@@ -175,6 +176,7 @@ static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 				 (unsigned long long)(have >> 20));
 	flush_caches(o->drop_caches);
 	error_clear();
+	c->detail[0] = '\0';
 	cpu_snapshot(&a);
 	int rc = ts->wl->run(&c->ctx, sm->values);
 	cpu_snapshot(&b);
@@ -184,6 +186,7 @@ static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 	sm->cpu_sys = u.sys;
 	sm->cpu_pct = u.cpu_pct;
 	sm->machine_cpu_pct = u.machine_pct;
+	sm->detail = c->detail;
 	return rc;
 }
 
@@ -198,7 +201,7 @@ static void store_test_row(const struct test_spec *ts, struct r_test *row,
 	row->subtitle = (char *)ts->subtitle;
 	row->nmetrics = ts->wl->nmetrics;
 	row->metrics = metrics;
-	for (int i = 0; i < ts->wl->nmetrics; i++) {
+	for (int i = 0; i < ts->nmetrics; i++) {
 		const struct metric_def *m = &ts->wl->metrics[i];
 		metrics[i] = (struct r_metric){ (char *)m->name, (char *)m->unit,
 						(char *)m->label, m->direction, m->primary };
@@ -225,7 +228,7 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 	const struct runner_opts *o = &opts;
 	if (ts->runs)
 		opts.runs = ts->runs;	/* a suite fixed this test's runs */
-	int limit = o->runs ? o->runs : o->max_runs, pm = primary_metric(ts->wl);
+	int limit = o->runs ? o->runs : o->max_runs, pm = primary_metric(ts);
 	int failed = 0, total_runs = 0;
 	uint64_t t0 = now_ns();
 	double rep_time = 0;
@@ -240,6 +243,7 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 		c->primary = calloc((size_t)limit + 1, sizeof(double));
 		c->ctx.params = ts->params;
 		c->ctx.dir = c->dir;
+		c->ctx.detail = c->detail;
 		/* A fresh filesystem for every test but the first (made by setup). */
 		if (k > 0 && !o->fresh_per_fs && t->ops->refresh && t->ops->refresh(t)) {
 			fail_cell(st, test_id, target_ids[i], c, pg, t->label);
@@ -292,7 +296,7 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 			c->primary[c->n++] = values[pm];
 			total_runs++;
 			rep_time += (sm.wall - rep_time) / total_runs;
-			if (store_add_sample(st, test_id, target_ids[i], &sm, ts->wl->nmetrics)) {
+			if (store_add_sample(st, test_id, target_ids[i], &sm, ts->nmetrics)) {
 				fail_cell(st, test_id, target_ids[i], c, pg, rq->targets[i].label);
 				failed = 1;
 			}

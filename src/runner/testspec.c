@@ -50,6 +50,7 @@ int test_spec_parse(const char *arg, struct test_spec *ts)
 		return error_set("%s: %s", head, msg);
 	}
 	snprintf(ts->name, sizeof(ts->name), "%s", arg);
+	ts->nmetrics = ts->wl->metrics_used ? ts->wl->metrics_used(ts->params) : ts->wl->nmetrics;
 	params_format(ts->wl->params, ts->params, ts->params_text, sizeof(ts->params_text));
 	snprintf(ts->title, sizeof(ts->title), "%s", ts->wl->title);
 	if (preset && preset->subtitle && !(overrides && *overrides))

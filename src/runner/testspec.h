@@ -16,6 +16,7 @@ struct test_spec {
 	char title[128];
 	char subtitle[256];
 	int runs;		/* fixed runs for this test (suite files); 0 = as the run says */
+	int nmetrics;		/* metrics these parameters produce */
 };
 
 int test_spec_parse(const char *arg, struct test_spec *ts);

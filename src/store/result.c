@@ -47,8 +47,10 @@ static void free_test(struct r_test *t, int ntargets)
 	}
 	free(t->metrics);
 	for (int i = 0; i < ntargets && t->cells; i++) {
-		for (int j = 0; j < t->cells[i].nsamples; j++)
+		for (int j = 0; j < t->cells[i].nsamples; j++) {
 			free(t->cells[i].samples[j].values);
+			free(t->cells[i].samples[j].detail);
+		}
 		free(t->cells[i].samples);
 		free(t->cells[i].failure);
 	}

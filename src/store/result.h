@@ -16,6 +16,7 @@ struct r_sample {
 	int rep;
 	double wall, cpu_user, cpu_sys, cpu_pct, machine_cpu_pct;
 	double *values;		/* one per metric of the test; NAN if absent */
+	char *detail;		/* the workload's own text for this run, or NULL */
 };
 
 struct r_cell {			/* one test on one target */

@@ -41,10 +41,16 @@ struct preset {
 	const char *subtitle;	/* "Test: 1000 Files, 1MB Size"; NULL = derived */
 };
 
+#define DETAIL_MAX 16384
+
 struct wl_ctx {
 	const char *dir;	/* scratch directory for this target */
 	const void *params;	/* the workload's parameter struct */
 	void *state;		/* the workload's own, between callbacks */
+	/* Optional per-repetition text kept with the sample: the original
+	 * tool's own output shape (fileop's per-level table, bonnie's CSV
+	 * line).  Empty unless the workload writes it. */
+	char *detail;		/* DETAIL_MAX bytes */
 };
 
 struct workload {
@@ -63,6 +69,9 @@ struct workload {
 	uint64_t (*space_needed)(const void *params);
 	/* Chart subtitle for these parameters: "Test: 1000 Files, 1MB Size". */
 	void (*describe)(const void *params, char *buf, size_t len);
+	/* How many of the metrics (a prefix of the table) these parameters
+	 * produce; NULL = all of them. */
+	int (*metrics_used)(const void *params);
 
 	int (*prepare)(struct wl_ctx *ctx);	/* optional */
 	/* One repetition: fill values[0..nmetrics-1]. */
