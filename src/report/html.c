@@ -436,7 +436,8 @@ static void test_section(FILE *f, const struct result *r, int ti, int base, stru
 	xml_escape(f, t->params);
 	fputs("</code></p>\n", f);
 	for (int m = 0; m < t->nmetrics; m++)
-		chart_bars(f, r, ti, m, pal);
+		if (t->nmetrics <= REPORT_MAX_CHARTS || t->metrics[m].primary)
+			chart_bars(f, r, ti, m, pal);
 	/* Grouped charts for every unit shared by three or more columns. */
 	for (int m = 0; m < t->nmetrics; m++) {
 		int same = 0, first = 1;

@@ -13,6 +13,9 @@
 #include "../store/result.h"
 
 #define RESULT_SCHEMA_VERSION 1
+/* A test with more metrics than this gets one chart (its primary metric)
+ * plus tables in text, and a grouped chart in HTML. */
+#define REPORT_MAX_CHARTS 4
 
 struct report_opts {
 	int width;		/* columns; 80 when not a terminal */

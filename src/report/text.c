@@ -396,7 +396,10 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 	const struct r_test *t = &r->tests[ti];
 
 	fputc('\n', f);
+	/* Many columns (fileop's 13): the primary chart, then the tables. */
 	for (int m = 0; m < t->nmetrics; m++) {
+		if (t->nmetrics > REPORT_MAX_CHARTS && !t->metrics[m].primary)
+			continue;
 		report_chart(f, r, ti, m, o);
 		fputc('\n', f);
 	}

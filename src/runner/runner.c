@@ -199,7 +199,7 @@ static void store_test_row(const struct test_spec *ts, struct r_test *row,
 	row->params = (char *)ts->params_text;
 	row->title = (char *)ts->title;
 	row->subtitle = (char *)ts->subtitle;
-	row->nmetrics = ts->wl->nmetrics;
+	row->nmetrics = ts->nmetrics;
 	row->metrics = metrics;
 	for (int i = 0; i < ts->nmetrics; i++) {
 		const struct metric_def *m = &ts->wl->metrics[i];

@@ -6,10 +6,11 @@
 
 #include <string.h>
 
-extern const struct workload wl_fsmark;
+extern const struct workload wl_fsmark, wl_fileop;
 
 static const struct workload *const all[] = {
 	&wl_fsmark,
+	&wl_fileop,
 	NULL,
 };
 
