@@ -161,6 +161,17 @@ void progress_test_done(struct progress *p, const char *test, int ntargets,
 	pthread_mutex_unlock(&p->lock);
 }
 
+void progress_error(struct progress *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	progress_clear(p);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 void progress_note(struct progress *p, const char *fmt, ...)
 {
 	va_list ap;

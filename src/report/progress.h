@@ -22,5 +22,8 @@ void progress_test_done(struct progress *p, const char *test, int ntargets,
 void progress_clear(struct progress *p);
 void progress_note(struct progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Like progress_note, but shown even with --quiet: a failure. */
+void progress_error(struct progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 #endif

@@ -159,7 +159,7 @@ static void fail_cell(struct store *st, int64_t test_id, int64_t target_id,
 	snprintf(msg, sizeof(msg), "%s", error_get());
 	c->failed = 1;
 	store_add_failure(st, test_id, target_id, msg);
-	progress_note(pg, "fsbench: %s: %s", label, msg);
+	progress_error(pg, "fsbench: %s: %s", label, msg);
 }
 
 /* One measured (or warm-up) repetition on one target. */
@@ -308,7 +308,7 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 		if (c->prepared && ts->wl->cleanup)
 			ts->wl->cleanup(&c->ctx);
 		if (c->dir[0] && scratch_remove(c->dir))
-			progress_note(pg, "fsbench: %s", error_get());
+			progress_error(pg, "fsbench: %s", error_get());
 		failed |= c->failed;
 		free(c->primary);
 	}

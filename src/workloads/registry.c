@@ -6,11 +6,12 @@
 
 #include <string.h>
 
-extern const struct workload wl_fsmark, wl_fileop;
+extern const struct workload wl_fsmark, wl_fileop, wl_postmark;
 
 static const struct workload *const all[] = {
 	&wl_fsmark,
 	&wl_fileop,
+	&wl_postmark,
 	NULL,
 };
 

@@ -1,0 +1,97 @@
+/* test_postmark.c: PostMark's generator (known outputs for seed 42, from an
+ * independent implementation), a run that leaves nothing behind, the
+ * whole-second report, and parameter checks. */
+#include "testutil.h"
+#include "core/error.h"
+#include "runner/testspec.h"
+
+#include <math.h>
+
+struct mt {
+	uint32_t s[624];
+	int i;
+};
+void postmark_sgenrand(struct mt *m, uint32_t seed);
+uint32_t postmark_genrand(struct mt *m);
+
+static void test_generator_seed_42(void **state)
+{
+	(void)state;
+	static const uint32_t first[] = { 4179544424u, 615236124u, 4165290828u, 3119652344u,
+					   1623863471u };
+	struct mt m;
+	uint32_t v = 0;
+
+	postmark_sgenrand(&m, 42);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(postmark_genrand(&m), first[i]);
+	for (int i = 5; i < 624; i++)
+		v = postmark_genrand(&m);
+	assert_int_equal(v, 1304686307u);	/* the last of the first state */
+	postmark_sgenrand(&m, 42);	/* reseeding restarts the sequence */
+	assert_int_equal(postmark_genrand(&m), first[0]);
+	/* PostMark's source text starts 32 + RND(95) of these: "Le" */
+	postmark_sgenrand(&m, 42);
+	assert_int_equal(32 + postmark_genrand(&m) % 95, 'L');
+	assert_int_equal(32 + postmark_genrand(&m) % 95, 'e');
+}
+
+static void test_run(void **state)
+{
+	(void)state;
+	char dir[256], detail[DETAIL_MAX];
+	struct test_spec ts;
+	struct wl_ctx ctx;
+	double v[7], w[7];
+
+	make_tmpdir(dir, sizeof(dir));
+	assert_int_equal(test_spec_parse("postmark:transactions=2000,number=100,subdirs=4", &ts), 0);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dir = dir;
+	ctx.params = ts.params;
+	ctx.detail = detail;
+	assert_int_equal(ts.wl->run(&ctx, v), 0);
+	for (int i = 0; i < 7; i++)
+		assert_true(v[i] > 0 && isfinite(v[i]));
+	assert_int_equal(count_entries(dir), 0);	/* files and s0..s3 gone */
+	assert_non_null(strstr(detail, "Creation alone: 100 files"));
+	assert_non_null(strstr(detail, "megabytes written"));
+	/* Same seed, same files: the counts in the report repeat exactly. */
+	char again[DETAIL_MAX];
+	ctx.detail = again;
+	assert_int_equal(ts.wl->run(&ctx, w), 0);
+	assert_string_equal(strstr(detail, "Files:"), strstr(again, "Files:"));
+	test_spec_free(&ts);
+
+	assert_int_equal(test_spec_parse("postmark:transactions=5000,number=1,bias_create=0", &ts), 0);
+	ctx.params = ts.params;
+	ctx.detail = NULL;
+	assert_int_equal(ts.wl->run(&ctx, v), -1);
+	assert_non_null(strstr(error_get(), "out of files"));
+	assert_int_equal(count_entries(dir), 0);
+	test_spec_free(&ts);
+	rm_rf(dir);
+}
+
+static void test_parameters(void **state)
+{
+	(void)state;
+	struct test_spec ts;
+
+	assert_int_equal(test_spec_parse("postmark-pts", &ts), 0);
+	assert_non_null(strstr(ts.params_text, "size_low=5120,size_high=524288,number=500,transactions=250000"));
+	test_spec_free(&ts);
+	assert_int_equal(test_spec_parse("postmark:size_low=100,size_high=50", &ts), -1);
+	assert_non_null(strstr(error_get(), "below size_low"));
+	assert_int_equal(test_spec_parse("postmark:bias_read=11", &ts), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_generator_seed_42),
+		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_parameters),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
