@@ -41,7 +41,7 @@ static void test_parse(void **state)
 		"# comment\n[suite]\nname = demo\ndescription = A demo\nfilesystems = ext4,xfs\nruns = 4\n\n"
 		"[test small]\nworkload = fsmark\nfiles = 10\nsize = 4k\ntitle = My Title\nsubtitle = My Sub\n\n"
 		"[test named]\ntest = fsmark-1000x1M\nruns = 2\n\n"
-		"[test later]\nworkload = postmark\ntransactions = 5\n");
+		"[test later]\nworkload = nosuchworkload\ntransactions = 5\n");
 
 	assert_int_equal(suite_load(p, 1, &s), 0);
 	assert_string_equal(s.name, "demo");
@@ -55,7 +55,7 @@ static void test_parse(void **state)
 	assert_string_equal(s.tests[1].subtitle, "Test: 1000 Files, 1MB Size");
 	assert_int_equal(s.tests[1].runs, 2);
 	assert_int_equal(s.nskipped, 1);
-	assert_non_null(strstr(s.skipped[0], "later: 'postmark' is not in this fsbench yet"));
+	assert_non_null(strstr(s.skipped[0], "later: 'nosuchworkload' is not in this fsbench yet"));
 	suite_free(&s);
 }
 
