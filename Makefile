@@ -1,7 +1,7 @@
 # fsbench build.  `make run` and `make test` are the two documented entry
 # points; both install missing Debian packages first (scripts/install-deps).
 
-PKGS     = sqlite3 jansson gsl mount blkid
+PKGS     = sqlite3 jansson gsl mount blkid libarchive zlib
 VERSION  = 0.1.0
 GITREV  := $(shell git describe --always --dirty 2>/dev/null)
 BUILD   ?= build

@@ -1,6 +1,7 @@
 /* runner.c: repetitions, caches, CPU accounting, storage (see runner.h). */
 #define _GNU_SOURCE
 #include "runner.h"
+#include "../core/cache.h"
 #include "../core/cpu.h"
 #include "../core/error.h"
 #include "../core/sysinfo.h"
@@ -91,22 +92,6 @@ void runner_teardown(struct run_request *rq)
 		rq->targets[i].ops->teardown(&rq->targets[i]);
 }
 
-/* Sync, then drop the page cache if we can.  Returns 1 if dropped. */
-static int flush_caches(int want)
-{
-	int fd, ok = 0;
-
-	sync();
-	if (!want)
-		return 0;
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-	if (fd >= 0) {
-		ok = write(fd, "3", 1) == 1;
-		close(fd);
-	}
-	return ok;
-}
-
 static const char *cache_policy(const struct runner_opts *o, char *buf, size_t len)
 {
 	if (!o->drop_caches) {
@@ -174,7 +159,7 @@ static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 		return error_set("not enough free space in %s: need %llu MiB, have %llu MiB",
 				 t->path, (unsigned long long)(need >> 20),
 				 (unsigned long long)(have >> 20));
-	flush_caches(o->drop_caches);
+	cache_flush(o->drop_caches);
 	error_clear();
 	c->detail[0] = '\0';
 	cpu_snapshot(&a);

@@ -6,12 +6,13 @@
 
 #include <string.h>
 
-extern const struct workload wl_fsmark, wl_fileop, wl_postmark;
+extern const struct workload wl_fsmark, wl_fileop, wl_postmark, wl_tree;
 
 static const struct workload *const all[] = {
 	&wl_fsmark,
 	&wl_fileop,
 	&wl_postmark,
+	&wl_tree,
 	NULL,
 };
 
