@@ -6,13 +6,14 @@
 
 #include <string.h>
 
-extern const struct workload wl_fsmark, wl_fileop, wl_postmark, wl_tree;
+extern const struct workload wl_fsmark, wl_fileop, wl_postmark, wl_tree, wl_bonnie;
 
 static const struct workload *const all[] = {
 	&wl_fsmark,
 	&wl_fileop,
 	&wl_postmark,
 	&wl_tree,
+	&wl_bonnie,
 	NULL,
 };
 

@@ -1,0 +1,820 @@
+/*
+ * bonnie.c: bonnie++ (Russell Coker), as specified in
+ * shared/spec/workload-spec.md section 2: seed 003's throughput and CPU%
+ * per column.
+ *
+ * Sequential I/O on one file of `size` bytes in `chunk` pieces: per-char
+ * output, block output, rewrite, per-char input, block input; random
+ * seeks by forked seeker processes fed tickets through a pipe; then the
+ * file tests (sequential and random create, stat+read, delete of
+ * `n` x 1024 files).  Every phase reports its rate and its CPU% (CPU /
+ * elapsed, bonnie's %CP); a phase shorter than 0.5 s has no figure
+ * (bonnie's "+++++").
+ *
+ * semantics=1.04 is the bonnie++ seed 003 used: stdio putc/getc over the
+ * whole file, no fsync inside the timers, 3 seekers, 5 s before the seek
+ * tickets.  semantics=2.00 is Debian's: one syscall per byte over byte_io
+ * (3 MiB), fsync before every close, sync() at the end of the create and
+ * delete phases, 5 seekers, 3 s.  bonnie++'s own CSV line (in its version's
+ * column layout) is kept as the sample detail, so bon_csv2html still works.
+ * Simplifications: one data file even above 1 GiB (1.04 split at 1 GiB),
+ * and the 2.00 CSV leaves the latency columns empty.
+ */
+#define _GNU_SOURCE
+#include "workload.h"
+#include "../core/error.h"
+#include "../core/exec.h"
+#include "../core/timing.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct bonnie_params {
+	uint64_t size, chunk, byte_io;
+	int64_t ram;		/* MiB, -1 = this machine's RAM, 0 = no check (-r) */
+	char n[64];		/* number[:max[:min[:dirs]]] (-n) */
+	int semantics;		/* 0: 1.04, 1: 2.00 */
+	int64_t seeks, seekers;
+	int64_t seek_wait;	/* ms before the tickets; -1 = version default */
+	bool putc, sync_all;
+};
+
+#define P(x) offsetof(struct bonnie_params, x)
+static const struct param_def bonnie_params[] = {
+	{ "size", PT_SIZE, P(size), "0", 0, 1ULL << 44, NULL,
+	  "data file size (-s); 0 = max(300M, 2 x ram), whole GiB above 512M", PF_SCALE },
+	{ "chunk", PT_SIZE, P(chunk), "8192", 256, 1 << 20, NULL, "I/O chunk, a power of two (-s size:chunk)" },
+	{ "ram", PT_INT, P(ram), "-1", -1, 1 << 24, NULL,
+	  "RAM in MiB for the size rule (-r); -1 = this machine's, 0 = no check" },
+	{ "n", PT_STRING, P(n), "16", 0, 0, NULL,
+	  "file tests: number (x1024)[:max[:min[:dirs]]] (-n); 0 = none" },
+	{ "semantics", PT_ENUM, P(semantics), "2.00", 0, 0, "1.04|2.00",
+	  "bonnie++ version to follow: 1.04 (seed 003) or 2.00 (Debian)" },
+	{ "byte_io", PT_SIZE, P(byte_io), "3M", 0, 1ULL << 40, NULL,
+	  "2.00: bytes of per-char I/O (-f N)" },
+	{ "putc", PT_BOOL, P(putc), "1", 0, 0, NULL, "run the per-char tests (-f skips them)" },
+	{ "seeks", PT_INT, P(seeks), "8192", 1, 100000000, NULL, "random seeks in all" },
+	{ "seekers", PT_INT, P(seekers), "0", 0, 64, NULL, "seeker processes; 0 = 3 (1.04) or 5 (2.00)" },
+	{ "seek_wait", PT_INT, P(seek_wait), "-1", -1, 60000, NULL,
+	  "ms of pause before the seek tickets; -1 = 5000 (1.04) or 3000 (2.00)" },
+	{ "sync_all", PT_BOOL, P(sync_all), "0", 0, 0, NULL, "fsync after every write (-b)" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+};
+
+enum col { PUTC, PUTB, REWR, GETC, GETB, SEEK, SCRE, SSTA, SDEL, RCRE, RSTA, RDEL, NCOLS };
+
+#define COL(name, unit, label, prim)                                              \
+	{ name, unit, HIGHER_IS_BETTER, label, prim },                            \
+	{ name "_cpu", "%CPU", LOWER_IS_BETTER, label " CPU", 0 }
+static const struct metric_def bonnie_metrics[] = {
+	COL("putc", "K/s", "char out", 0), COL("put_block", "K/s", "block out", 1),
+	COL("rewrite", "K/s", "rewrite", 0), COL("getc", "K/s", "char in", 0),
+	COL("get_block", "K/s", "block in", 0), COL("seeks", "seeks/s", "seeks", 0),
+	COL("seq_create", "files/s", "seq create", 0), COL("seq_stat", "files/s", "seq read", 0),
+	COL("seq_del", "files/s", "seq delete", 0), COL("ran_create", "files/s", "rand create", 0),
+	COL("ran_stat", "files/s", "rand read", 0), COL("ran_del", "files/s", "rand delete", 0),
+};
+
+static const struct preset bonnie_presets[] = {
+	{ "bonnie-seed003", "semantics=1.04,ram=1024", "bonnie++ 1.04, -r 1024 (seed 003)" },
+	{ NULL, NULL, NULL },
+};
+
+struct ftest {
+	long number, max, min, dirs;	/* number already x1024 */
+};
+
+static int parse_n(const char *s, struct ftest *ft)
+{
+	long v[4] = { 0, 0, 0, 0 };
+	int k = 0;
+	char *end;
+
+	if (!*s)
+		return error_set("parameter 'n': empty (use number[:max[:min[:dirs]]])");
+	for (const char *p = s; k < 4; k++) {
+		v[k] = strtol(p, &end, 10);
+		if (end == p || v[k] < (k == 1 ? -2 : 0))
+			return error_set("parameter 'n': bad value '%s' (number[:max[:min[:dirs]]])", s);
+		if (!*end)
+			break;
+		if (*end != ':')
+			return error_set("parameter 'n': bad value '%s' (number[:max[:min[:dirs]]])", s);
+		p = end + 1;
+	}
+	ft->number = v[0] * 1024;
+	ft->max = v[1];
+	ft->min = v[2];
+	ft->dirs = v[3];
+	if (ft->max < 0)
+		return error_set("parameter 'n': hard and symbolic link tests (max -1/-2) are not supported");
+	if (ft->max && ft->min > ft->max)
+		return error_set("parameter 'n': min %ld is above max %ld", ft->min, ft->max);
+	return 0;
+}
+
+static uint64_t ram_mib(const struct bonnie_params *p)
+{
+	if (p->ram >= 0)
+		return (uint64_t)p->ram;
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	return pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz >> 20 : 0;
+}
+
+/* bonnie's size rule, in bytes. */
+static uint64_t file_size(const struct bonnie_params *p)
+{
+	if (p->size)
+		return p->size;
+	uint64_t mib = 2 * ram_mib(p);
+	if (mib < 300)
+		mib = 300;
+	if (mib % 1024 > 512)
+		mib = (mib / 1024 + 1) * 1024;
+	return mib << 20;
+}
+
+static int bonnie_validate(const void *v)
+{
+	const struct bonnie_params *p = v;
+	struct ftest ft;
+
+	if (p->chunk & (p->chunk - 1))
+		return error_set("parameter 'chunk': %llu is not a power of two",
+				 (unsigned long long)p->chunk);
+	if (parse_n(p->n, &ft))
+		return -1;
+	uint64_t ram = ram_mib(p);
+	if (p->size && p->ram != 0 && (p->size >> 20) < 2 * ram)
+		return error_set("parameter 'size': %llu MiB is under twice the RAM (%llu MiB), so the page cache "
+				 "would be measured, and bonnie++ refuses that: give ram=0 to run anyway",
+				 (unsigned long long)(p->size >> 20), (unsigned long long)ram);
+	return 0;
+}
+
+static uint64_t bonnie_space(const void *v)
+{
+	const struct bonnie_params *p = v;
+	struct ftest ft = { 0, 0, 0, 0 };
+
+	parse_n(p->n, &ft);
+	return file_size(p) + (uint64_t)ft.number * ((uint64_t)ft.max + 4096);
+}
+
+static void bonnie_describe(const void *v, char *buf, size_t len)
+{
+	const struct bonnie_params *p = v;
+
+	snprintf(buf, len, "bonnie++ %s, %llu MiB file, -n %s", p->semantics ? "2.00" : "1.04",
+		 (unsigned long long)(file_size(p) >> 20), p->n);
+}
+
+/* ---- timing ---------------------------------------------------------- */
+
+struct clock_mark {
+	uint64_t t;
+	double cpu;
+};
+
+static double self_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static void mark(struct clock_mark *m)
+{
+	m->t = now_ns();
+	m->cpu = self_cpu();
+}
+
+struct bon {
+	const struct bonnie_params *p;
+	struct ftest ft;
+	char file[4400], dir[4400];
+	uint64_t size, nchunks;
+	char *buf;
+	double rate[NCOLS], cpu[NCOLS];	/* NAN = not run or under 0.5 s */
+	bool ran[NCOLS];
+};
+
+/* Close a phase: the rate is `amount` per second, as bonnie computes it. */
+static void finish(struct bon *b, enum col c, const struct clock_mark *m0, double amount,
+		   double extra_cpu)
+{
+	double el = ns_to_s(now_ns() - m0->t), cpu = self_cpu() - m0->cpu + extra_cpu;
+
+	b->ran[c] = true;
+	if (el < 0.5) {		/* bonnie's MinTime: "+++++" */
+		b->rate[c] = b->cpu[c] = NAN;
+		return;
+	}
+	b->rate[c] = amount / el;
+	b->cpu[c] = cpu / el * 100;
+}
+
+static int close_file(struct bon *b, int fd)
+{
+	if (b->p->semantics == 1 && fsync(fd))	/* 2.00: Close() always fsyncs */
+		return error_errno("bonnie: fsync %s", b->file);
+	return close(fd) ? error_errno("bonnie: close %s", b->file) : 0;
+}
+
+/* ---- sequential I/O -------------------------------------------------- */
+
+static int put_char(struct bon *b)
+{
+	struct clock_mark m;
+	unlink(b->file);
+	if (b->p->semantics == 0) {
+		FILE *f = fopen(b->file, "w+");
+		if (!f)
+			return error_errno("bonnie: create %s", b->file);
+		mark(&m);
+		for (uint64_t i = 0; i < b->size; i++)
+			if (putc((int)(i & 0x7f), f) == EOF) {
+				fclose(f);
+				return error_errno("bonnie: putc %s", b->file);
+			}
+		if (fflush(f) || (b->p->sync_all && fsync(fileno(f))) || fclose(f))
+			return error_errno("bonnie: writing %s", b->file);
+		finish(b, PUTC, &m, (double)b->size / 1024, 0);
+	} else {
+		int fd = open(b->file, O_RDWR | O_CREAT | O_EXCL, 0600);
+		if (fd < 0)
+			return error_errno("bonnie: create %s", b->file);
+		mark(&m);
+		for (uint64_t i = 0; i < b->p->byte_io; i++) {
+			char c = (char)(i & 0x7f);
+			if (write(fd, &c, 1) != 1) {
+				close(fd);
+				return error_errno("bonnie: write %s", b->file);
+			}
+		}
+		if (close_file(b, fd))
+			return -1;
+		finish(b, PUTC, &m, (double)b->p->byte_io / 1024, 0);
+	}
+	return 0;
+}
+
+static int put_block(struct bon *b)
+{
+	struct clock_mark m;
+	int fd;
+
+	unlink(b->file);
+	fd = open(b->file, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0)
+		return error_errno("bonnie: create %s", b->file);
+	memset(b->buf, 0, (size_t)b->p->chunk);
+	mark(&m);
+	for (uint64_t i = 0; i < b->nchunks && !workload_stopped(); i++) {
+		b->buf[i % b->p->chunk]++;	/* one byte changes per chunk */
+		if (write(fd, b->buf, (size_t)b->p->chunk) != (ssize_t)b->p->chunk) {
+			close(fd);
+			return error_errno("bonnie: block write %s", b->file);
+		}
+		if (b->p->sync_all)
+			fsync(fd);
+	}
+	if (close_file(b, fd))
+		return -1;
+	finish(b, PUTB, &m, (double)b->size / 1024, 0);
+	return 0;
+}
+
+static int rewrite(struct bon *b)
+{
+	struct clock_mark m;
+	int fd = open(b->file, O_RDWR);
+	ssize_t ch = (ssize_t)b->p->chunk;
+
+	if (fd < 0)
+		return error_errno("bonnie: open %s", b->file);
+	mark(&m);
+	for (uint64_t i = 0; i < b->nchunks && !workload_stopped(); i++) {
+		if (read(fd, b->buf, (size_t)ch) != ch) {
+			close(fd);
+			return error_errno("bonnie: rewrite read %s", b->file);
+		}
+		b->buf[i % b->p->chunk]--;
+		if (lseek(fd, -ch, SEEK_CUR) < 0 || write(fd, b->buf, (size_t)ch) != ch) {
+			close(fd);
+			return error_errno("bonnie: rewrite write %s", b->file);
+		}
+	}
+	if (close_file(b, fd))
+		return -1;
+	finish(b, REWR, &m, (double)b->size / 1024, 0);
+	return 0;
+}
+
+static int get_char(struct bon *b)
+{
+	struct clock_mark m;
+
+	if (b->p->semantics == 0) {
+		FILE *f = fopen(b->file, "r+");
+		if (!f)
+			return error_errno("bonnie: open %s", b->file);
+		mark(&m);
+		for (uint64_t i = 0; i < b->size; i++)
+			if (getc(f) == EOF) {
+				fclose(f);
+				return error_set("bonnie: %s ended early", b->file);
+			}
+		fclose(f);
+		finish(b, GETC, &m, (double)b->size / 1024, 0);
+	} else {
+		int fd = open(b->file, O_RDONLY);
+		char c;
+		if (fd < 0)
+			return error_errno("bonnie: open %s", b->file);
+		mark(&m);
+		for (uint64_t i = 0; i < b->p->byte_io; i++)
+			if (read(fd, &c, 1) != 1) {
+				close(fd);
+				return error_set("bonnie: %s ended early", b->file);
+			}
+		close(fd);
+		finish(b, GETC, &m, (double)b->p->byte_io / 1024, 0);
+	}
+	return 0;
+}
+
+static int get_block(struct bon *b)
+{
+	struct clock_mark m;
+	int fd = open(b->file, O_RDONLY);
+
+	if (fd < 0)
+		return error_errno("bonnie: open %s", b->file);
+	mark(&m);
+	for (uint64_t i = 0; i < b->nchunks && !workload_stopped(); i++)
+		if (read(fd, b->buf, (size_t)b->p->chunk) != (ssize_t)b->p->chunk) {
+			close(fd);
+			return error_errno("bonnie: block read %s", b->file);
+		}
+	close(fd);
+	finish(b, GETB, &m, (double)b->size / 1024, 0);
+	return 0;
+}
+
+/* ---- random seeks ---------------------------------------------------- */
+
+/* What a seeker reports back through shared memory. */
+struct seeker_result {
+	uint64_t start, stop;	/* after its first ticket; after its close */
+	double cpu;
+	int failed;
+};
+
+/* A ticket: the chunk to seek to (2.00; 1.04 seekers draw their own) and
+ * whether to write it back; a negative chunk means "no more". */
+struct ticket {
+	int64_t chunk;
+	int write;
+};
+
+static void seeker(struct bon *b, int rfd, int idx, struct seeker_result *r)
+{
+	struct ticket t;
+	int fd = open(b->file, O_RDWR), n = 0;
+	ssize_t ch = (ssize_t)b->p->chunk;
+
+	srand((unsigned)(getpid() ^ time(NULL)));
+	if (fd < 0) {
+		r->failed = 1;
+		return;
+	}
+	while (read(rfd, &t, sizeof(t)) == (ssize_t)sizeof(t) && t.chunk >= 0) {
+		if (!r->start)
+			r->start = now_ns();
+		int64_t c = b->p->semantics ? t.chunk : (int64_t)(rand() % (int)b->nchunks);
+		int w = b->p->semantics ? t.write : n % 10 == 0;	/* 1.04: every 10th, from the first */
+		n++;
+		if (lseek(fd, c * ch, SEEK_SET) < 0 || read(fd, b->buf, (size_t)ch) != ch) {
+			r->failed = 1;
+			break;
+		}
+		if (w) {
+			b->buf[idx % ch]++;
+			if (lseek(fd, c * ch, SEEK_SET) < 0 || write(fd, b->buf, (size_t)ch) != ch) {
+				r->failed = 1;
+				break;
+			}
+			if (b->p->sync_all)
+				fsync(fd);
+		}
+	}
+	if (b->p->semantics == 1)
+		fsync(fd);
+	close(fd);
+	r->stop = now_ns();
+	r->cpu = self_cpu();
+}
+
+static int seeks(struct bon *b)
+{
+	int nproc = (int)(b->p->seekers ? b->p->seekers : b->p->semantics ? 5 : 3), fds[2];
+	double wait = b->p->seek_wait >= 0 ? (double)b->p->seek_wait / 1000 : b->p->semantics ? 3 : 5;
+	size_t len = sizeof(struct seeker_result) * (size_t)nproc;
+	struct seeker_result *res = mmap(NULL, len, PROT_READ | PROT_WRITE,
+					 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t pids[64];
+	int rc = 0, started = 0;
+
+	if (res == MAP_FAILED)
+		return error_errno("bonnie: mmap");
+	memset(res, 0, len);
+	if (pipe(fds)) {
+		munmap(res, len);
+		return error_errno("bonnie: pipe");
+	}
+	for (; started < nproc; started++) {
+		pids[started] = fork_worker();
+		if (pids[started] == 0) {
+			close(fds[1]);
+			seeker(b, fds[0], started, &res[started]);
+			_exit(res[started].failed);
+		}
+		if (pids[started] < 0) {
+			rc = error_errno("bonnie: fork");
+			break;
+		}
+	}
+	close(fds[0]);
+	/* bonnie lets the seekers settle, then hands out every ticket at once. */
+	for (uint64_t waited = 0; !rc && waited < (uint64_t)(wait * 1000) && !workload_stopped(); waited += 50)
+		usleep(50000);
+	srand((unsigned)time(NULL));
+	for (int64_t i = 0; !rc && i < b->p->seeks && !workload_stopped(); i++) {
+		struct ticket t = { rand() % (int64_t)b->nchunks, 0 };
+		t.write = t.chunk % 10 == 0;	/* 2.00: chunks = 0 mod 10 are written */
+		if (write(fds[1], &t, sizeof(t)) != (ssize_t)sizeof(t))
+			rc = error_errno("bonnie: tickets");
+	}
+	struct ticket stop = { -1, 0 };
+	for (int i = 0; i < started; i++)
+		if (write(fds[1], &stop, sizeof(stop)) != (ssize_t)sizeof(stop))
+			break;
+	close(fds[1]);
+	uint64_t first = 0, last = 0;
+	double cpu = 0;
+	for (int i = 0; i < started; i++) {
+		int st;
+		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
+			;
+		if (!rc && (!WIFEXITED(st) || WEXITSTATUS(st)))
+			rc = error_set("bonnie: a seeker failed on %s", b->file);
+		if (res[i].start && (!first || res[i].start < first))
+			first = res[i].start;
+		if (res[i].stop > last)
+			last = res[i].stop;
+		cpu += res[i].cpu;
+	}
+	if (!rc && workload_stopped())
+		rc = error_set("bonnie: interrupted");
+	if (!rc && first) {
+		double el = ns_to_s(last - first);
+		b->ran[SEEK] = true;
+		b->rate[SEEK] = el < 0.5 ? NAN : (double)b->p->seeks / el;
+		b->cpu[SEEK] = el < 0.5 ? NAN : cpu / el * 100;
+	}
+	munmap(res, len);
+	return rc;
+}
+
+/* ---- file tests ------------------------------------------------------- */
+
+static void file_name(struct bon *b, long i, int random_first, char *out, size_t len)
+{
+	static const char chars[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	char rnd[16];
+	int nr = b->p->semantics ? 0 : rand() % 13;	/* 1.04: 0..12 random characters */
+
+	for (int k = 0; k < nr; k++)
+		rnd[k] = chars[rand() % 62];
+	rnd[nr] = '\0';
+	if (b->ft.dirs > 1)
+		snprintf(out, len, "%s/%05ld/", b->dir, i % b->ft.dirs);
+	else
+		snprintf(out, len, "%s/", b->dir);
+	size_t n = strlen(out);
+	if (b->p->semantics)
+		snprintf(out + n, len - n, "%010lx", i);
+	else if (random_first)
+		snprintf(out + n, len - n, "%s%07lx", rnd, i);
+	else
+		snprintf(out + n, len - n, "%07lx%s", i, rnd);
+}
+
+static long file_bytes(struct bon *b)
+{
+	if (b->ft.max == b->ft.min)
+		return b->ft.max;
+	return b->ft.min + rand() % (b->ft.max - b->ft.min + 1);
+}
+
+static int create_files(struct bon *b, char (*names)[64], int random_first)
+{
+	for (long i = 0; i < b->ft.number && !workload_stopped(); i++) {
+		char path[4500];
+		file_name(b, i, random_first, path, sizeof(path));
+		snprintf(names[i], 64, "%s", path + strlen(b->dir) + 1);
+		int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+		if (fd < 0)
+			return error_errno("bonnie: create %s", path);
+		for (long left = file_bytes(b); left > 0; left -= (long)b->p->chunk) {
+			size_t w = left < (long)b->p->chunk ? (size_t)left : (size_t)b->p->chunk;
+			if (write(fd, b->buf, w) != (ssize_t)w) {
+				close(fd);
+				return error_errno("bonnie: write %s", path);
+			}
+		}
+		if (b->p->sync_all)
+			fsync(fd);
+		close(fd);
+	}
+	if (b->p->semantics)
+		sync();	/* 2.00: inside the timer */
+	return workload_stopped() ? error_set("bonnie: interrupted") : 0;
+}
+
+static int stat_read(struct bon *b, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return error_errno("bonnie: stat %s", path);
+	if (st.st_size > 0) {
+		int fd = open(path, O_RDONLY);
+		if (fd < 0)
+			return error_errno("bonnie: open %s", path);
+		while (read(fd, b->buf, (size_t)b->p->chunk) > 0)
+			;
+		close(fd);
+	}
+	return 0;
+}
+
+/* Visit every file in readdir order (sequential tests). */
+static int walk_dirs(struct bon *b, int del)
+{
+	long ndirs = b->ft.dirs > 1 ? b->ft.dirs : 1;
+
+	for (long d = 0; d < ndirs; d++) {
+		char dir[4500], path[4800];
+		if (b->ft.dirs > 1)
+			snprintf(dir, sizeof(dir), "%s/%05ld", b->dir, d);
+		else
+			snprintf(dir, sizeof(dir), "%s", b->dir);
+		DIR *dh = opendir(dir);
+		struct dirent *de;
+		if (!dh)
+			return error_errno("bonnie: opendir %s", dir);
+		while ((de = readdir(dh))) {
+			if (de->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			if (del ? unlink(path) : stat_read(b, path)) {
+				closedir(dh);
+				return del ? error_errno("bonnie: unlink %s", path) : -1;
+			}
+		}
+		closedir(dh);
+	}
+	return 0;
+}
+
+static int make_dirs(struct bon *b)
+{
+	if (mkdir(b->dir, 0700))
+		return error_errno("bonnie: mkdir %s", b->dir);
+	for (long d = 0; b->ft.dirs > 1 && d < b->ft.dirs; d++) {
+		char sub[4500];
+		snprintf(sub, sizeof(sub), "%s/%05ld", b->dir, d);
+		if (mkdir(sub, 0700))
+			return error_errno("bonnie: mkdir %s", sub);
+	}
+	return 0;
+}
+
+static int remove_dirs(struct bon *b)
+{
+	for (long d = 0; b->ft.dirs > 1 && d < b->ft.dirs; d++) {
+		char sub[4500];
+		snprintf(sub, sizeof(sub), "%s/%05ld", b->dir, d);
+		rmdir(sub);
+	}
+	return rmdir(b->dir) ? error_errno("bonnie: rmdir %s", b->dir) : 0;
+}
+
+static int file_tests(struct bon *b)
+{
+	char (*names)[64] = calloc((size_t)b->ft.number, 64);
+	struct clock_mark m;
+	double n = (double)b->ft.number;
+	int rc = 0;
+
+	if (!names)
+		return error_set("bonnie: out of memory for %ld names", b->ft.number);
+	/* sequential: create in order, stat+read and delete in readdir order */
+	if (!(rc = make_dirs(b))) {
+		mark(&m);
+		if (!(rc = create_files(b, names, 0)))
+			finish(b, SCRE, &m, n, 0);
+	}
+	if (!rc) {
+		mark(&m);
+		if (!(rc = walk_dirs(b, 0)))
+			finish(b, SSTA, &m, n, 0);
+	}
+	if (!rc) {
+		mark(&m);
+		rc = walk_dirs(b, 1) || remove_dirs(b);
+		if (!rc) {
+			if (b->p->semantics)
+				sync();
+			finish(b, SDEL, &m, n, 0);
+		}
+	}
+	/* random: random-first names, then stat+read and delete in a shuffled order */
+	if (!rc && !(rc = make_dirs(b))) {
+		mark(&m);
+		if (!(rc = create_files(b, names, 1)))
+			finish(b, RCRE, &m, n, 0);
+	}
+	for (int pass = 0; pass < 2 && !rc; pass++) {
+		for (long i = 0; i < b->ft.number; i++) {	/* swap each i with rand() % n */
+			long j = rand() % b->ft.number;
+			char t[64];
+			memcpy(t, names[i], 64);
+			memcpy(names[i], names[j], 64);
+			memcpy(names[j], t, 64);
+		}
+		mark(&m);
+		for (long i = 0; i < b->ft.number && !rc; i++) {
+			char path[4600];
+			snprintf(path, sizeof(path), "%s/%s", b->dir, names[i]);
+			if (pass == 0)
+				rc = stat_read(b, path);
+			else if (unlink(path))
+				rc = error_errno("bonnie: unlink %s", path);
+		}
+		if (!rc && pass == 1)
+			rc = remove_dirs(b);
+		if (!rc) {
+			if (pass == 1 && b->p->semantics)
+				sync();
+			finish(b, pass ? RDEL : RSTA, &m, n, 0);
+		}
+	}
+	free(names);
+	return rc;
+}
+
+/* ---- the CSV line of the chosen version ------------------------------- */
+
+static void csv_cell(char *out, size_t len, const struct bon *b, enum col c)
+{
+	size_t u = strlen(out);
+
+	if (!b->ran[c])
+		snprintf(out + u, len - u, ",,");
+	else if (isnan(b->rate[c]))
+		snprintf(out + u, len - u, ",+++++,+++");
+	else if (c == SEEK)
+		snprintf(out + u, len - u, ",%.1f,%d", b->rate[c], (int)b->cpu[c]);
+	else
+		snprintf(out + u, len - u, ",%d,%d", (int)b->rate[c], (int)b->cpu[c]);
+}
+
+static void csv_line(char *out, size_t len, const struct bon *b)
+{
+	char host[64] = "fsbench", size[32], files[64];
+
+	gethostname(host, sizeof(host));
+	host[sizeof(host) - 1] = '\0';
+	uint64_t mib = b->size >> 20;
+	if (mib % 1024 == 0)
+		snprintf(size, sizeof(size), "%lluG", (unsigned long long)(mib / 1024));
+	else
+		snprintf(size, sizeof(size), "%lluM", (unsigned long long)mib);
+	if (b->p->semantics) {
+		char chunk[32] = "";	/* blank when it is the default */
+		if (b->p->chunk != 8192)
+			snprintf(chunk, sizeof(chunk), "%llu", (unsigned long long)b->p->chunk);
+		snprintf(out, len, "1.98,2.00,%s,1,%ld,%s,%s,%lld,%lld", host, (long)time(NULL), size,
+			 chunk, (long long)b->p->seeks, (long long)(b->p->seekers ? b->p->seekers : 5));
+		for (int c = PUTC; c <= SEEK; c++)
+			csv_cell(out, len, b, (enum col)c);
+		size_t u = strlen(out);
+		char mx[24] = "", mn[24] = "", dr[24] = "";	/* blank when unset, as bonnie++ */
+		if (b->ft.max)
+			snprintf(mx, sizeof(mx), "%ld", b->ft.max);
+		if (b->ft.min)
+			snprintf(mn, sizeof(mn), "%ld", b->ft.min);
+		if (b->ft.dirs)
+			snprintf(dr, sizeof(dr), "%ld", b->ft.dirs);
+		snprintf(out + u, len - u, ",%ld,%s,%s,%s,", b->ft.number / 1024, mx, mn, dr);
+		for (int c = SCRE; c < NCOLS; c++)
+			csv_cell(out, len, b, (enum col)c);
+		for (int k = 0; k < 12; k++)	/* latency columns: not measured */
+			strncat(out, ",", len - strlen(out) - 1);
+	} else {
+		if (b->ft.max || b->ft.min || b->ft.dirs)
+			snprintf(files, sizeof(files), "%ld:%ld:%ld/%ld", b->ft.number / 1024, b->ft.max,
+				 b->ft.min, b->ft.dirs);
+		else
+			snprintf(files, sizeof(files), "%ld", b->ft.number / 1024);
+		snprintf(out, len, "%s,%s", host, size);
+		for (int c = PUTC; c <= SEEK; c++)
+			csv_cell(out, len, b, (enum col)c);
+		size_t u = strlen(out);
+		snprintf(out + u, len - u, ",%s", b->ft.number ? files : "");
+		for (int c = SCRE; c < NCOLS; c++)
+			csv_cell(out, len, b, (enum col)c);
+	}
+	strncat(out, "\n", len - strlen(out) - 1);
+}
+
+static int bonnie_run(struct wl_ctx *ctx, double *values)
+{
+	const struct bonnie_params *p = ctx->params;
+	struct bon *b = calloc(1, sizeof(*b));
+	int rc = 0;
+
+	if (!b)
+		return error_set("out of memory");
+	b->p = p;
+	parse_n(p->n, &b->ft);
+	b->size = file_size(p);
+	b->nchunks = b->size / p->chunk;
+	b->buf = aligned_alloc(4096, (size_t)(p->chunk > 4096 ? p->chunk : 4096));
+	snprintf(b->file, sizeof(b->file), "%s/Bonnie.%d", ctx->dir, (int)getpid());
+	snprintf(b->dir, sizeof(b->dir), "%s/Bonnie.%d.d", ctx->dir, (int)getpid());
+	for (int c = 0; c < NCOLS; c++)
+		b->rate[c] = b->cpu[c] = NAN;
+	if (!b->buf) {
+		free(b);
+		return error_set("out of memory");
+	}
+	if (p->putc)
+		rc = put_char(b);
+	if (!rc)
+		rc = put_block(b);
+	if (!rc)
+		rc = rewrite(b);
+	if (!rc && p->putc)
+		rc = get_char(b);
+	if (!rc)
+		rc = get_block(b);
+	if (!rc && !workload_stopped())
+		rc = seeks(b);
+	unlink(b->file);
+	if (!rc && b->ft.number && !workload_stopped())
+		rc = file_tests(b);
+	if (!rc && workload_stopped())
+		rc = error_set("bonnie: interrupted");
+	for (int c = 0; c < NCOLS; c++) {
+		values[2 * c] = b->rate[c];
+		values[2 * c + 1] = b->cpu[c];
+	}
+	if (!rc && ctx->detail)
+		csv_line(ctx->detail, DETAIL_MAX, b);
+	free(b->buf);
+	free(b);
+	return rc;
+}
+
+const struct workload wl_bonnie = {
+	.name = "bonnie",
+	.summary = "bonnie++ 1.04 / 2.00: per-char, block, rewrite, seeks and file tests; K/s and %CPU",
+	.title = "Bonnie++",
+	.params = bonnie_params,
+	.params_size = sizeof(struct bonnie_params),
+	.metrics = bonnie_metrics,
+	.nmetrics = 2 * NCOLS,
+	.presets = bonnie_presets,
+	.validate = bonnie_validate,
+	.space_needed = bonnie_space,
+	.describe = bonnie_describe,
+	.run = bonnie_run,
+};

@@ -1,0 +1,39 @@
+# test_workloads.sh: the classic workloads end to end through the CLI on a
+# scratch directory: each runs, stores its metrics and its tool-shaped
+# detail, charts, and leaves nothing behind.
+. "$(dirname "$0")/lib.sh"
+
+T=$WORK/t
+mkdir -p "$T"
+run() {	# name, test spec
+	FSB run "$2" --target t="$T" --runs 2 --db "$DB" --json "$WORK/$1.json" >"$WORK/$1.out" 2>"$WORK/$1.err"
+}
+run fileop "fileop:l=2,u=3,s=4k"
+check "fileop runs" jqt '.run.status == "complete"' "$WORK/fileop.json"
+check "fileop: 13 columns" jqt '.tests[0].metrics | length == 13' "$WORK/fileop.json"
+check "fileop: per-level table kept" jqt '.tests[0].samples[0].detail | test("^level +mkdir +rmdir")' "$WORK/fileop.json"
+check "fileop: seed-002 table" grep -qE '^ +mkdir +rmdir +create +read +write +close +stat +access$' "$WORK/fileop.out"
+
+run postmark "postmark:transactions=3000,number=200"
+check "postmark runs" jqt '.tests[0].metrics[0].results[0].n == 2' "$WORK/postmark.json"
+check "postmark: same seed, same files both runs" \
+	jqt '[.tests[0].samples[].detail | capture("(?<c>[0-9]+) created").c] | unique | length == 1' "$WORK/postmark.json"
+check "postmark chart" grep -q "^TPS > Higher Is Better" "$WORK/postmark.out"
+
+run bonnie "bonnie:size=8M,ram=0,n=1,seek_wait=0,seeks=100,byte_io=64k"
+check "bonnie runs" jqt '.run.status == "complete"' "$WORK/bonnie.json"
+check "bonnie: CSV line kept" jqt '.tests[0].samples[0].detail | startswith("1.98,2.00,")' "$WORK/bonnie.json"
+check "bonnie: CPU% per column" jqt '[.tests[0].metrics[].unit] | map(select(. == "%CPU")) | length == 12' "$WORK/bonnie.json"
+
+FSB run "tree:files=200,size=2M,cache=/dev/shm/fsbench-test-cache.$$" --target t="$T" --runs 2 --db "$DB" \
+	--json "$WORK/tree.json" >"$WORK/tree.out" 2>"$WORK/tree.err"
+rm -rf "/dev/shm/fsbench-test-cache.$$"
+check "tree runs" jqt '.run.status == "complete"' "$WORK/tree.json"
+check "tree: four phases timed" jqt '[.tests[0].metrics[].name] | index("delete_s") != null' "$WORK/tree.json"
+check "tree: reads verified" jqt '.tests[0].samples[0].detail | test("every file verified")' "$WORK/tree.json"
+check "tree: restore chart, lower is better" grep -q "^s < Lower Is Better" "$WORK/tree.out"
+
+check "nothing left in the target" [ -z "$(ls -A "$T")" ]
+FSB run "bonnie:size=1G,ram=4096" --target "$T" --db "$DB" 2>"$WORK/e" >/dev/null; rc=$?
+check "bonnie under 2 x RAM refused with the reason (rc $rc)" sh -c "[ $rc -eq 2 ] && grep -q 'under twice the RAM' '$WORK/e'"
+finish

@@ -1,0 +1,144 @@
+/* test_bonnie.c: bonnie's size rule and 2 x RAM refusal, -n parsing, the
+ * CSV line in both versions' column layouts, and a small real run. */
+#include "testutil.h"
+#include "core/error.h"
+#include "runner/testspec.h"
+
+#include <math.h>
+
+static char dir[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	make_tmpdir(dir, sizeof(dir));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	rm_rf(dir);
+	return 0;
+}
+
+static int run(const char *spec, double *v, char *detail)
+{
+	struct test_spec ts;
+	struct wl_ctx ctx;
+	int rc;
+
+	assert_int_equal(test_spec_parse(spec, &ts), 0);
+	assert_int_equal(ts.nmetrics, 24);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.dir = dir;
+	ctx.params = ts.params;
+	ctx.detail = detail;
+	rc = ts.wl->run(&ctx, v);
+	test_spec_free(&ts);
+	return rc;
+}
+
+static int fields(const char *line)
+{
+	int n = 1;
+
+	for (; *line && *line != '\n'; line++)
+		n += *line == ',';
+	return n;
+}
+
+/* Field k (1-based) of a CSV line, into buf. */
+static const char *field(const char *line, int k, char *buf, size_t len)
+{
+	for (int i = 1; i < k; i++)
+		line = strchr(line, ',') + 1;
+	size_t n = strcspn(line, ",\n");
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), line);
+	return buf;
+}
+
+static void test_run_200(void **state)
+{
+	(void)state;
+	double v[24];
+	char d[DETAIL_MAX], f[64];
+
+	assert_int_equal(run("bonnie:size=16M,ram=0,n=1:100:10:4,seek_wait=0,seeks=200,byte_io=256k", v, d), 0);
+	assert_int_equal(count_entries(dir), 0);	/* data file and file-test tree removed */
+	/* 2.00 layout: 50 fields; 1.98, 2.00, name, concurrency, seed, size, chunk, seeks, procs */
+	assert_int_equal(fields(d), 50);
+	assert_string_equal(field(d, 1, f, sizeof(f)), "1.98");
+	assert_string_equal(field(d, 2, f, sizeof(f)), "2.00");
+	assert_string_equal(field(d, 6, f, sizeof(f)), "16M");
+	assert_string_equal(field(d, 7, f, sizeof(f)), "");	/* default chunk is blank */
+	assert_string_equal(field(d, 8, f, sizeof(f)), "200");
+	assert_string_equal(field(d, 9, f, sizeof(f)), "5");
+	assert_string_equal(field(d, 22, f, sizeof(f)), "1");	/* file tests: number */
+	assert_string_equal(field(d, 23, f, sizeof(f)), "100");	/* max */
+	assert_string_equal(field(d, 24, f, sizeof(f)), "10");	/* min */
+	assert_string_equal(field(d, 25, f, sizeof(f)), "4");	/* dirs */
+	/* every rate is a number or "+++++", every CPU% a number or "+++" */
+	for (int k = 10; k <= 21; k += 2) {
+		field(d, k, f, sizeof(f));
+		assert_true(!strcmp(f, "+++++") || atof(f) > 0);
+		assert_true(isnan(v[(k - 10)]) == !strcmp(f, "+++++"));
+	}
+}
+
+static void test_run_104(void **state)
+{
+	(void)state;
+	double v[24];
+	char d[DETAIL_MAX], f[64];
+
+	assert_int_equal(run("bonnie:semantics=1.04,size=8M,ram=0,n=1,seek_wait=0,seeks=100", v, d), 0);
+	/* 1.0x layout: 27 fields: name, size, 6 I/O pairs, files, 6 file pairs */
+	assert_int_equal(fields(d), 27);
+	assert_string_equal(field(d, 2, f, sizeof(f)), "8M");
+	assert_string_equal(field(d, 15, f, sizeof(f)), "1");
+	assert_int_equal(count_entries(dir), 0);
+	/* putc over the whole 8 MiB with stdio is timed: a real figure */
+	assert_true(!isnan(v[0]) || !strcmp(field(d, 3, f, sizeof(f)), "+++++"));
+}
+
+static void test_parameters(void **state)
+{
+	(void)state;
+	struct test_spec ts;
+
+	/* bonnie++ refuses a file under twice the RAM, and says why */
+	assert_int_equal(test_spec_parse("bonnie:size=1G,ram=4096", &ts), -1);
+	assert_non_null(strstr(error_get(), "under twice the RAM"));
+	assert_non_null(strstr(error_get(), "ram=0"));
+	assert_int_equal(test_spec_parse("bonnie:chunk=3000", &ts), -1);
+	assert_non_null(strstr(error_get(), "power of two"));
+	assert_int_equal(test_spec_parse("bonnie:n=abc", &ts), -1);
+	assert_int_equal(test_spec_parse("bonnie:n=4:10:20", &ts), -1);
+	assert_non_null(strstr(error_get(), "min 20 is above max 10"));
+	assert_int_equal(test_spec_parse("bonnie:n=4:-1", &ts), -1);
+	/* size rule: max(300 MiB, 2 x ram), whole GiB past 512 MiB of remainder */
+	assert_int_equal(test_spec_parse("bonnie:ram=100", &ts), 0);
+	assert_non_null(strstr(ts.subtitle, "300 MiB file"));
+	test_spec_free(&ts);
+	assert_int_equal(test_spec_parse("bonnie:ram=1400", &ts), 0);
+	assert_non_null(strstr(ts.subtitle, "3072 MiB file"));	/* 2800 -> 3 GiB */
+	test_spec_free(&ts);
+	assert_int_equal(test_spec_parse("bonnie:ram=1100", &ts), 0);
+	assert_non_null(strstr(ts.subtitle, "2200 MiB file"));	/* remainder 152: kept */
+	test_spec_free(&ts);
+	assert_int_equal(test_spec_parse("bonnie-seed003", &ts), 0);
+	assert_non_null(strstr(ts.params_text, "ram=1024"));
+	assert_non_null(strstr(ts.params_text, "semantics=1.04"));
+	test_spec_free(&ts);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_run_200, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_104, setup, teardown),
+		cmocka_unit_test(test_parameters),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
