@@ -206,7 +206,7 @@ static void mark(struct clock_mark *m)
 struct bon {
 	const struct bonnie_params *p;
 	struct ftest ft;
-	char file[4400], dir[4400];
+	char file[4400], dir[4400], home[4096];
 	uint64_t size, nchunks;
 	char *buf;
 	double rate[NCOLS], cpu[NCOLS];	/* NAN = not run or under 0.5 s */
@@ -503,26 +503,27 @@ static int seeks(struct bon *b)
 
 /* ---- file tests ------------------------------------------------------- */
 
+/* bonnie's names, relative to the test directory it works in: 0..12
+ * random characters after the number (sequential) or before it (random);
+ * directories filled one after another. */
 static void file_name(struct bon *b, long i, int random_first, char *out, size_t len)
 {
-	static const char chars[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
-	char rnd[16];
-	int nr = b->p->semantics ? 0 : rand() % 13;	/* 1.04: 0..12 random characters */
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	char rnd[16], num[24];
+	int nr = rand() % 13;
+	long per_dir = b->ft.dirs > 1 ? b->ft.number / b->ft.dirs : 0;
 
 	for (int k = 0; k < nr; k++)
 		rnd[k] = chars[rand() % 62];
 	rnd[nr] = '\0';
-	if (b->ft.dirs > 1)
-		snprintf(out, len, "%s/%05ld/", b->dir, i % b->ft.dirs);
-	else
-		snprintf(out, len, "%s/", b->dir);
+	snprintf(num, sizeof(num), b->p->semantics ? "%010lx" : "%07lx", i);
+	out[0] = '\0';
+	if (b->ft.dirs > 1) {
+		long d = i / (per_dir + 1);
+		snprintf(out, len, "%05ld/", d < b->ft.dirs ? d : b->ft.dirs - 1);
+	}
 	size_t n = strlen(out);
-	if (b->p->semantics)
-		snprintf(out + n, len - n, "%010lx", i);
-	else if (random_first)
-		snprintf(out + n, len - n, "%s%07lx", rnd, i);
-	else
-		snprintf(out + n, len - n, "%07lx%s", i, rnd);
+	snprintf(out + n, len - n, "%s%s", random_first ? rnd : num, random_first ? num : rnd);
 }
 
 static long file_bytes(struct bon *b)
@@ -535,10 +536,10 @@ static long file_bytes(struct bon *b)
 static int create_files(struct bon *b, char (*names)[64], int random_first)
 {
 	for (long i = 0; i < b->ft.number && !workload_stopped(); i++) {
-		char path[4500];
+		char path[64];
 		file_name(b, i, random_first, path, sizeof(path));
-		snprintf(names[i], 64, "%s", path + strlen(b->dir) + 1);
-		int fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0600);
+		snprintf(names[i], 64, "%s", path);
+		int fd = creat(path, S_IRUSR | S_IWUSR);
 		if (fd < 0)
 			return error_errno("bonnie: create %s", path);
 		for (long left = file_bytes(b); left > 0; left -= (long)b->p->chunk) {
@@ -580,11 +581,11 @@ static int walk_dirs(struct bon *b, int del)
 	long ndirs = b->ft.dirs > 1 ? b->ft.dirs : 1;
 
 	for (long d = 0; d < ndirs; d++) {
-		char dir[4500], path[4800];
+		char dir[24], path[600];
 		if (b->ft.dirs > 1)
-			snprintf(dir, sizeof(dir), "%s/%05ld", b->dir, d);
+			snprintf(dir, sizeof(dir), "%05ld", d);
 		else
-			snprintf(dir, sizeof(dir), "%s", b->dir);
+			snprintf(dir, sizeof(dir), ".");
 		DIR *dh = opendir(dir);
 		struct dirent *de;
 		if (!dh)
@@ -603,13 +604,16 @@ static int walk_dirs(struct bon *b, int del)
 	return 0;
 }
 
+/* The test directory and its subdirectories; bonnie then works inside it. */
 static int make_dirs(struct bon *b)
 {
 	if (mkdir(b->dir, 0700))
 		return error_errno("bonnie: mkdir %s", b->dir);
+	if (chdir(b->dir))
+		return error_errno("bonnie: chdir %s", b->dir);
 	for (long d = 0; b->ft.dirs > 1 && d < b->ft.dirs; d++) {
-		char sub[4500];
-		snprintf(sub, sizeof(sub), "%s/%05ld", b->dir, d);
+		char sub[24];
+		snprintf(sub, sizeof(sub), "%05ld", d);
 		if (mkdir(sub, 0700))
 			return error_errno("bonnie: mkdir %s", sub);
 	}
@@ -619,10 +623,12 @@ static int make_dirs(struct bon *b)
 static int remove_dirs(struct bon *b)
 {
 	for (long d = 0; b->ft.dirs > 1 && d < b->ft.dirs; d++) {
-		char sub[4500];
-		snprintf(sub, sizeof(sub), "%s/%05ld", b->dir, d);
+		char sub[24];
+		snprintf(sub, sizeof(sub), "%05ld", d);
 		rmdir(sub);
 	}
+	if (chdir(b->home))
+		return error_errno("bonnie: chdir %s", b->home);
 	return rmdir(b->dir) ? error_errno("bonnie: rmdir %s", b->dir) : 0;
 }
 
@@ -671,8 +677,7 @@ static int file_tests(struct bon *b)
 		}
 		mark(&m);
 		for (long i = 0; i < b->ft.number && !rc; i++) {
-			char path[4600];
-			snprintf(path, sizeof(path), "%s/%s", b->dir, names[i]);
+			const char *path = names[i];
 			if (pass == 0)
 				rc = stat_read(b, path);
 			else if (unlink(path))
@@ -687,6 +692,8 @@ static int file_tests(struct bon *b)
 		}
 	}
 	free(names);
+	if (chdir(b->home) && !rc)	/* also after a failure inside the test dir */
+		rc = error_errno("bonnie: chdir %s", b->home);
 	return rc;
 }
 
@@ -772,9 +779,10 @@ static int bonnie_run(struct wl_ctx *ctx, double *values)
 	snprintf(b->dir, sizeof(b->dir), "%s/Bonnie.%d.d", ctx->dir, (int)getpid());
 	for (int c = 0; c < NCOLS; c++)
 		b->rate[c] = b->cpu[c] = NAN;
-	if (!b->buf) {
+	if (!b->buf || !getcwd(b->home, sizeof(b->home))) {
+		free(b->buf);
 		free(b);
-		return error_set("out of memory");
+		return error_set("bonnie: out of memory or no working directory");
 	}
 	if (p->putc)
 		rc = put_char(b);

@@ -146,14 +146,18 @@ struct pm {
 	int64_t slots, allocated;
 	int64_t created, deleted, reads, appends;
 	double bytes_read, bytes_written;
+	char home[4096];	/* the working directory to return to */
 };
 
+/* Names are relative to the scratch directory, the working directory
+ * during the run, as in PTS's PostMark (no `set location`). */
 static void path_of(const struct pm *pm, const struct slot *s, char *buf, size_t len)
 {
+	(void)pm;
 	if (s->sub >= 0)
-		snprintf(buf, len, "%s/s%d/%lld", pm->dir, s->sub, (long long)s->id);
+		snprintf(buf, len, "s%d/%lld", s->sub, (long long)s->id);
 	else
-		snprintf(buf, len, "%s/%lld", pm->dir, (long long)s->id);
+		snprintf(buf, len, "%lld", (long long)s->id);
 }
 
 static int64_t find_free(struct pm *pm)
@@ -397,12 +401,17 @@ static int postmark_run(struct wl_ctx *ctx, double *values)
 		rc = error_set("postmark: out of memory for %lld files", (long long)p->number);
 		goto out;
 	}
+	if (!getcwd(pm->home, sizeof(pm->home)) || chdir(ctx->dir)) {
+		rc = error_errno("postmark: cannot work in %s", ctx->dir);
+		pm->home[0] = '\0';
+		goto out;
+	}
 	postmark_sgenrand(&pm->mt, (uint32_t)p->seed);
 	for (int64_t i = 0; i < p->size_high * 2; i++)
 		pm->source[i] = (char)(32 + rnd(&pm->mt, 95));
 	for (int64_t i = 0; i < p->subdirs && p->subdirs > 1; i++) {
 		char sub[4200];
-		snprintf(sub, sizeof(sub), "%s/s%lld", ctx->dir, (long long)i);
+		snprintf(sub, sizeof(sub), "s%lld", (long long)i);
 		if (mkdir(sub, 0700) && errno != EEXIST) {
 			rc = error_errno("postmark: mkdir %s", sub);
 			goto out;
@@ -434,7 +443,7 @@ static int postmark_run(struct wl_ctx *ctx, double *values)
 	uint64_t ns3 = now_ns();
 	for (int64_t i = 0; i < p->subdirs && p->subdirs > 1; i++) {
 		char sub[4200];
-		snprintf(sub, sizeof(sub), "%s/s%lld", ctx->dir, (long long)i);
+		snprintf(sub, sizeof(sub), "s%lld", (long long)i);
 		rmdir(sub);
 	}
 	if (!rc && workload_stopped())
@@ -452,6 +461,8 @@ static int postmark_run(struct wl_ctx *ctx, double *values)
 			postmark_report(ctx->detail, pm, start, t_start, t_end, end, deleted_alone);
 	}
 out:
+	if (pm->home[0] && chdir(pm->home) && !rc)
+		rc = error_errno("postmark: cannot return to %s", pm->home);
 	free(pm->source);
 	free(pm->rbuf);
 	free(pm->table);
