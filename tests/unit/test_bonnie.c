@@ -6,22 +6,6 @@
 
 #include <math.h>
 
-static char dir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	make_tmpdir(dir, sizeof(dir));
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	rm_rf(dir);
-	return 0;
-}
-
 static int run(const char *spec, double *v, char *detail)
 {
 	struct test_spec ts;
@@ -136,8 +120,8 @@ static void test_parameters(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_run_200, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_run_104, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_200, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_run_104, setup_dir, teardown_dir),
 		cmocka_unit_test(test_parameters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,22 +11,6 @@ int fileop_level_counts(const char *dir, int n, int variant, uint64_t size, uint
 enum { MKDIR, RMDIR, CREATE, READ, WRITE, CLOSE, STAT, ACCESS, CHMOD, READDIR, LINK, UNLINK,
        DELETE, CHDIR, OPEN };
 
-static char dir[256];
-
-static int setup(void **state)
-{
-	(void)state;
-	make_tmpdir(dir, sizeof(dir));
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	rm_rf(dir);
-	return 0;
-}
-
 /* The 13-column fileop: n + n^2 directories, n^3 files, n^2 readdirs. */
 static void test_counts_13(void **state)
 {
@@ -113,9 +97,9 @@ static void test_bad_parameters(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_counts_13, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_counts_15, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_run_and_detail, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_counts_13, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_counts_15, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_run_and_detail, setup_dir, teardown_dir),
 		cmocka_unit_test(test_bad_parameters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

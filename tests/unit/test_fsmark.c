@@ -9,22 +9,6 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 
-static char dir[256];
-
-static int setup_dir(void **state)
-{
-	(void)state;
-	make_tmpdir(dir, sizeof(dir));
-	return 0;
-}
-
-static int teardown_dir(void **state)
-{
-	(void)state;
-	rm_rf(dir);
-	return 0;
-}
-
 /* Run one repetition of `spec` in dir; returns the workload's rc. */
 static int run_spec(const char *spec, double *values)
 {

@@ -7,7 +7,7 @@
 
 #include <math.h>
 
-static char dir[256], path[512];
+static char path[512];
 
 static int setup(void **state)
 {

@@ -39,7 +39,7 @@ static void test_generator_seed_42(void **state)
 static void test_run(void **state)
 {
 	(void)state;
-	char dir[256], detail[DETAIL_MAX];
+	char detail[DETAIL_MAX];
 	struct test_spec ts;
 	struct wl_ctx ctx;
 	double v[7], w[7];

@@ -6,7 +6,7 @@
 
 #include <jansson.h>
 
-static char dir[256], path[512];
+static char path[512];
 static struct result *res;
 
 static int setup(void **state)

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <sqlite3.h>
 
-static char dir[256], path[512];
+static char path[512];
 
 static int setup(void **state)
 {

@@ -4,8 +4,6 @@
 #include "core/error.h"
 #include "runner/suite.h"
 
-static char dir[256];
-
 static const char *write_suite(const char *name, const char *text)
 {
 	static char path[512];
@@ -17,20 +15,6 @@ static const char *write_suite(const char *name, const char *text)
 	fputs(text, f);
 	fclose(f);
 	return path;
-}
-
-static int setup(void **state)
-{
-	(void)state;
-	make_tmpdir(dir, sizeof(dir));
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	rm_rf(dir);
-	return 0;
 }
 
 static void test_parse(void **state)
@@ -121,5 +105,5 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_builtin_suites),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }

@@ -22,12 +22,29 @@ static inline void make_tmpdir(char *buf, size_t len)
 	assert_non_null(mkdtemp(buf));
 }
 
-static inline void rm_rf(const char *dir)
+static inline void rm_rf(const char *path)
 {
 	char cmd[4200];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", path);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* The common fixture: a fresh directory `dir` per test (or group). */
+static char dir[256];
+
+static inline int setup_dir(void **state)
+{
+	(void)state;
+	make_tmpdir(dir, sizeof(dir));
+	return 0;
+}
+
+static inline int teardown_dir(void **state)
+{
+	(void)state;
+	rm_rf(dir);
+	return 0;
 }
 
 #define skip_because(why) do { print_message("# SKIP reason: %s\n", why); skip(); } while (0)
@@ -39,13 +56,13 @@ static inline const char *fixture_dir(void)
 }
 
 /* Count directory entries other than . and .. */
-static inline int count_entries(const char *dir)
+static inline int count_entries(const char *where)
 {
 	char cmd[4200];
 	FILE *p;
 	int n = -1;
 
-	snprintf(cmd, sizeof(cmd), "find '%s' -mindepth 1 -type f | wc -l", dir);
+	snprintf(cmd, sizeof(cmd), "find '%s' -mindepth 1 -type f | wc -l", where);
 	p = popen(cmd, "r");
 	assert_non_null(p);
 	assert_int_equal(fscanf(p, "%d", &n), 1);
