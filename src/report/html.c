@@ -164,7 +164,9 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 		fputs("</text>", f);
 		if (!s[i].n) {
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#a00\">%s</text>", label_w + 4,
-				y + 18, t->cells[i].failure ? "failed (see the tables)" : "no result");
+				y + 18, t->cells[i].failure ? "failed (see the tables)" :
+				t->cells[i].nsamples ? "no figure (e.g. bonnie's +++++: under 0.5 s)" :
+				"no result");
 			continue;
 		}
 		double w = s[i].mean / ax.max * plot_w;
@@ -211,11 +213,13 @@ static void chart_grouped(FILE *f, const struct result *r, int ti, const char *u
 				hi = s.mean;
 		}
 	svg_axis(hi, 5, &ax);
+	int crowded = nc > 6;	/* long labels: slanted, with room below */
 	double left = 60, top = 10, plot_h = 220, plot_w = CHART_W - left - 10;
+	double bottom = crowded ? 90 : 40;
 	double group = plot_w / nc, bw = (group - 12) / n;
 	fprintf(f, "<figure><svg class=\"chart grouped\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
 		   " height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" data-test=\"",
-		CHART_W, top + plot_h + 40, CHART_W, top + plot_h + 40);
+		CHART_W, top + plot_h + bottom, CHART_W, top + plot_h + bottom);
 	xml_escape(f, t->name);
 	fputs("\" data-unit=\"", f);
 	xml_escape(f, unit);
@@ -232,8 +236,12 @@ static void chart_grouped(FILE *f, const struct result *r, int ti, const char *u
 			bar_rect(f, gx + i * bw, top + plot_h - h, bw - 1, h,
 				 colour_index(pal, r->targets[i].label), r->targets[i].label);
 		}
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", gx + (group - 12) / 2,
-			top + plot_h + 16);
+		double lx = gx + (group - 12) / 2, ly = top + plot_h + 16;
+		if (crowded)
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+				   "transform=\"rotate(-35 %.1f %.1f)\">", lx, ly, lx, ly);
+		else
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", lx, ly);
 		xml_escape(f, t->metrics[cols[c]].label);
 		fputs("</text>", f);
 	}
@@ -297,13 +305,14 @@ static const char *ratio_class(const struct summary *a, const struct summary *b,
 	return "noise";
 }
 
+/* "1.20 faster"; `brief` tables say "~" for no significant difference. */
 static void verdict_text(FILE *f, const struct summary *a, const struct summary *b,
-			 const struct ratio *q, int direction)
+			 const struct ratio *q, int direction, int brief)
 {
 	int v = q->verdict * (direction > 0 ? 1 : -1);
 
-	fprintf(f, "%.2f %s", q->value, a->n < 2 || b->n < 2 ? "(too few runs)" :
-		v > 0 ? "faster" : v < 0 ? "slower" : "no significant difference");
+	fprintf(f, "%.2f %s", q->value, a->n < 2 || b->n < 2 ? (brief ? "?" : "(too few runs)") :
+		v > 0 ? "faster" : v < 0 ? "slower" : brief ? "~" : "no significant difference");
 }
 
 static void summary_table(FILE *f, const struct result *r, int base)
@@ -358,7 +367,7 @@ static void summary_table(FILE *f, const struct result *r, int base)
 				continue;
 			}
 			fprintf(f, "<td class=\"num %s\">", ratio_class(&s, &b, t->metrics[m].direction, &q));
-			verdict_text(f, &s, &b, &q, t->metrics[m].direction);
+			verdict_text(f, &s, &b, &q, t->metrics[m].direction, 0);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -372,6 +381,9 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 	char num[64];
 
 	for (int ratio = 0; ratio < (r->ntargets > 1 ? 2 : 1); ratio++) {
+		if (ratio)
+			fputs("<p class=\"legend\">Ratio to the baseline: faster or slower when "
+			      "significant, ~ when not.</p>\n", f);
 		fprintf(f, "<table class=\"%s\"><tr><th>%s</th>", ratio ? "ratio" : "raw",
 			ratio ? "ratio to baseline" : "mean &#177; SE");
 		for (int m = 0; m < t->nmetrics; m++) {
@@ -402,7 +414,7 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 				} else {
 					fprintf(f, "<td class=\"num %s\">",
 						ratio_class(&s, &b, t->metrics[m].direction, &q));
-					verdict_text(f, &s, &b, &q, t->metrics[m].direction);
+					verdict_text(f, &s, &b, &q, t->metrics[m].direction, 1);
 					fputs("</td>", f);
 				}
 			}
