@@ -22,8 +22,10 @@ static void list_tests(void)
 		printf("  parameters (%s:key=value,...):\n", wl->name);
 		for (const struct param_def *d = wl->params; d->name; d++) {
 			char range[96] = "";
-			if (d->min != d->max && d->type != PT_SIZE)
-				snprintf(range, sizeof(range), " [%g..%g]", d->min, d->max);
+			if (d->min != d->max && d->type == PT_INT)
+				snprintf(range, sizeof(range), " [%.0f..%.0f]", d->min, d->max);
+			else if (d->min != d->max && d->type == PT_DURATION)
+				snprintf(range, sizeof(range), " [%gs..%gs]", d->min, d->max);
 			printf("    %-14s default %-8s %s%s\n", d->name, d->def, d->help, range);
 			printf("    %-14s         %-8s (%s)\n", "", "",
 			       param_type_text(d, buf, sizeof(buf)));
