@@ -114,8 +114,8 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 	for (int i = 0; i < r->ntargets; i++) {
 		dotted_label(f, r->targets[i].label, lw);
 		if (!s[i].n) {
-			const char *why = t->cells[i].failure;
-			fprintf(f, "%s\n", why ? "FAILED (see below)" : "no result");
+			fprintf(f, "%s\n", t->cells[i].failure ? "FAILED (see below)" :
+				t->cells[i].nsamples ? "no figure (+++++: under 0.5 s)" : "no result");
 			continue;
 		}
 		snprintf(val, sizeof(val), "%.*f", dec, s[i].mean);
