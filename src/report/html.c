@@ -492,7 +492,26 @@ static void samples_section(FILE *f, const struct result *r)
 					s->wall, s->cpu_pct, s->machine_cpu_pct);
 			}
 	}
-	fputs("</table></details>\n", f);
+	fputs("</table>\n", f);
+	/* Each tool's own output (fileop's table, PostMark's report,
+	 * bonnie++'s CSV line), as the original tool would have printed it. */
+	for (int ti = 0; ti < r->ntests; ti++) {
+		const struct r_test *t = &r->tests[ti];
+		for (int i = 0; i < r->ntargets; i++)
+			for (int k = 0; k < t->cells[i].nsamples; k++) {
+				const struct r_sample *s = &t->cells[i].samples[k];
+				if (!s->detail)
+					continue;
+				fputs("<h3>", f);
+				xml_escape(f, t->name);
+				fputs(" on ", f);
+				xml_escape(f, r->targets[i].label);
+				fprintf(f, ", run %d</h3><pre class=\"detail\">", s->rep);
+				xml_escape(f, s->detail);
+				fputs("</pre>\n", f);
+			}
+	}
+	fputs("</details>\n", f);
 }
 
 static void run_page(FILE *f, const struct result *r, const char *baseline, struct palette *pal)
