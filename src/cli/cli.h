@@ -42,7 +42,12 @@ extern const struct cmd_entry cmd_run_entry, cmd_list_entry, cmd_show_entry,
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Open --db FILE or the default store, creating its directory. */
 int cli_open_store(const char *path, struct store **out);
-/* Write `what` (json, csv, markdown, text) of a run to FILE ("-" = stdout). */
+/* Write `what` (json, csv, markdown, html, text) of runs to FILE ("-" =
+ * stdout): HTML as one page, the others one after another.  A file that
+ * could not be written whole is removed. */
+int cli_write_runs(struct result *const *runs, int n, const char *what, const char *file,
+		   const char *baseline);
+/* The same for one run. */
 int cli_write_output(const struct result *r, const char *what, const char *file,
 		     const char *baseline);
 /* A run named by number, "last", or (by_label) its label: the newest

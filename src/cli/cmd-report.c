@@ -10,32 +10,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-/* Write every run to FILE ("-" = stdout) as HTML (one page) or Markdown. */
-static int write_runs(const char *file, int html, struct result **runs, int n,
-		      const char *baseline)
-{
-	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
-	struct report_opts o;
-	int rc = 0;
-
-	if (!f)
-		return error_errno("cannot write %s", file);
-	report_opts_for(f, &o);
-	o.baseline = baseline;
-	if (html)
-		rc = report_html(f, runs, n, baseline);
-	for (int i = 0; i < n && !html && !rc; i++)
-		rc = report_markdown(f, runs[i], &o);
-	if (fflush(f) || ferror(f))
-		rc = error_errno("writing %s", file);
-	if (f != stdout && fclose(f) && !rc)
-		rc = error_errno("writing %s", file);
-	if (rc && f != stdout)
-		unlink(file);	/* never leave a half-written report */
-	return rc;
-}
 
 static int cmd_report(int argc, char **argv)
 {
@@ -85,11 +59,11 @@ static int cmd_report(int argc, char **argv)
 	}
 	store_close(s);
 	if (!rc && html)
-		rc = write_runs(html, 1, runs, n, baseline) != 0;
+		rc = cli_write_runs(runs, n, "html", html, baseline) != 0;
 	if (!rc && md)
-		rc = write_runs(md, 0, runs, n, baseline) != 0;
-	for (int i = 0; i < n && !rc && !html && !md; i++)
-		rc = cli_write_output(runs[i], "text", "-", baseline) != 0;
+		rc = cli_write_runs(runs, n, "markdown", md, baseline) != 0;
+	if (!rc && !html && !md)
+		rc = cli_write_runs(runs, n, "text", "-", baseline) != 0;
 	for (int i = 0; i < n && runs; i++)
 		result_free(runs[i]);
 	free(runs);

@@ -116,30 +116,28 @@ int cli_open_store(const char *path, struct store **out)
 	return store_open(path, out);
 }
 
-int cli_write_output(const struct result *r, const char *what, const char *file,
-		     const char *baseline)
+int cli_write_runs(struct result *const *runs, int n, const char *what, const char *file,
+		   const char *baseline)
 {
 	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
 	struct report_opts o;
-	int rc;
+	int rc = 0;
 
 	if (!f)
 		return error_errno("cannot write %s", file);
 	report_opts_for(f, &o);
 	o.baseline = baseline;
-	if (!strcmp(what, "json"))
-		rc = report_json(f, r, baseline);
-	else if (!strcmp(what, "csv"))
-		rc = report_csv(f, r);
-	else if (!strcmp(what, "markdown"))
-		rc = report_markdown(f, r, &o);
-	else if (!strcmp(what, "html")) {
-		struct result *one = (struct result *)r;
-		rc = report_html(f, &one, 1, baseline);
-	}
-	else {
-		report_text(f, r, &o);
-		rc = 0;
+	if (!strcmp(what, "html"))	/* one page for all the runs */
+		rc = report_html(f, runs, n, baseline);
+	for (int i = 0; i < n && !rc && strcmp(what, "html"); i++) {
+		if (!strcmp(what, "json"))
+			rc = report_json(f, runs[i], baseline);
+		else if (!strcmp(what, "csv"))
+			rc = report_csv(f, runs[i]);
+		else if (!strcmp(what, "markdown"))
+			rc = report_markdown(f, runs[i], &o);
+		else
+			report_text(f, runs[i], &o);
 	}
 	if (fflush(f) || ferror(f))
 		rc = error_errno("writing %s", file);
@@ -148,6 +146,14 @@ int cli_write_output(const struct result *r, const char *what, const char *file,
 	if (rc && f != stdout)
 		unlink(file);	/* never leave a half-written result file */
 	return rc ? -1 : 0;
+}
+
+int cli_write_output(const struct result *r, const char *what, const char *file,
+		     const char *baseline)
+{
+	struct result *one = (struct result *)r;
+
+	return cli_write_runs(&one, 1, what, file, baseline);
 }
 
 int cli_find_run(struct store *s, const char *sel, int by_label, int64_t *id)

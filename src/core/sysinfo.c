@@ -7,12 +7,15 @@
 #include "sysinfo.h"
 #include "str.h"
 
+#include <libmount/libmount.h>
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -368,22 +371,6 @@ const char *fs_magic_name(unsigned long magic)
 	return NULL;
 }
 
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unescape(char *s)
-{
-	char *d = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
-			*d++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 4;
-		} else {
-			*d++ = *s++;
-		}
-	}
-	*d = '\0';
-}
-
 static int under(const char *path, const char *mp)
 {
 	size_t n = strlen(mp);
@@ -412,40 +399,38 @@ static void merge_opts(const char *a, const char *b, char *out, size_t len)
 	}
 }
 
-int mountinfo_lookup(const char *text, const char *path, struct fsinfo *fi,
+/* The mount holding `path` in a mountinfo file (libmount parses it, escapes
+ * and all): the deepest mount point above path, the later one on ties. */
+int mountinfo_lookup(const char *file, const char *path, struct fsinfo *fi,
 		     unsigned *major, unsigned *minor)
 {
-	size_t best = 0;
-	int found = 0;
+	struct libmnt_table *tb = mnt_new_table();
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs, *best = NULL;
+	size_t depth = 0;
 
-	for (const char *line = text; line && *line;) {
-		char buf[2048], *f[32], *save = NULL;
-		int nf = 0, dash = -1;
-
-		copy_line(buf, sizeof(buf), line);
-		line = strchr(line, '\n');
-		line = line ? line + 1 : NULL;
-		for (char *t = strtok_r(buf, " ", &save); t && nf < 32;
-		     t = strtok_r(NULL, " ", &save)) {
-			if (!strcmp(t, "-") && dash < 0)
-				dash = nf;
-			f[nf++] = t;
+	if (tb && it && !mnt_table_parse_file(tb, file))
+		while (!mnt_table_next_fs(tb, it, &fs)) {
+			const char *mp = mnt_fs_get_target(fs);
+			if (mp && under(path, mp) && strlen(mp) >= depth) {
+				depth = strlen(mp);
+				best = fs;
+			}
 		}
-		if (nf < 7 || dash < 6 || dash + 3 >= nf + 1 || dash + 2 >= nf)
-			continue;
-		unescape(f[4]);
-		if (!under(path, f[4]) || strlen(f[4]) < best)
-			continue;
-		best = strlen(f[4]);	/* later entries at equal depth shadow earlier */
-		found = 1;
-		sscanf(f[2], "%u:%u", major, minor);
-		snprintf(fi->mount_point, sizeof(fi->mount_point), "%s", f[4]);
-		snprintf(fi->fstype, sizeof(fi->fstype), "%s", f[dash + 1]);
-		snprintf(fi->mount_source, sizeof(fi->mount_source), "%s", f[dash + 2]);
-		merge_opts(f[5], dash + 3 < nf ? f[dash + 3] : "", fi->mount_opts,
-			   sizeof(fi->mount_opts));
+	if (best) {
+		dev_t dev = mnt_fs_get_devno(best);
+		const char *vfs = mnt_fs_get_vfs_options(best), *sup = mnt_fs_get_fs_options(best);
+		*major = major(dev);
+		*minor = minor(dev);
+		str_copy(fi->mount_point, sizeof(fi->mount_point), mnt_fs_get_target(best));
+		str_copy(fi->fstype, sizeof(fi->fstype), mnt_fs_get_fstype(best) ? mnt_fs_get_fstype(best) : "");
+		str_copy(fi->mount_source, sizeof(fi->mount_source),
+			 mnt_fs_get_source(best) ? mnt_fs_get_source(best) : "");
+		merge_opts(vfs ? vfs : "", sup ? sup : "", fi->mount_opts, sizeof(fi->mount_opts));
 	}
-	return found ? 0 : -1;
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return best ? 0 : -1;
 }
 
 /* /sys/block/<disk> for a block device, given major:minor or a /dev name. */
@@ -514,9 +499,8 @@ static void describe_disk(const char *root, const char *name, struct fsinfo *fi)
 
 int fsinfo_collect(const char *root, const char *path, struct fsinfo *fi)
 {
-	char real[PATH_MAX], disk[64];
+	char real[PATH_MAX], disk[64], mountinfo[PATH_MAX];
 	unsigned maj = 0, min = 0;
-	char *mi;
 
 	memset(fi, 0, sizeof(*fi));
 	snprintf(fi->disk, sizeof(fi->disk), "none");
@@ -525,12 +509,8 @@ int fsinfo_collect(const char *root, const char *path, struct fsinfo *fi)
 		snprintf(real, sizeof(real), "%s", path);
 	else if (!realpath(path, real))
 		return -1;
-	mi = slurp(root, "/proc/self/mountinfo");
-	if (!mi)
-		return -1;
-	int rc = mountinfo_lookup(mi, real, fi, &maj, &min);
-	free(mi);
-	if (rc)
+	snprintf(mountinfo, sizeof(mountinfo), "%.4000s/proc/self/mountinfo", root);
+	if (mountinfo_lookup(mountinfo, real, fi, &maj, &min))
 		return -1;
 
 	/* FUSE: the kernel only knows "fuse"; the subtype names the fs. */

@@ -46,7 +46,7 @@ int fsinfo_collect(const char *root, const char *path, struct fsinfo *fi);
 /* Pieces exposed for tests. */
 const char *fs_magic_name(unsigned long magic);
 void memory_from_dmidecode(const char *text, char *out, unsigned len);
-int mountinfo_lookup(const char *mountinfo_text, const char *path,
+int mountinfo_lookup(const char *mountinfo_file, const char *path,
 		     struct fsinfo *fi, unsigned *major, unsigned *minor);
 
 #endif

@@ -256,6 +256,16 @@ static void chart_grouped(FILE *f, const struct result *r, int ti, const char *u
 	fputs("</figcaption></figure>\n", f);
 }
 
+/* <th> cells with every target's label, in order. */
+static void target_headers(FILE *f, const struct result *r)
+{
+	for (int i = 0; i < r->ntargets; i++) {
+		fputs("<th>", f);
+		xml_escape(f, r->targets[i].label);
+		fputs("</th>", f);
+	}
+}
+
 static void system_table(FILE *f, const struct result *r)
 {
 	fputs("<h2>System</h2>\n<table class=\"system\">", f);
@@ -267,11 +277,7 @@ static void system_table(FILE *f, const struct result *r)
 		fputs("</td></tr>", f);
 	}
 	fputs("\n<tr><th></th>", f);
-	for (int i = 0; i < r->ntargets; i++) {
-		fputs("<th>", f);
-		xml_escape(f, r->targets[i].label);
-		fputs("</th>", f);
-	}
+	target_headers(f, r);
 	fputs("</tr>\n", f);
 	static const char *names[] = { "File-System", "Mount Options", "mkfs", "Disk",
 				       "I/O Scheduler", "Directory" };
@@ -325,11 +331,7 @@ static void summary_table(FILE *f, const struct result *r, int base)
 	      " <span style=\"background:#f4b6b6\">slower</span> by 5% or more and significant;"
 	      " pale when beyond 5% but within the noise; grey within 5%.</p>\n"
 	      "<table class=\"summary\"><tr><th>Test</th><th>Metric</th><th>Fastest</th>", f);
-	for (int i = 0; i < r->ntargets; i++) {
-		fputs("<th>", f);
-		xml_escape(f, r->targets[i].label);
-		fputs("</th>", f);
-	}
+	target_headers(f, r);
 	fputs("</tr>\n", f);
 	for (int ti = 0; ti < r->ntests; ti++) {
 		const struct r_test *t = &r->tests[ti];

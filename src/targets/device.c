@@ -11,6 +11,7 @@
 #include "../core/error.h"
 
 #include <blkid/blkid.h>
+#include <libmount/libmount.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,27 +64,19 @@ static int has_holders(dev_t d)
 	return held;
 }
 
+/* Is dev or one of its partitions mounted?  libmount reads mountinfo. */
 static int mounted_from(const dev_t *devs, int n, char *where, size_t len)
 {
-	char line[8192];
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	int found = 0;
+	struct libmnt_table *tb = mnt_new_table();
+	struct libmnt_fs *fs = NULL;
 
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		unsigned ma, mi;
-		char mp[4096];
-		if (sscanf(line, "%*s %*s %u:%u %*s %4095s", &ma, &mi, mp) != 3)
-			continue;
-		for (int i = 0; i < n && !found; i++)
-			if (devs[i] == makedev(ma, mi)) {
-				snprintf(where, len, "%s", mp);
-				found = 1;
-			}
-	}
-	fclose(f);
-	return found;
+	if (tb && !mnt_table_parse_file(tb, "/proc/self/mountinfo"))
+		for (int i = 0; i < n && !fs; i++)
+			fs = mnt_table_find_devno(tb, devs[i], MNT_ITER_FORWARD);
+	if (fs)
+		snprintf(where, len, "%s", mnt_fs_get_target(fs));
+	mnt_unref_table(tb);
+	return fs != NULL;
 }
 
 static int used_as_swap(const char *dev)

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libmount/libmount.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -169,18 +170,12 @@ int state_leftovers(void)
 
 static int is_mounted(const char *path)
 {
-	char line[2 * PATH_MAX];
-	FILE *f = fopen("/proc/self/mountinfo", "r");
+	struct libmnt_table *tb = mnt_new_table();
 	int found = 0;
 
-	if (!f)
-		return 0;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char mp[PATH_MAX];
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mp) == 1)
-			found = !strcmp(mp, path);
-	}
-	fclose(f);
+	if (tb && !mnt_table_parse_file(tb, "/proc/self/mountinfo"))
+		found = mnt_table_find_target(tb, path, MNT_ITER_BACKWARD) != NULL;
+	mnt_unref_table(tb);
 	return found;
 }
 

@@ -357,27 +357,19 @@ static int block_pass(struct bon *b, enum pass how)
 	return 0;
 }
 
-static int put_block(struct bon *b)
+/* Block output, rewrite and block input: one timed pass each. */
+static int timed_pass(struct bon *b, enum pass how, enum col c)
 {
 	struct clock_mark m;
 
-	unlink_pieces(b);
-	memset(b->buf, 0, (size_t)b->p->chunk);
+	if (how == WRITE_PASS) {
+		unlink_pieces(b);
+		memset(b->buf, 0, (size_t)b->p->chunk);
+	}
 	mark(&m);
-	if (block_pass(b, WRITE_PASS))
+	if (block_pass(b, how))
 		return -1;
-	finish(b, PUTB, &m, (double)b->size / 1024, 0);
-	return 0;
-}
-
-static int rewrite(struct bon *b)
-{
-	struct clock_mark m;
-
-	mark(&m);
-	if (block_pass(b, REWRITE_PASS))
-		return -1;
-	finish(b, REWR, &m, (double)b->size / 1024, 0);
+	finish(b, c, &m, (double)b->size / 1024, 0);
 	return 0;
 }
 
@@ -416,17 +408,6 @@ static int get_char(struct bon *b)
 		close(fd);
 		finish(b, GETC, &m, (double)b->p->byte_io / 1024, 0);
 	}
-	return 0;
-}
-
-static int get_block(struct bon *b)
-{
-	struct clock_mark m;
-
-	mark(&m);
-	if (block_pass(b, READ_PASS))
-		return -1;
-	finish(b, GETB, &m, (double)b->size / 1024, 0);
 	return 0;
 }
 
@@ -855,13 +836,13 @@ static int bonnie_run(struct wl_ctx *ctx, double *values)
 	if (p->putc)
 		rc = put_char(b);
 	if (!rc)
-		rc = put_block(b);
+		rc = timed_pass(b, WRITE_PASS, PUTB);
 	if (!rc)
-		rc = rewrite(b);
+		rc = timed_pass(b, REWRITE_PASS, REWR);
 	if (!rc && p->putc)
 		rc = get_char(b);
 	if (!rc)
-		rc = get_block(b);
+		rc = timed_pass(b, READ_PASS, GETB);
 	if (!rc && !workload_stopped())
 		rc = seeks(b);
 	unlink_pieces(b);

@@ -11,6 +11,16 @@
 
 #include "store/store.h"
 
+/* The store file of the test group: `path` inside the scratch `dir`. */
+static char path[512];
+
+static inline int setup_store(void **state)
+{
+	setup_dir(state);
+	snprintf(path, sizeof(path), "%s/r.db", dir);
+	return 0;
+}
+
 static const double fx_files[3][3] = { { 100, 101, 99 }, { 120, 121, 119 }, { 100.5, 99, 101.5 } };
 static const double fx_over[3][3] = { { 50, 51, 49 }, { 40, 41, 39 }, { 50, 50, 50 } };
 static const char *const fx_labels[3] = { "base", "fast", "same" };

@@ -2,7 +2,7 @@
  * generations, its parameters, and a full run leaving nothing behind. */
 #include "testutil.h"
 #include "core/error.h"
-#include "runner/testspec.h"
+#include "run_workload.h"
 
 #include <math.h>
 
@@ -52,17 +52,12 @@ static void test_run_and_detail(void **state)
 {
 	(void)state;
 	struct test_spec ts;
-	struct wl_ctx ctx;
 	double v[15];
 	char detail[DETAIL_MAX];
+	int n;
 
-	assert_int_equal(test_spec_parse("fileop:l=2,u=4,s=1k", &ts), 0);
-	assert_int_equal(ts.nmetrics, 13);
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.dir = dir;
-	ctx.params = ts.params;
-	ctx.detail = detail;
-	assert_int_equal(ts.wl->run(&ctx, v), 0);
+	assert_int_equal(run_workload("fileop:l=2,u=4,s=1k", dir, v, detail, &n), 0);
+	assert_int_equal(n, 13);
 	for (int i = 0; i < 13; i++)
 		assert_true(v[i] > 0 && isfinite(v[i]));
 	/* fileop's table: a header and one row per level 2, 3, 4 */
@@ -71,7 +66,6 @@ static void test_run_and_detail(void **state)
 	assert_non_null(strstr(detail, "\n    4 "));
 	assert_non_null(strstr(detail, "         64\n"));	/* Total_files of level 4 */
 	assert_int_equal(count_entries(dir), 0);
-	test_spec_free(&ts);
 
 	assert_int_equal(test_spec_parse("fileop-seed002", &ts), 0);
 	assert_non_null(strstr(ts.params_text, "l=20,u=25,f=1,i=1,s=10k,variant=13"));

@@ -2,7 +2,7 @@
  * file counts, placement, cleanup, every sync method, and ENOSPC. */
 #include "testutil.h"
 #include "core/error.h"
-#include "runner/testspec.h"
+#include "run_workload.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -12,16 +12,7 @@
 /* Run one repetition of `spec` in dir; returns the workload's rc. */
 static int run_spec(const char *spec, double *values)
 {
-	struct test_spec ts;
-	struct wl_ctx ctx;
-
-	assert_int_equal(test_spec_parse(spec, &ts), 0);
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.dir = dir;
-	ctx.params = ts.params;
-	int rc = ts.wl->run(&ctx, values);
-	test_spec_free(&ts);
-	return rc;
+	return run_workload(spec, dir, values, NULL, NULL);
 }
 
 static void test_unlinks_after_timing(void **state)

@@ -3,7 +3,7 @@
  * whole-second report, and parameter checks. */
 #include "testutil.h"
 #include "core/error.h"
-#include "runner/testspec.h"
+#include "run_workload.h"
 
 #include <math.h>
 
@@ -39,38 +39,26 @@ static void test_generator_seed_42(void **state)
 static void test_run(void **state)
 {
 	(void)state;
-	char detail[DETAIL_MAX];
-	struct test_spec ts;
-	struct wl_ctx ctx;
+	const char *spec = "postmark:transactions=2000,number=100,subdirs=4";
+	char detail[DETAIL_MAX], again[DETAIL_MAX];
 	double v[7], w[7];
 
-	make_tmpdir(dir, sizeof(dir));
-	assert_int_equal(test_spec_parse("postmark:transactions=2000,number=100,subdirs=4", &ts), 0);
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.dir = dir;
-	ctx.params = ts.params;
-	ctx.detail = detail;
-	assert_int_equal(ts.wl->run(&ctx, v), 0);
+	setup_dir(state);
+	assert_int_equal(run_workload(spec, dir, v, detail, NULL), 0);
 	for (int i = 0; i < 7; i++)
 		assert_true(v[i] > 0 && isfinite(v[i]));
 	assert_int_equal(count_entries(dir), 0);	/* files and s0..s3 gone */
 	assert_non_null(strstr(detail, "Creation alone: 100 files"));
 	assert_non_null(strstr(detail, "megabytes written"));
 	/* Same seed, same files: the counts in the report repeat exactly. */
-	char again[DETAIL_MAX];
-	ctx.detail = again;
-	assert_int_equal(ts.wl->run(&ctx, w), 0);
+	assert_int_equal(run_workload(spec, dir, w, again, NULL), 0);
 	assert_string_equal(strstr(detail, "Files:"), strstr(again, "Files:"));
-	test_spec_free(&ts);
 
-	assert_int_equal(test_spec_parse("postmark:transactions=5000,number=1,bias_create=0", &ts), 0);
-	ctx.params = ts.params;
-	ctx.detail = NULL;
-	assert_int_equal(ts.wl->run(&ctx, v), -1);
+	assert_int_equal(run_workload("postmark:transactions=5000,number=1,bias_create=0", dir, v,
+				      NULL, NULL), -1);
 	assert_non_null(strstr(error_get(), "out of files"));
 	assert_int_equal(count_entries(dir), 0);
-	test_spec_free(&ts);
-	rm_rf(dir);
+	teardown_dir(state);
 }
 
 static void test_parameters(void **state)

@@ -6,16 +6,13 @@
 
 #include <jansson.h>
 
-static char path[512];
 static struct result *res;
 
 static int setup(void **state)
 {
 	struct store *s;
 
-	(void)state;
-	make_tmpdir(dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/r.db", dir);
+	setup_store(state);
 	assert_int_equal(store_open(path, &s), 0);
 	assert_int_equal(store_load_run(s, fixture_run(s), &res), 0);
 	store_close(s);
@@ -24,10 +21,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	(void)state;
 	result_free(res);
-	rm_rf(dir);
-	return 0;
+	return teardown_dir(state);
 }
 
 /* Render with fn into a string (caller frees). */

@@ -6,23 +6,6 @@
 #include <math.h>
 #include <sqlite3.h>
 
-static char path[512];
-
-static int setup(void **state)
-{
-	(void)state;
-	make_tmpdir(dir, sizeof(dir));
-	snprintf(path, sizeof(path), "%s/r.db", dir);
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	rm_rf(dir);
-	return 0;
-}
-
 static int pragma_int(const char *sql)
 {
 	sqlite3 *db;
@@ -174,5 +157,5 @@ int main(void)
 		cmocka_unit_test(test_interrupted_failures_and_listing),
 		cmocka_unit_test(test_unopenable_path),
 	};
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup_store, teardown_dir);
 }

@@ -3,7 +3,7 @@
  * corrupt file fails the run; the cache may not be on the target. */
 #include "testutil.h"
 #include "core/error.h"
-#include "runner/testspec.h"
+#include "run_workload.h"
 
 #include <math.h>
 #include <sys/stat.h>
@@ -29,24 +29,9 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Prepare + run + cleanup of `spec` on target; returns run's rc. */
 static int run(const char *spec, double *v, char *detail)
 {
-	struct test_spec ts;
-	struct wl_ctx ctx;
-	int rc;
-
-	assert_int_equal(test_spec_parse(spec, &ts), 0);
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.dir = target;
-	ctx.params = ts.params;
-	ctx.detail = detail;
-	rc = ts.wl->prepare(&ctx);
-	if (!rc)
-		rc = ts.wl->run(&ctx, v);
-	ts.wl->cleanup(&ctx);
-	test_spec_free(&ts);
-	return rc;
+	return run_workload(spec, target, v, detail, NULL);
 }
 
 static void test_corpus_and_run(void **state)
