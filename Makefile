@@ -1,7 +1,7 @@
 # fsbench build.  `make run` and `make test` are the two documented entry
 # points; both install missing Debian packages first (scripts/install-deps).
 
-PKGS     = sqlite3 jansson gsl mount blkid libarchive zlib
+PKGS     = sqlite3 jansson gsl mount blkid libarchive zlib liburing libzstd
 VERSION  = 0.1.0
 GITREV  := $(shell git describe --always --dirty 2>/dev/null)
 BUILD   ?= build
@@ -14,7 +14,7 @@ CFLAGS   = -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wno-missing-field-i
            $(SANFLAGS) $(shell pkg-config --cflags $(PKGS)) \
            -DFSBENCH_VERSION='"$(VERSION)$(if $(GITREV),-$(GITREV),)"'
 LDFLAGS  = $(SANFLAGS)
-LDLIBS   = $(shell pkg-config --libs $(PKGS)) -lpthread -lm
+LDLIBS   = $(shell pkg-config --libs $(PKGS)) -laio -lpthread -lm
 
 SRCS     = $(wildcard src/core/*.c src/workloads/*.c src/engines/*.c src/targets/*.c \
                       src/store/*.c src/report/*.c src/runner/*.c src/cli/*.c)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const struct cmd_entry *const commands[] = {
-	&cmd_run_entry, &cmd_list_entry, &cmd_show_entry, &cmd_sysinfo_entry,
+	&cmd_run_entry, &cmd_io_entry, &cmd_list_entry, &cmd_show_entry, &cmd_sysinfo_entry,
 	&cmd_report_entry, &cmd_compare_entry, &cmd_cleanup_entry, NULL,
 };
 

@@ -24,7 +24,7 @@ int parse_int(const char *s, int64_t *out)
 	if (!s || !*s)
 		return -1;
 	errno = 0;
-	v = strtoll(s, &end, 10);
+	v = strtoll(s, &end, (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) ? 16 : 10);
 	if (errno || *end)
 		return -1;
 	*out = v;

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-extern const struct workload wl_fsmark, wl_fileop, wl_postmark, wl_tree, wl_bonnie;
+extern const struct workload wl_fsmark, wl_fileop, wl_postmark, wl_tree, wl_bonnie, wl_io;
 
 static const struct workload *const all[] = {
 	&wl_fsmark,
@@ -14,6 +14,7 @@ static const struct workload *const all[] = {
 	&wl_postmark,
 	&wl_tree,
 	&wl_bonnie,
+	&wl_io,
 	NULL,
 };
 

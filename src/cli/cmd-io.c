@@ -1,0 +1,179 @@
+/*
+ * cmd-io.c: `fsbench io [JOBFILE...] [--option=value...]`: run fio job
+ * files or fio-style flags directly in a directory, fio's way (no target
+ * provisioning, no repetitions), and print fio-shaped results or JSON.
+ * Options are the io workload's table; files fsbench creates are removed
+ * afterwards unless --keep.
+ */
+#include "cli.h"
+#include "../core/error.h"
+#include "../report/report.h"
+#include "../runner/jobfile.h"
+#include "../runner/runner.h"
+#include "../workloads/workload.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct cli_opt io_opts[] = {
+	{ "output-format", 1, 0, "normal|json", "how to print results (default normal)" },
+	{ "ignore-unknown", 0, 0, NULL, "warn about, rather than refuse, options fsbench lacks" },
+	{ "keep", 0, 0, NULL, "keep the files fsbench created (fio keeps them)" },
+	{ "help", 0, 'h', NULL, "this help; every --OPTION=VALUE below is a job option" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+struct io_cli {
+	bool json, ignore_unknown, keep;
+	struct jobset set;
+	int nfiles;
+};
+
+static void io_help(void)
+{
+	cli_print_help(stdout, "fsbench io [JOBFILE...] [--OPTION=VALUE...]", io_opts);
+	printf("\nJob options (fio's names; in job files as OPTION=VALUE):\n");
+	for (const struct param_def *d = io_option_defs; d->name; d++) {
+		char type[64];
+		printf("  --%-26s %s [%s; default %s]\n", d->name, d->help,
+		       param_type_text(d, type, sizeof(type)), d->def[0] ? d->def : "none");
+	}
+}
+
+static int own_option(struct io_cli *c, const char *arg, int *handled)
+{
+	*handled = 1;
+	if (!strcmp(arg, "--ignore-unknown"))
+		c->ignore_unknown = true;
+	else if (!strcmp(arg, "--keep"))
+		c->keep = true;
+	else if (!strncmp(arg, "--output-format=", 16)) {
+		if (!strcmp(arg + 16, "json"))
+			c->json = true;
+		else if (strcmp(arg + 16, "normal"))
+			return cli_fail(EXIT_USAGE, "io: --output-format is normal or json, not '%s'",
+					arg + 16);
+	} else
+		*handled = 0;
+	return 0;
+}
+
+/* Flags given with a job file override that option in every job. */
+static int override_jobs(struct jobset *set, int first, char **flags, int nflags)
+{
+	for (int i = 0; i < nflags; i++) {
+		char key[128], *eq;
+		strncpy(key, flags[i] + 2, sizeof(key) - 1);
+		key[sizeof(key) - 1] = 0;
+		eq = strchr(key, '=');
+		if (eq)
+			*eq = 0;
+		for (int j = first; j < set->njobs; j++)
+			if (params_set(io_option_defs, &set->jobs[j], key, eq ? eq + 1 : "1"))
+				return -1;
+	}
+	return 0;
+}
+
+static int parse_args(struct io_cli *c, int argc, char **argv)
+{
+	char **flags = calloc((size_t)argc + 1, sizeof(char *));
+	int nflags = 0, rc = 0;
+
+	if (!flags)
+		return cli_fail(EXIT_FAIL, "out of memory");
+	/* fsbench's own options first: they change how job files parse. */
+	for (int i = 1; i < argc && !rc; i++) {
+		int handled;
+		rc = own_option(c, argv[i], &handled);
+	}
+	for (int i = 1; i < argc && !rc; i++) {
+		int handled;
+		own_option(c, argv[i], &handled);
+		if (handled)
+			continue;
+		if (!strncmp(argv[i], "--", 2))
+			flags[nflags++] = argv[i];
+		else if (jobfile_load(argv[i], c->ignore_unknown, &c->set))
+			rc = cli_fail(EXIT_USAGE, "%s", error_get());
+		else
+			c->nfiles++;
+	}
+	if (!rc && c->nfiles && override_jobs(&c->set, 0, flags, nflags))
+		rc = cli_fail(EXIT_USAGE, "%s", error_get());
+	else if (!rc && !c->nfiles && jobfile_from_args(nflags, flags, c->ignore_unknown, &c->set))
+		rc = cli_fail(EXIT_USAGE, "%s", error_get());
+	free(flags);
+	if (!rc && !c->set.njobs)
+		rc = cli_fail(EXIT_USAGE, "io: no job: give a job file or options such as --rw=randread "
+			      "--bs=4k --size=1g (see `fsbench io --help`)");
+	for (int j = 0; !rc && j < c->set.njobs; j++)
+		if (io_options_validate(&c->set.jobs[j]))
+			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
+	if (!rc && c->set.warnings[0])
+		fputs(c->set.warnings, stderr);
+	return rc;
+}
+
+static int cmd_io(int argc, char **argv)
+{
+	struct io_cli *c = calloc(1, sizeof(*c));
+	struct io_result *res;
+	json_t *jobs = json_array();
+	int rc;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			free(c);
+			json_decref(jobs);
+			io_help();
+			return EXIT_OK;
+		}
+	if (!c || (rc = parse_args(c, argc, argv))) {
+		free(c);
+		json_decref(jobs);
+		return c ? rc : cli_fail(EXIT_FAIL, "out of memory");
+	}
+	res = calloc(JOBS_MAX, sizeof(*res));
+	runner_install_signals();
+	rc = EXIT_OK;
+	for (int first = 0, last; first < c->set.njobs && rc == EXIT_OK; first = last) {
+		for (last = first; last < c->set.njobs && c->set.group[last] == c->set.group[first];)
+			last++;
+		if (io_group_run(&c->set.jobs[first], last - first, ".", &res[first], c->keep)) {
+			rc = workload_stopped() ? EXIT_INTERRUPTED : EXIT_FAIL;
+			cli_fail(rc, "io: %s", error_get());
+			break;
+		}
+		for (int j = first; j < last; j++) {
+			if (c->json) {
+				json_array_append_new(jobs, report_io_json(&c->set.jobs[j], &res[j],
+									   c->set.group[j]));
+			} else {
+				char text[DETAIL_MAX];
+				report_io_text(&c->set.jobs[j], &res[j], c->set.group[j], text,
+					       sizeof(text));
+				fputs(text, stdout);
+			}
+		}
+	}
+	if (c->json && rc == EXIT_OK) {
+		json_t *doc = json_object();
+		json_object_set_new(doc, "fsbench_version", json_string(FSBENCH_VERSION));
+		json_object_set(doc, "jobs", jobs);
+		json_dumpf(doc, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(doc);
+	}
+	json_decref(jobs);
+	free(res);
+	free(c);
+	return rc;
+}
+
+const struct cmd_entry cmd_io_entry = {
+	.name = "io",
+	.usage = "[JOBFILE...] [--OPTION=VALUE...]",
+	.summary = "run fio job files or fio-style options here",
+	.exec = cmd_io,
+};

@@ -1,0 +1,167 @@
+/*
+ * io_uring.c: asynchronous I/O through liburing (fio's io_uring engine).
+ *
+ * queue() only fills a submission entry; submission and waiting happen
+ * together in getevents() as one io_uring_enter (io_uring_submit_and_wait),
+ * and completions are reaped in batches straight from the ring.  Options:
+ * registerfiles (fixed file table), fixedbufs (registered buffers, the
+ * *_FIXED opcodes) and sqthread_poll (a kernel thread polls the ring, so
+ * submission needs no system call).
+ */
+#define _GNU_SOURCE
+#include "iojob.h"
+#include "../core/error.h"
+
+#include <errno.h>
+#include <liburing.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+struct uring {
+	struct io_uring ring;
+	struct io_req **events;
+	bool ring_ok;
+};
+
+static void uring_cleanup(struct io_thread *t)
+{
+	struct uring *u = t->engine_data;
+
+	if (!u)
+		return;
+	if (u->ring_ok)
+		io_uring_queue_exit(&u->ring);
+	free(u->events);
+	free(u);
+	t->engine_data = NULL;
+}
+
+static int uring_fail(struct io_thread *t, int err, const char *what)
+{
+	uring_cleanup(t);
+	if (err == ENOSYS || err == EPERM || err == EACCES)
+		return error_set("io_uring is unavailable here (%s: %s): use ioengine=psync",
+				 what, strerror(err));
+	return error_set("io_uring %s: %s", what, strerror(err));
+}
+
+static int uring_init(struct io_thread *t)
+{
+	const struct io_options *o = t->o;
+	struct io_uring_params p;
+	struct uring *u = calloc(1, sizeof(*u));
+	int ret;
+
+	if (!u)
+		return error_set("out of memory");
+	t->engine_data = u;
+	u->events = calloc(t->depth, sizeof(*u->events));
+	if (!u->events)
+		return uring_cleanup(t), error_set("out of memory");
+	memset(&p, 0, sizeof(p));
+	p.cq_entries = 2 * t->depth;
+	p.flags = IORING_SETUP_CQSIZE;
+	if (o->sqthread_poll) {
+		p.flags |= IORING_SETUP_SQPOLL;
+		p.sq_thread_idle = 1000;
+	}
+	ret = io_uring_queue_init_params(t->depth, &u->ring, &p);
+	if (ret < 0)
+		return uring_fail(t, -ret, "setting up a ring");
+	u->ring_ok = true;
+	if (o->registerfiles) {
+		int fds[t->nfiles];
+		for (int i = 0; i < t->nfiles; i++)
+			fds[i] = t->files[i].fd;
+		ret = io_uring_register_files(&u->ring, fds, (unsigned)t->nfiles);
+		if (ret < 0)
+			return uring_fail(t, -ret, "registerfiles");
+	}
+	if (o->fixedbufs) {
+		struct iovec *iov = calloc(t->depth, sizeof(*iov));
+		if (!iov)
+			return uring_cleanup(t), error_set("out of memory");
+		for (unsigned i = 0; i < t->depth; i++) {
+			iov[i].iov_base = t->reqs[i].buf;
+			iov[i].iov_len = t->buf_size;
+		}
+		ret = io_uring_register_buffers(&u->ring, iov, t->depth);
+		free(iov);
+		if (ret < 0)
+			return uring_fail(t, -ret, "fixedbufs");
+	}
+	return 0;
+}
+
+static int uring_queue(struct io_thread *t, struct io_req *r)
+{
+	struct uring *u = t->engine_data;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	int fd = t->o->registerfiles ? r->file->index : r->file->fd;
+
+	if (!sqe)
+		return IO_Q_BUSY;
+	if (t->o->fixedbufs) {
+		if (r->dir == DIR_READ)
+			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->offset, (int)r->index);
+		else
+			io_uring_prep_write_fixed(sqe, fd, r->buf, r->len, r->offset, (int)r->index);
+	} else if (r->dir == DIR_READ) {
+		io_uring_prep_read(sqe, fd, r->buf, r->len, r->offset);
+	} else {
+		io_uring_prep_write(sqe, fd, r->buf, r->len, r->offset);
+	}
+	if (t->o->registerfiles)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data(sqe, r);
+	return IO_Q_QUEUED;
+}
+
+static int uring_getevents(struct io_thread *t, unsigned min, unsigned max)
+{
+	struct uring *u = t->engine_data;
+	unsigned n = 0;
+
+	while (n < min || (n == 0 && io_uring_sq_ready(&u->ring))) {
+		struct io_uring_cqe *cqe;
+		unsigned head, got = 0;
+
+		if (io_uring_sq_ready(&u->ring) || io_uring_cq_ready(&u->ring) < min - n) {
+			unsigned want = io_uring_cq_ready(&u->ring) >= min - n ? 0 : min - n;
+			int ret = io_uring_submit_and_wait(&u->ring, want);
+			if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY)
+				return error_set("io_uring submit: %s", strerror(-ret)), ret;
+		}
+		io_uring_for_each_cqe(&u->ring, head, cqe) {
+			struct io_req *r;
+			if (n + got == max)
+				break;
+			r = io_uring_cqe_get_data(cqe);
+			r->res = cqe->res;
+			u->events[n + got++] = r;
+		}
+		io_uring_cq_advance(&u->ring, got);
+		n += got;
+		if (!min)
+			break;
+	}
+	return (int)n;
+}
+
+static struct io_req *uring_event(struct io_thread *t, unsigned i)
+{
+	struct uring *u = t->engine_data;
+
+	return u->events[i];
+}
+
+const struct io_engine_ops engine_io_uring = {
+	.name = "io_uring",
+	.help = "Linux io_uring through liburing (registerfiles, fixedbufs, sqthread_poll)",
+	.init = uring_init,
+	.queue = uring_queue,
+	.getevents = uring_getevents,
+	.event = uring_event,
+	.cleanup = uring_cleanup,
+};

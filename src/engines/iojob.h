@@ -1,0 +1,166 @@
+/*
+ * iojob.h: fsbench's fio-class I/O core.
+ *
+ * A job is a struct io_options (fio's option names and meanings, filled
+ * from the io workload's parameter table, so the same table drives
+ * `run io:...`, `fsbench io --opt=...` and fio job files).  A group is a
+ * set of jobs that run at the same time; fio's stonewall starts a new one.
+ * Every job runs numjobs threads.  Each thread owns its files, request
+ * slots, buffers, PRNG and latency histograms, all allocated before the
+ * first I/O, so the I/O loop does no malloc, takes no lock and prints
+ * nothing; the results are merged exactly when the group ends.
+ */
+#ifndef FSB_IOJOB_H
+#define FSB_IOJOB_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "../core/histogram.h"
+#include "../core/param.h"
+#include "../core/pattern.h"
+
+enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_READWRITE, RW_RANDRW };
+#define RW_CHOICES "read|write|randread|randwrite|rw|readwrite|randrw"
+enum verify_mode { VERIFY_NONE, VERIFY_CRC32C };
+
+struct io_options {
+	char name[PARAM_STR_MAX];
+	char description[PARAM_STR_MAX];
+	int rw;
+	int64_t rwmixread;
+	uint64_t bs;
+	char bsrange[PARAM_STR_MAX];
+	uint64_t size;
+	uint64_t offset;
+	char filename[PARAM_STR_MAX];
+	int64_t nrfiles;
+	char directory[PARAM_STR_MAX];
+	int64_t numjobs;
+	int64_t iodepth;
+	int64_t loops;
+	double runtime;
+	bool time_based;
+	double ramp_time;
+	double startdelay;
+	int64_t fsync;
+	int64_t fdatasync;
+	bool end_fsync;
+	bool fsync_on_close;
+	bool invalidate;
+	bool direct;
+	bool buffered;
+	bool norandommap;
+	int64_t randseed;
+	int ioengine;
+	int verify;
+	bool zero_buffers;
+	int64_t buffer_compress_percentage;
+	char buffer_pattern[PARAM_STR_MAX];
+	bool registerfiles;
+	bool fixedbufs;
+	bool sqthread_poll;
+	bool stonewall;
+	bool new_group;
+	bool wait_for_previous;
+	bool thread;
+	bool group_reporting;
+	bool disk_util;
+	bool clat_percentiles;
+	bool disable_lat;
+	bool disable_clat;
+	bool disable_slat;
+};
+
+/* The parameter table for struct io_options (io.c). */
+extern const struct param_def io_option_defs[];
+
+/* Checks across options (bsrange syntax, verify with bsrange, ...). */
+int io_options_validate(const struct io_options *o);
+/* Bytes the job's files occupy. */
+uint64_t io_options_space(const struct io_options *o);
+bool io_is_random(const struct io_options *o);
+bool io_has_reads(const struct io_options *o);
+bool io_has_writes(const struct io_options *o);
+
+/* What one job did, all its threads merged. */
+struct io_result {
+	uint64_t ios[2], bytes[2];
+	uint64_t elapsed_ns;		/* longest thread's measured time */
+	struct histogram clat;		/* both directions */
+	struct histogram dir_clat[2];
+	uint64_t usr_ns, sys_ns;	/* process CPU over the measured window */
+	double compress_ratio;		/* zstd size / size of data written; -1 = none */
+	uint64_t verified_blocks;
+};
+
+struct io_job;
+
+/* One I/O thread: engines reach their state through engine_data. */
+struct io_thread {
+	const struct io_options *o;
+	const struct io_engine_ops *ops;
+	struct io_job *job;
+	void *engine_data;
+	int id;
+	struct io_file *files;
+	int nfiles;
+	struct io_req *reqs;
+	unsigned depth;
+	unsigned char *bufmem;
+	size_t buf_size;
+	/* engine-visible scratch for queued requests awaiting commit */
+	struct io_req **pending;
+	unsigned npending;
+
+	/* everything below belongs to the core */
+	struct io_req **free_reqs;
+	unsigned nfree;
+	struct io_req *held;		/* queue() said busy: retry first */
+	int fixed_dir;			/* DIR_READ, DIR_WRITE, or -1 for a mix */
+	bool random, use_map, verify;
+	struct rng rng;
+	struct permutation perm;
+	struct data_spec data;
+	uint64_t seed;
+	uint64_t min_bs, max_bs;
+	uint64_t blocks;		/* per file, in min_bs units */
+	uint64_t total_blocks;		/* over all the thread's files */
+	uint64_t pass_index;		/* random map: I/Os issued this pass */
+	uint64_t pass, pass_bytes, pass_end;
+	int next_file;
+	uint64_t issued_bytes, target_bytes;
+	uint64_t sync_every, writes_since_sync;
+	struct io_file *sync_file;
+	uint8_t *written;		/* verify: blocks written, 1 bit each */
+	bool stats_on;
+	uint64_t ramp_end, deadline;
+	uint64_t start_ns, end_ns;
+	uint64_t usr_start, sys_start, usr_ns, sys_ns;
+	uint64_t ios[2], bytes[2];
+	uint64_t verified;
+	struct histogram clat[2];
+	int error;
+	char errmsg[8192];
+};
+
+/* Run a group of jobs at once: all their threads start their I/O
+ * together.  dir is where relative file names live.  results[i] receives
+ * job i's merged result.  Returns 0, or -1 with the first failing
+ * thread's error set.  Files fsbench created are removed unless keep. */
+int io_group_run(const struct io_options *jobs, int njobs, const char *dir,
+		 struct io_result *results, bool keep);
+
+/* The same as two steps, for a workload that repeats the timed part:
+ * io_job_open lays the files out (not timed), io_job_run does the I/O,
+ * io_job_close removes the files. */
+int io_job_open(const struct io_options *o, const char *dir, struct io_job **out);
+int io_job_run(struct io_job *job, struct io_result *res);
+void io_job_close(struct io_job *job);
+
+/* "Random Write", "Sequential Read", ... as PTS titles them. */
+const char *io_rw_title(int rw);
+
+#endif

@@ -1,0 +1,246 @@
+/*
+ * jobfile.c: fio job-file parsing (see jobfile.h).
+ */
+#include "jobfile.h"
+#include "../core/error.h"
+#include "../core/str.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* fio's other names for options fsbench has under one name. */
+static const char *const aliases[][2] = {
+	{ "readwrite", "rw" },
+	{ "blocksize", "bs" },
+	{ "blocksize_range", "bsrange" },
+	{ "io_engine", "ioengine" },
+	{ "randrepeat", NULL },	/* fsbench always repeats for a given seed */
+	{ NULL, NULL },
+};
+
+struct parser {
+	const char *name;
+	bool ignore_unknown;
+	struct jobset *set;
+	struct io_options global;
+	struct io_options *job;		/* NULL while in [global] */
+	int group;
+};
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+static void warn(struct parser *p, int line, const char *key)
+{
+	size_t n = strlen(p->set->warnings);
+	char where[32] = "";
+
+	if (line)
+		snprintf(where, sizeof(where), ":%d", line);
+	snprintf(p->set->warnings + n, sizeof(p->set->warnings) - n,
+		 "%s%s: option '%s' is not supported by fsbench io; ignored\n", p->name, where, key);
+}
+
+static int set_option(struct parser *p, int line, const char *key, const char *value)
+{
+	struct io_options *o = p->job ? p->job : &p->global;
+	char where[32] = "";
+
+	if (line)
+		snprintf(where, sizeof(where), ":%d", line);
+	for (int i = 0; aliases[i][0]; i++)
+		if (!strcmp(key, aliases[i][0])) {
+			if (!aliases[i][1])
+				return 0;
+			key = aliases[i][1];
+		}
+	if (!param_find(io_option_defs, key)) {
+		if (p->ignore_unknown)
+			return warn(p, line, key), 0;
+		return error_set("%s%s: option '%s' is not supported by fsbench io (see `fsbench "
+				 "io --help`; --ignore-unknown skips it)", p->name, where, key);
+	}
+	if (params_set(io_option_defs, o, key, value)) {
+		char msg[512];
+		str_copy(msg, sizeof(msg), error_get());
+		return error_set("%s%s: %s", p->name, where, msg);
+	}
+	return 0;
+}
+
+static int start_job(struct parser *p, const char *name, int line)
+{
+	struct jobset *s = p->set;
+	char where[32] = "";
+
+	if (line)
+		snprintf(where, sizeof(where), ":%d", line);
+	if (s->njobs == JOBS_MAX)
+		return error_set("%s%s: more than %d jobs", p->name, where, JOBS_MAX);
+	p->job = &s->jobs[s->njobs];
+	*p->job = p->global;
+	str_copy(p->job->name, sizeof(p->job->name), name);
+	s->group[s->njobs] = p->group;
+	s->njobs++;
+	return 0;
+}
+
+/* A job's own stonewall puts it (and what follows) in a new group. */
+static void close_job(struct parser *p)
+{
+	struct jobset *s = p->set;
+	int i = s->njobs - 1;
+	struct io_options *o;
+
+	if (!p->job)
+		return;
+	o = p->job;
+	if ((o->stonewall || o->new_group || o->wait_for_previous) && i > 0 &&
+	    s->group[i] == s->group[i - 1]) {
+		p->group++;
+		s->group[i] = p->group;
+	}
+	p->job = NULL;
+}
+
+static void parser_init(struct parser *p, const char *name, bool ignore_unknown,
+			struct jobset *out)
+{
+	memset(p, 0, sizeof(*p));
+	p->name = name;
+	p->ignore_unknown = ignore_unknown;
+	p->set = out;
+	params_defaults(io_option_defs, &p->global);
+	if (out->njobs)
+		p->group = out->group[out->njobs - 1] + 1;
+}
+
+int jobfile_parse(const char *name, const char *text, bool ignore_unknown, struct jobset *out)
+{
+	struct parser p;
+	char *copy = strdup(text), *line, *next;
+	int lineno = 0, rc = 0;
+
+	if (!copy)
+		return error_set("out of memory");
+	parser_init(&p, name, ignore_unknown, out);
+	for (line = copy; line; line = next) {
+		char *s, *eq;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		lineno++;
+		s = trim(line);
+		if (!*s || *s == ';' || *s == '#')
+			continue;
+		if (*s == '[') {
+			char *end = strchr(s, ']');
+			if (!end || end == s + 1 || trim(end + 1)[0]) {
+				rc = error_set("%s:%d: malformed section header '%s' (want [name])", name,
+					       lineno, s);
+				break;
+			}
+			*end = 0;
+			close_job(&p);
+			if (!strcmp(s + 1, "global"))
+				continue;
+			if ((rc = start_job(&p, s + 1, lineno)))
+				break;
+			continue;
+		}
+		if (!strncmp(s, "include ", 8)) {
+			rc = error_set("%s:%d: include is not supported: put the jobs in one file", name,
+				       lineno);
+			break;
+		}
+		eq = strchr(s, '=');
+		if (eq) {
+			*eq = 0;
+			rc = set_option(&p, lineno, trim(s), trim(eq + 1));
+		} else {
+			rc = set_option(&p, lineno, s, "1");
+		}
+		if (rc)
+			break;
+	}
+	if (!rc)
+		close_job(&p);
+	if (!rc && !out->njobs)
+		rc = error_set("%s: no jobs (only [global]?): add a [job] section", name);
+	free(copy);
+	return rc;
+}
+
+int jobfile_load(const char *path, bool ignore_unknown, struct jobset *out)
+{
+	FILE *f = fopen(path, "r");
+	char *text;
+	long len;
+	int rc;
+
+	if (!f)
+		return error_errno("cannot read job file %s", path);
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	rewind(f);
+	if (len < 0 || len > (1 << 20)) {
+		fclose(f);
+		return error_set("job file %s: not a job file (too large)", path);
+	}
+	text = calloc(1, (size_t)len + 1);
+	if (!text || fread(text, 1, (size_t)len, f) != (size_t)len) {
+		free(text);
+		fclose(f);
+		return error_set("cannot read job file %s", path);
+	}
+	fclose(f);
+	rc = jobfile_parse(path, text, ignore_unknown, out);
+	free(text);
+	return rc;
+}
+
+int jobfile_from_args(int argc, char **argv, bool ignore_unknown, struct jobset *out)
+{
+	struct parser p;
+	int rc = 0;
+
+	parser_init(&p, "command line", ignore_unknown, out);
+	for (int i = 0; i < argc && !rc; i++) {
+		char key[128], *eq;
+		const char *arg = argv[i];
+
+		if (strncmp(arg, "--", 2))
+			return error_set("unexpected argument '%s' (options are --key=value)", arg);
+		str_copy(key, sizeof(key), arg + 2);
+		eq = strchr(key, '=');
+		if (eq)
+			*eq = 0;
+		if (!strcmp(key, "name")) {
+			close_job(&p);
+			rc = start_job(&p, eq ? eq + 1 : "job", 0);
+			continue;
+		}
+		rc = set_option(&p, 0, key, eq ? arg + 2 + (eq - key) + 1 : "1");
+	}
+	if (rc)
+		return rc;
+	close_job(&p);
+	if (!out->njobs && argc) {
+		if ((rc = start_job(&p, p.global.name, 0)))
+			return rc;
+		close_job(&p);
+	}
+	return 0;
+}

@@ -1,0 +1,36 @@
+/*
+ * jobfile.h: fio job files and fio-style command-line jobs for `fsbench io`.
+ *
+ * The syntax is fio's: [global] and [job] sections, key=value or a bare
+ * key (a boolean set), ';' or '#' comments, fio's value syntax (4k, 1g,
+ * 20s, 0x89).  Options are looked up in the io workload's parameter table,
+ * so a job file accepts exactly what `run io:...` accepts.  Each job starts
+ * from the [global] options seen before it; stonewall, new_group and
+ * wait_for_previous start a new group (jobs in a group run together).
+ * Unknown options are errors naming the option and the line, or warnings
+ * with ignore_unknown.
+ */
+#ifndef FSB_JOBFILE_H
+#define FSB_JOBFILE_H
+
+#include <stdbool.h>
+
+#include "../engines/iojob.h"
+
+#define JOBS_MAX 64
+
+struct jobset {
+	struct io_options jobs[JOBS_MAX];
+	int group[JOBS_MAX];
+	int njobs;
+	char warnings[2048];	/* ignored options, one per line */
+};
+
+/* Parse text (name is the file name used in messages). */
+int jobfile_parse(const char *name, const char *text, bool ignore_unknown, struct jobset *out);
+int jobfile_load(const char *path, bool ignore_unknown, struct jobset *out);
+/* fio-style flags: "--rw=randread" ...; each --name=X starts a job, the
+ * options before the first --name are global.  Adds to out. */
+int jobfile_from_args(int argc, char **argv, bool ignore_unknown, struct jobset *out);
+
+#endif

@@ -1,0 +1,258 @@
+/*
+ * io.c: the io workload: fio-class I/O on the target, fio's option names.
+ *
+ * The parameter table below is the one declaration of every I/O option:
+ * it is what `run io:rw=randread,...`, suite files, `fsbench io --bs=4k`
+ * and fio job files (runner/jobfile.c) all parse.  prepare lays the files
+ * out once (untimed), each repetition is one run of the job, and the files
+ * are removed at cleanup.  The metrics are fio's headline numbers: IOPS,
+ * bandwidth in MiB/s and MB/s, completion latency mean, stddev,
+ * percentiles and max (from merged log-linear histograms); detail keeps
+ * a fio-shaped text summary with the measured compressibility of the data.
+ */
+#include "workload.h"
+#include "../core/error.h"
+#include "../core/str.h"
+#include "../engines/iojob.h"
+#include "../report/report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define P(f) offsetof(struct io_options, f)
+const struct param_def io_option_defs[] = {
+	{ "name", PT_STRING, P(name), "job", 0, 0, NULL,
+	  "job name; files are NAME.THREAD.FILE unless filename= is given" },
+	{ "description", PT_STRING, P(description), "", 0, 0, NULL, "free text kept with the job" },
+	{ "rw", PT_ENUM, P(rw), "read", 0, 0, RW_CHOICES,
+	  "I/O pattern (rw and readwrite are the sequential mix)" },
+	{ "rwmixread", PT_INT, P(rwmixread), "50", 0, 100, NULL,
+	  "percentage of reads in a mixed pattern" },
+	{ "bs", PT_SIZE, P(bs), "4k", 1, 1 << 30, NULL, "block size of each I/O" },
+	{ "bsrange", PT_STRING, P(bsrange), "", 0, 0, NULL,
+	  "MIN-MAX: each I/O a random multiple of MIN up to MAX (overrides bs)" },
+	{ "size", PT_SIZE, P(size), "1g", 1, 1ULL << 50, NULL,
+	  "bytes of I/O per thread per pass, split over nrfiles files", PF_SCALE },
+	{ "offset", PT_SIZE, P(offset), "0", 0, 0, NULL, "byte offset where the I/O region starts" },
+	{ "filename", PT_STRING, P(filename), "", 0, 0, NULL,
+	  "file to use, shared by all threads (default: one file per thread)" },
+	{ "nrfiles", PT_INT, P(nrfiles), "1", 1, 100000, NULL, "files per thread" },
+	{ "directory", PT_STRING, P(directory), "", 0, 0, NULL,
+	  "directory for the files, relative to the target" },
+	{ "numjobs", PT_INT, P(numjobs), "1", 1, 1024, NULL, "threads running this job" },
+	{ "iodepth", PT_INT, P(iodepth), "1", 1, 65536, NULL,
+	  "requests in flight per thread (io_uring, libaio)" },
+	{ "loops", PT_INT, P(loops), "1", 1, 1000000, NULL, "passes over the region" },
+	{ "runtime", PT_DURATION, P(runtime), "0", 0, 0, NULL,
+	  "stop after this long (0 = when size is done)" },
+	{ "time_based", PT_BOOL, P(time_based), "0", 0, 0, NULL,
+	  "keep going over the region until runtime is over" },
+	{ "ramp_time", PT_DURATION, P(ramp_time), "0", 0, 0, NULL,
+	  "run this long before recording anything" },
+	{ "startdelay", PT_DURATION, P(startdelay), "0", 0, 0, NULL,
+	  "sleep this long before starting" },
+	{ "fsync", PT_INT, P(fsync), "0", 0, 1 << 30, NULL, "fsync after every N writes (0 = never)" },
+	{ "fdatasync", PT_INT, P(fdatasync), "0", 0, 1 << 30, NULL,
+	  "fdatasync after every N writes (0 = never)" },
+	{ "end_fsync", PT_BOOL, P(end_fsync), "0", 0, 0, NULL, "fsync the files when the job ends" },
+	{ "fsync_on_close", PT_BOOL, P(fsync_on_close), "0", 0, 0, NULL,
+	  "fsync the files at the end of every pass" },
+	{ "invalidate", PT_BOOL, P(invalidate), "1", 0, 0, NULL,
+	  "drop the files' cached pages at the start of every pass (fio's default)" },
+	{ "direct", PT_BOOL, P(direct), "0", 0, 0, NULL, "O_DIRECT: bypass the page cache" },
+	{ "buffered", PT_BOOL, P(buffered), "1", 0, 0, NULL, "buffered I/O (buffered=0 is direct=1)" },
+	{ "norandommap", PT_BOOL, P(norandommap), "0", 0, 0, NULL,
+	  "random offsets with repeats, instead of every block once per pass" },
+	{ "randseed", PT_INT, P(randseed), "0x89", 0, 0, NULL, "seed for offsets and data" },
+	{ "ioengine", PT_ENUM, P(ioengine), "psync", 0, 0, ENGINE_CHOICES, "I/O engine" },
+	{ "verify", PT_ENUM, P(verify), "0", 0, 0, "0|crc32c",
+	  "crc32c: header in every block, checked on read-back" },
+	{ "zero_buffers", PT_BOOL, P(zero_buffers), "0", 0, 0, NULL, "write zeros" },
+	{ "buffer_compress_percentage", PT_INT, P(buffer_compress_percentage), "0", 0, 100, NULL,
+	  "make written data N% compressible (0 = random)" },
+	{ "buffer_pattern", PT_STRING, P(buffer_pattern), "", 0, 0, NULL,
+	  "write this repeating pattern: 0xHEX, \"text\" or a number" },
+	{ "registerfiles", PT_BOOL, P(registerfiles), "0", 0, 0, NULL,
+	  "io_uring: register the files with the ring" },
+	{ "fixedbufs", PT_BOOL, P(fixedbufs), "0", 0, 0, NULL,
+	  "io_uring: register the buffers (read/write_fixed)" },
+	{ "sqthread_poll", PT_BOOL, P(sqthread_poll), "0", 0, 0, NULL,
+	  "io_uring: a kernel thread polls for submissions" },
+	{ "stonewall", PT_BOOL, P(stonewall), "0", 0, 0, NULL,
+	  "job files: wait for the jobs before this one to finish" },
+	{ "new_group", PT_BOOL, P(new_group), "0", 0, 0, NULL, "job files: same as stonewall here" },
+	{ "wait_for_previous", PT_BOOL, P(wait_for_previous), "0", 0, 0, NULL,
+	  "job files: same as stonewall" },
+	{ "thread", PT_BOOL, P(thread), "0", 0, 0, NULL,
+	  "accepted for fio compatibility: fsbench always uses threads" },
+	{ "group_reporting", PT_BOOL, P(group_reporting), "0", 0, 0, NULL,
+	  "accepted for fio compatibility: each job's threads are always reported together" },
+	{ "disk_util", PT_BOOL, P(disk_util), "1", 0, 0, NULL, "accepted for fio compatibility" },
+	{ "clat_percentiles", PT_BOOL, P(clat_percentiles), "1", 0, 0, NULL,
+	  "accepted for fio compatibility: percentiles are always recorded" },
+	{ "disable_lat", PT_BOOL, P(disable_lat), "0", 0, 0, NULL, "accepted for fio compatibility" },
+	{ "disable_clat", PT_BOOL, P(disable_clat), "0", 0, 0, NULL,
+	  "accepted for fio compatibility: completion latency is always recorded" },
+	{ "disable_slat", PT_BOOL, P(disable_slat), "0", 0, 0, NULL, "accepted for fio compatibility" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+};
+
+enum {
+	M_IOPS, M_MIB, M_MB, M_MEAN, M_SD, M_P50, M_P90, M_P99, M_P999, M_P9999, M_MAX,
+	M_RIOPS, M_WIOPS, M_COUNT
+};
+
+static const struct metric_def io_metrics[] = {
+	{ "iops", "IOPS", HIGHER_IS_BETTER, "IOPS", 1 },
+	{ "bw_mib", "MiB/s", HIGHER_IS_BETTER, "Bandwidth MiB/s", 0 },
+	{ "bw_mb", "MB/s", HIGHER_IS_BETTER, "Bandwidth MB/s", 0 },
+	{ "clat_mean", "usec", LOWER_IS_BETTER, "Latency mean", 0 },
+	{ "clat_stddev", "usec", LOWER_IS_BETTER, "Latency stddev", 0 },
+	{ "clat_p50", "usec", LOWER_IS_BETTER, "Latency p50", 0 },
+	{ "clat_p90", "usec", LOWER_IS_BETTER, "Latency p90", 0 },
+	{ "clat_p99", "usec", LOWER_IS_BETTER, "Latency p99", 0 },
+	{ "clat_p99.9", "usec", LOWER_IS_BETTER, "Latency p99.9", 0 },
+	{ "clat_p99.99", "usec", LOWER_IS_BETTER, "Latency p99.99", 0 },
+	{ "clat_max", "usec", LOWER_IS_BETTER, "Latency max", 0 },
+	{ "read_iops", "IOPS", HIGHER_IS_BETTER, "Read IOPS", 0 },
+	{ "write_iops", "IOPS", HIGHER_IS_BETTER, "Write IOPS", 0 },
+};
+
+/* pts/fio-1.13.2's job, shared/spec/pts-profiles.md. */
+#define PTS_FIO "ioengine=io_uring,iodepth=64,size=1g,direct=0,buffered=1,startdelay=5," \
+		"ramp_time=5,runtime=20,time_based=1,bs=4k"
+static const struct preset io_presets[] = {
+	{ "fio-randread-4k-uring", "rw=randread," PTS_FIO, NULL },
+	{ "fio-randwrite-4k-uring", "rw=randwrite," PTS_FIO, NULL },
+	{ "fio-seqread-128k", "rw=read,bs=128k,size=1g,runtime=20,time_based=1", NULL },
+	{ "fio-seqwrite-128k", "rw=write,bs=128k,size=1g,runtime=20,time_based=1", NULL },
+	{ NULL, NULL, NULL },
+};
+
+static int io_validate(const void *p)
+{
+	const struct io_options *o = p;
+
+	if (o->filename[0] == '/' || strstr(o->filename, ".."))
+		return error_set("parameter 'filename': '%s' would leave the target; give a name "
+				 "inside it", o->filename);
+	if (o->directory[0] == '/' || strstr(o->directory, ".."))
+		return error_set("parameter 'directory': '%s' would leave the target; give a "
+				 "directory inside it", o->directory);
+	return io_options_validate(o);
+}
+
+static uint64_t io_space(const void *p)
+{
+	return io_options_space(p);
+}
+
+static const char *engine_title(const struct io_options *o)
+{
+	static const char *titles[] = { "PSync", "Sync", "IO_uring", "Linux AIO", "mmap", "null" };
+
+	return o->ioengine >= 0 && o->ioengine < 6 ? titles[o->ioengine] : "?";
+}
+
+static void io_describe(const void *p, char *buf, size_t len)
+{
+	const struct io_options *o = p;
+	bool direct = o->direct || !o->buffered;
+	char bs[32], extra[96] = "";
+	size_t n;
+
+	if (o->bsrange[0])
+		str_copy(bs, sizeof(bs), o->bsrange);
+	else if (o->bs % (1 << 20) == 0)
+		snprintf(bs, sizeof(bs), "%lluMB", (unsigned long long)(o->bs >> 20));
+	else if (o->bs % 1024 == 0)
+		snprintf(bs, sizeof(bs), "%lluKB", (unsigned long long)(o->bs >> 10));
+	else
+		snprintf(bs, sizeof(bs), "%lluB", (unsigned long long)o->bs);
+	/* PTS's title, then what its profile keeps fixed but fsbench lets vary. */
+	if (o->iodepth != 64 && strcmp(engine_title(o), "PSync") && strcmp(engine_title(o), "Sync"))
+		snprintf(extra, sizeof(extra), " - IO Depth: %lld", (long long)o->iodepth);
+	n = strlen(extra);
+	if (o->numjobs > 1)
+		snprintf(extra + n, sizeof(extra) - n, " - Jobs: %lld", (long long)o->numjobs);
+	snprintf(buf, len, "Type: %s - Engine: %s - Buffered: %s - Direct: %s - Block Size: %s%s",
+		 io_rw_title(o->rw), engine_title(o), direct ? "No" : "Yes", direct ? "Yes" : "No",
+		 bs, extra);
+}
+
+static int io_metrics_used(const void *p)
+{
+	const struct io_options *o = p;
+
+	return io_has_reads(o) && io_has_writes(o) ? M_COUNT : M_RIOPS;
+}
+
+static int io_prepare(struct wl_ctx *ctx)
+{
+	struct io_job *job;
+
+	if (io_job_open(ctx->params, ctx->dir, &job))
+		return -1;
+	ctx->state = job;
+	return 0;
+}
+
+static double usec(uint64_t ns)
+{
+	return (double)ns / 1000.0;
+}
+
+static int io_run(struct wl_ctx *ctx, double *v)
+{
+	struct io_result *res = malloc(sizeof(*res));
+	double secs;
+
+	if (!res)
+		return error_set("out of memory");
+	if (io_job_run(ctx->state, res)) {
+		free(res);
+		return -1;
+	}
+	secs = res->elapsed_ns ? (double)res->elapsed_ns / 1e9 : 1e-9;
+	v[M_IOPS] = (double)(res->ios[0] + res->ios[1]) / secs;
+	v[M_MIB] = (double)(res->bytes[0] + res->bytes[1]) / secs / (1 << 20);
+	v[M_MB] = (double)(res->bytes[0] + res->bytes[1]) / secs / 1e6;
+	v[M_MEAN] = res->clat.mean / 1000.0;
+	v[M_SD] = hist_stddev(&res->clat) / 1000.0;
+	v[M_P50] = usec(hist_percentile(&res->clat, 50));
+	v[M_P90] = usec(hist_percentile(&res->clat, 90));
+	v[M_P99] = usec(hist_percentile(&res->clat, 99));
+	v[M_P999] = usec(hist_percentile(&res->clat, 99.9));
+	v[M_P9999] = usec(hist_percentile(&res->clat, 99.99));
+	v[M_MAX] = usec(res->clat.n ? res->clat.max : 0);
+	v[M_RIOPS] = (double)res->ios[0] / secs;
+	v[M_WIOPS] = (double)res->ios[1] / secs;
+	report_io_text(ctx->params, res, 0, ctx->detail, DETAIL_MAX);
+	free(res);
+	return 0;
+}
+
+static void io_cleanup(struct wl_ctx *ctx)
+{
+	io_job_close(ctx->state);
+	ctx->state = NULL;
+}
+
+const struct workload wl_io = {
+	.name = "io",
+	.summary = "fio-class I/O: patterns, engines, queue depth, latency percentiles",
+	.title = "Flexible IO Tester (fsbench io)",
+	.params = io_option_defs,
+	.params_size = sizeof(struct io_options),
+	.metrics = io_metrics,
+	.nmetrics = M_COUNT,
+	.presets = io_presets,
+	.validate = io_validate,
+	.space_needed = io_space,
+	.describe = io_describe,
+	.metrics_used = io_metrics_used,
+	.prepare = io_prepare,
+	.run = io_run,
+	.cleanup = io_cleanup,
+};
