@@ -712,7 +712,9 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 		close(fd);
 		return 0;
 	}
-	if (io_has_reads(o) && (o->verify || (uint64_t)st.st_size < need)) {
+	if (io_has_reads(o) && (uint64_t)st.st_size < need) {
+		/* verify needs headers in every block: a short file is
+		 * rewritten whole; a complete one is read as it is. */
 		uint64_t from = o->verify ? f->base : (uint64_t)st.st_size;
 		if (from < f->base)
 			from = f->base;

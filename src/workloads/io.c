@@ -228,7 +228,8 @@ static int io_run(struct wl_ctx *ctx, double *v)
 	v[M_MAX] = usec(res->clat.n ? res->clat.max : 0);
 	v[M_RIOPS] = (double)res->ios[0] / secs;
 	v[M_WIOPS] = (double)res->ios[1] / secs;
-	report_io_text(ctx->params, res, 0, ctx->detail, DETAIL_MAX);
+	if (ctx->detail)
+		report_io_text(ctx->params, res, 0, ctx->detail, DETAIL_MAX);
 	free(res);
 	return 0;
 }

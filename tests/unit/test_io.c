@@ -1,0 +1,485 @@
+/*
+ * test_io.c: the I/O core: checksums, block permutations, data contents and
+ * their measured compressibility, fio job-file parsing, every engine on a
+ * scratch file, verify catching a corrupted block, and the error paths
+ * (ENOSPC on a small tmpfs, a job larger than free space, O_DIRECT).
+ */
+#define _GNU_SOURCE
+#include "testutil.h"
+#include "run_workload.h"
+
+#include "core/compress.h"
+#include "core/crc32c.h"
+#include "core/error.h"
+#include "core/pattern.h"
+#include "engines/iojob.h"
+#include "runner/jobfile.h"
+
+#include <fcntl.h>
+#include <sys/mount.h>
+#include <math.h>
+#include <sys/stat.h>
+
+static void test_crc32c_vectors(void **state)
+{
+	unsigned char buf[32];
+	(void)state;
+
+	/* RFC 3720 appendix B.4, and the classic check value. */
+	memset(buf, 0, sizeof(buf));
+	assert_int_equal(crc32c(0, buf, 32), 0x8a9136aa);
+	memset(buf, 0xff, sizeof(buf));
+	assert_int_equal(crc32c(0, buf, 32), 0x62a8ab43);
+	for (int i = 0; i < 32; i++)
+		buf[i] = (unsigned char)i;
+	assert_int_equal(crc32c(0, buf, 32), 0x46dd794e);
+	assert_int_equal(crc32c(0, "123456789", 9), 0xe3069283);
+	/* Continuing over pieces gives the checksum of the whole. */
+	assert_int_equal(crc32c(crc32c(0, "1234", 4), "56789", 5), 0xe3069283);
+}
+
+static void test_permutation_visits_each_block_once(void **state)
+{
+	static const uint64_t sizes[] = { 1, 2, 3, 7, 64, 1000, 4099, 262147 };
+	(void)state;
+
+	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		uint64_t n = sizes[s], in_order = 0;
+		struct permutation p;
+		uint8_t *seen = calloc(n, 1);
+
+		assert_non_null(seen);
+		perm_init(&p, n, 42 + s);
+		for (uint64_t i = 0; i < n; i++) {
+			uint64_t x = perm_at(&p, i);
+			assert_true(x < n);
+			assert_int_equal(seen[x], 0);
+			seen[x] = 1;
+			in_order += x == i;
+		}
+		/* Not the identity: a random pass is not a sequential one. */
+		if (n >= 64)
+			assert_true(in_order < n / 8);
+		free(seen);
+	}
+}
+
+static void test_data_contents_and_compressibility(void **state)
+{
+	size_t len = 1 << 20;
+	unsigned char *buf = malloc(len), *copy = malloc(len);
+	struct data_spec d;
+	struct rng r;
+	double ratio;
+	(void)state;
+
+	assert_non_null(buf);
+	assert_non_null(copy);
+	rng_seed(&r, 1);
+	memset(&d, 0, sizeof(d));
+	d.kind = DATA_RANDOM;
+	data_fill(&d, &r, buf, len);
+	assert_true(compress_ratio(buf, len) > 0.99);
+	/* A refreshed random buffer shares no run with its old self: the pair
+	 * is still incompressible. */
+	memcpy(copy, buf, len / 2);
+	data_refresh(&d, &r, buf, len / 2);
+	memcpy(copy + len / 2, buf, len / 2);
+	assert_memory_not_equal(copy, copy + len / 2, len / 2);
+	assert_true(compress_ratio(copy, len) > 0.99);
+
+	d.kind = DATA_ZERO;
+	data_fill(&d, &r, buf, len);
+	assert_true(compress_ratio(buf, len) < 0.01);
+
+	for (int pct = 25; pct <= 75; pct += 25) {
+		d.kind = DATA_COMPRESS;
+		d.compress_pct = pct;
+		data_fill(&d, &r, buf, len);
+		data_refresh(&d, &r, buf, len);
+		ratio = compress_ratio(buf, len);
+		assert_true(ratio > (100 - pct) / 100.0 - 0.05);
+		assert_true(ratio < (100 - pct) / 100.0 + 0.05);
+	}
+
+	assert_int_equal(data_pattern_parse("0xdeadbeef", &d), 0);
+	assert_int_equal(d.pattern_len, 4);
+	data_fill(&d, &r, buf, 10);
+	assert_memory_equal(buf, "\xde\xad\xbe\xef\xde\xad\xbe\xef\xde\xad", 10);
+	assert_int_equal(data_pattern_parse("\"ab\"", &d), 0);
+	data_fill(&d, &r, buf, 5);
+	assert_memory_equal(buf, "ababa", 5);
+	assert_int_equal(data_pattern_parse("258", &d), 0);
+	assert_int_equal(d.pattern_len, 2);
+	assert_int_equal(d.pattern[0], 2);
+	assert_int_equal(d.pattern[1], 1);
+	assert_int_equal(data_pattern_parse("0xabc", &d), -1);
+	assert_int_equal(data_pattern_parse("nope", &d), -1);
+	free(buf);
+	free(copy);
+}
+
+static void test_jobfile_syntax(void **state)
+{
+	static struct jobset set;
+	const char *text =
+		"; a comment\n"
+		"# another\n"
+		"[global]\n"
+		"ioengine = io_uring\n"
+		"size=1g\n"
+		"bs=4k\n"
+		"time_based\n"
+		"runtime=2m\n"
+		"randseed=0x10\n"
+		"\n"
+		"[reader]\n"
+		"readwrite=randread\n"
+		"iodepth=64\n"
+		"[writer]\n"
+		"rw=randwrite\n"
+		"bs=128k\n"
+		"[after]\n"
+		"stonewall\n"
+		"rw=write\n"
+		"[global]\n"
+		"bs=8k\n"
+		"[late]\n"
+		"rw=read\n";
+	(void)state;
+
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("t.fio", text, false, &set), 0);
+	assert_int_equal(set.njobs, 4);
+	assert_string_equal(set.jobs[0].name, "reader");
+	assert_int_equal(set.jobs[0].rw, RW_RANDREAD);
+	assert_int_equal(set.jobs[0].iodepth, 64);
+	assert_int_equal(set.jobs[0].size, 1ULL << 30);
+	assert_int_equal(set.jobs[0].bs, 4096);
+	assert_true(set.jobs[0].time_based);
+	assert_true(set.jobs[0].runtime == 120);
+	assert_int_equal(set.jobs[0].randseed, 16);
+	assert_int_equal(set.jobs[1].bs, 128 << 10);
+	assert_int_equal(set.jobs[1].iodepth, 1);	/* not inherited from a sibling */
+	/* Groups: reader and writer together, stonewall starts a new one. */
+	assert_int_equal(set.group[0], set.group[1]);
+	assert_true(set.group[2] > set.group[1]);
+	assert_int_equal(set.group[3], set.group[2]);
+	/* A later [global] applies to the jobs after it only. */
+	assert_int_equal(set.jobs[2].bs, 4096);
+	assert_int_equal(set.jobs[3].bs, 8192);
+}
+
+static void test_jobfile_errors(void **state)
+{
+	static struct jobset set;
+	(void)state;
+
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nrw=read\nfoo=1\n", false, &set), -1);
+	assert_non_null(strstr(error_get(), "x.fio:3"));
+	assert_non_null(strstr(error_get(), "'foo'"));
+
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nfoo=1\nhipri\n", true, &set), 0);
+	assert_non_null(strstr(set.warnings, "x.fio:2: option 'foo'"));
+	assert_non_null(strstr(set.warnings, "x.fio:3: option 'hipri'"));
+
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nbs=4q\n", false, &set), -1);
+	assert_non_null(strstr(error_get(), "x.fio:2"));
+	assert_non_null(strstr(error_get(), "bs"));
+
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[a\nrw=read\n", false, &set), -1);
+	assert_non_null(strstr(error_get(), "x.fio:1: malformed section"));
+
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[global]\nrw=read\n", false, &set), -1);
+	assert_non_null(strstr(error_get(), "no jobs"));
+
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nrw=sideways\n", false, &set), -1);
+	assert_non_null(strstr(error_get(), "x.fio:2"));
+}
+
+static void test_jobfile_from_args(void **state)
+{
+	static struct jobset set;
+	char *argv[] = { "--bs=8k", "--name=one", "--rw=randread", "--name=two", "--rw=write",
+			 "--time_based", "--runtime=5" };
+	char *bad[] = { "--bogus=1" };
+	(void)state;
+
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_from_args(7, argv, false, &set), 0);
+	assert_int_equal(set.njobs, 2);
+	assert_string_equal(set.jobs[0].name, "one");
+	assert_int_equal(set.jobs[0].bs, 8192);
+	assert_int_equal(set.jobs[0].rw, RW_RANDREAD);
+	assert_int_equal(set.jobs[1].bs, 8192);
+	assert_true(set.jobs[1].time_based);
+	assert_false(set.jobs[0].time_based);
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_from_args(1, bad, false, &set), -1);
+	assert_non_null(strstr(error_get(), "'bogus'"));
+}
+
+/* A job from "k=v,..." over the defaults. */
+static void job(struct io_options *o, const char *opts)
+{
+	assert_int_equal(params_defaults(io_option_defs, o), 0);
+	assert_int_equal(params_apply(io_option_defs, o, opts), 0);
+}
+
+static int engine_unavailable(const char *engine)
+{
+	return !strcmp(engine, "io_uring") && strstr(error_get(), "unavailable");
+}
+
+static void test_each_engine(void **state)
+{
+	static const char *engines[] = { "psync", "sync", "io_uring", "libaio", "mmap", "null" };
+	(void)state;
+
+	for (size_t e = 0; e < sizeof(engines) / sizeof(engines[0]); e++) {
+		static const char *patterns[] = { "write", "randread", "randrw", "read" };
+		bool nodata = !strcmp(engines[e], "null");
+
+		for (size_t p = 0; p < 4; p++) {
+			struct io_options o;
+			struct io_result *res = malloc(sizeof(*res));
+			char opts[256];
+
+			snprintf(opts, sizeof(opts), "rw=%s,ioengine=%s,size=2m,bs=4k,iodepth=8,"
+				 "filename=f.dat%s", patterns[p], engines[e], nodata ? "" : ",verify=crc32c");
+			job(&o, opts);
+			if (io_group_run(&o, 1, dir, res, true)) {
+				if (engine_unavailable(engines[e])) {
+					free(res);
+					skip_because(error_get());
+				}
+				fail_msg("%s: %s", opts, error_get());
+			}
+			/* Every block of the 2 MiB region once. */
+			assert_int_equal(res->ios[0] + res->ios[1], 512);
+			assert_int_equal(res->bytes[0] + res->bytes[1], 2 << 20);
+			assert_int_equal(res->clat.n, 512);
+			assert_true(res->clat.max >= res->clat.min);
+			if (!strcmp(patterns[p], "randrw")) {
+				assert_true(res->ios[0] > 150 && res->ios[1] > 150);
+			}
+			if (!nodata && !strcmp(patterns[p], "write")) {
+				assert_int_equal(res->verified_blocks, 512);
+				assert_true(res->compress_ratio > 0.95);
+			}
+			free(res);
+		}
+		{
+			char path[512];
+			snprintf(path, sizeof(path), "%s/f.dat", dir);
+			unlink(path);
+		}
+	}
+}
+
+static void test_time_based_and_threads(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	(void)state;
+
+	/* Passes repeat until runtime is over; ramp is not counted. */
+	job(&o, "rw=randread,size=256k,runtime=300ms,ramp_time=100ms,time_based=1,numjobs=2");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	assert_true(res->ios[0] > 2 * 64);
+	assert_true(res->elapsed_ns >= 290000000ULL && res->elapsed_ns < 600000000ULL);
+	assert_int_equal(res->clat.n, res->ios[0]);
+	assert_int_equal(count_entries(dir), 0);	/* files removed */
+	free(res);
+}
+
+static void flip_byte(const char *path, off_t at)
+{
+	int fd = open(path, O_RDWR);
+	unsigned char c;
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &c, 1, at), 1);
+	c ^= 0x40;
+	assert_int_equal(pwrite(fd, &c, 1, at), 1);
+	close(fd);
+}
+
+static void test_verify_catches_corruption(void **state)
+{
+	struct io_options w, r;
+	struct io_result *res = malloc(sizeof(*res));
+	char path[512];
+	(void)state;
+
+	job(&w, "rw=randwrite,size=1m,bs=4k,filename=v.dat,verify=crc32c,ioengine=io_uring,iodepth=4");
+	if (io_group_run(&w, 1, dir, res, true)) {
+		if (engine_unavailable("io_uring"))
+			job(&w, "rw=randwrite,size=1m,bs=4k,filename=v.dat,verify=crc32c");
+		assert_int_equal(io_group_run(&w, 1, dir, res, true), 0);
+	}
+	assert_int_equal(res->verified_blocks, 256);
+	snprintf(path, sizeof(path), "%s/v.dat", dir);
+	/* Reading back intact data passes... */
+	job(&r, "rw=read,size=1m,bs=4k,filename=v.dat,verify=crc32c");
+	assert_int_equal(io_group_run(&r, 1, dir, res, true), 0);
+	/* ...and one flipped byte in block 5's data fails, naming it. */
+	flip_byte(path, 5 * 4096 + 100);
+	assert_int_equal(io_group_run(&r, 1, dir, res, true), -1);
+	assert_non_null(strstr(error_get(), "verify failed"));
+	assert_non_null(strstr(error_get(), "v.dat offset 20480"));
+	assert_non_null(strstr(error_get(), "crc32c stored"));
+	/* A flipped header names what it expected and what it found. */
+	flip_byte(path, 5 * 4096 + 100);
+	flip_byte(path, 9 * 4096 + 8);
+	job(&r, "rw=randread,size=1m,bs=4k,filename=v.dat,verify=crc32c,ioengine=psync");
+	assert_int_equal(io_group_run(&r, 1, dir, res, true), -1);
+	assert_non_null(strstr(error_get(), "offset 36864: expected header"));
+	unlink(path);
+	free(res);
+}
+
+static void test_option_checks(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	(void)state;
+
+	job(&o, "rw=read,time_based=1");
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "runtime"));
+	job(&o, "rw=read,bsrange=64k-4k");
+	assert_int_equal(io_options_validate(&o), -1);
+	job(&o, "rw=read,bsrange=4k-64k,verify=crc32c");
+	assert_int_equal(io_options_validate(&o), -1);
+	job(&o, "rw=write,ioengine=null,verify=crc32c,size=64k");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "ioengine=null"));
+	/* bsrange: sizes vary, all multiples of the minimum. */
+	job(&o, "rw=randwrite,bsrange=4k-16k,size=1m");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	assert_true(res->bytes[1] >= (1 << 20) && res->bytes[1] % 4096 == 0);
+	assert_true(res->ios[1] < 256);
+	free(res);
+}
+
+static void test_direct_io(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	char where[] = "/var/tmp/fsbench-unit.XXXXXX";
+	(void)state;
+
+	/* Misaligned O_DIRECT on a disk filesystem: the error says why. */
+	assert_non_null(mkdtemp(where));
+	job(&o, "rw=read,size=64k,bs=1000,direct=1");
+	assert_int_equal(io_group_run(&o, 1, where, res, false), -1);
+	assert_non_null(strstr(error_get(), "O_DIRECT (direct=1)"));
+	assert_int_equal(count_entries(where), 0);
+	/* Aligned works there, through libaio too. */
+	job(&o, "rw=randread,size=256k,bs=4k,direct=1,ioengine=libaio,iodepth=8");
+	assert_int_equal(io_group_run(&o, 1, where, res, false), 0);
+	assert_int_equal(res->ios[0], 64);
+	rm_rf(where);
+	free(res);
+}
+
+static int mount_small_tmpfs(char *where, size_t len)
+{
+	snprintf(where, len, "/tmp/fsbench-unit-small.XXXXXX");
+	assert_non_null(mkdtemp(where));
+	if (mount("tmpfs", where, "tmpfs", 0, "size=1m")) {
+		rmdir(where);
+		return -1;
+	}
+	return 0;
+}
+
+static void test_enospc_and_free_space(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	char where[256], path[300];
+	int fd;
+	(void)state;
+
+	if (geteuid() != 0 || mount_small_tmpfs(where, sizeof(where))) {
+		free(res);
+		skip_because("needs root to mount a 1 MiB tmpfs");
+	}
+	/* Larger than free space: refused before anything is written. */
+	job(&o, "rw=write,size=8m");
+	assert_int_equal(io_group_run(&o, 1, where, res, false), -1);
+	assert_non_null(strstr(error_get(), "only 1.0 MiB is free"));
+	assert_int_equal(count_entries(where), 0);
+	/* A sparse 8 MiB file passes that check; writing it runs out. */
+	snprintf(path, sizeof(path), "%s/sparse", where);
+	fd = open(path, O_CREAT | O_RDWR, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 8 << 20), 0);
+	close(fd);
+	job(&o, "rw=write,size=8m,bs=64k,filename=sparse");
+	assert_int_equal(io_group_run(&o, 1, where, res, false), -1);
+	assert_non_null(strstr(error_get(), "no space left on the device after"));
+	assert_non_null(strstr(error_get(), "of the 8.0 MiB asked"));
+	unlink(path);
+	assert_int_equal(count_entries(where), 0);
+	/* direct=1 on tmpfs: works on kernels with tmpfs O_DIRECT, otherwise
+	 * the one-line refusal. */
+	job(&o, "rw=read,size=64k,direct=1");
+	if (io_group_run(&o, 1, where, res, false))
+		assert_non_null(strstr(error_get(), "refuses O_DIRECT (direct=1): use direct=0"));
+	assert_int_equal(count_entries(where), 0);
+	umount(where);
+	rmdir(where);
+	free(res);
+}
+
+static void test_workload_metrics(void **state)
+{
+	double v[MAX_METRICS];
+	char detail[DETAIL_MAX];
+	int n;
+	(void)state;
+
+	assert_int_equal(run_workload("io:rw=randrw,size=1m,rwmixread=70", dir, v, detail, &n), 0);
+	assert_int_equal(n, 13);
+	assert_true(v[0] > 0);
+	/* MiB/s and MB/s are the same bandwidth in two units. */
+	assert_true(fabs(v[2] / v[1] - 1.048576) < 1e-6);
+	assert_true(v[5] <= v[6] && v[6] <= v[7] && v[7] <= v[8] && v[8] <= v[9] && v[9] <= v[10]);
+	assert_true(fabs(v[11] + v[12] - v[0]) < 1e-6 * v[0]);
+	assert_true(v[11] > v[12]);
+	assert_non_null(strstr(detail, "read: IOPS="));
+	assert_non_null(strstr(detail, "write: IOPS="));
+	assert_non_null(strstr(detail, "zstd"));
+	assert_int_equal(count_entries(dir), 0);
+	assert_int_equal(run_workload("io:rw=read,size=1m", dir, v, NULL, &n), 0);
+	assert_int_equal(n, 11);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_crc32c_vectors),
+		cmocka_unit_test(test_permutation_visits_each_block_once),
+		cmocka_unit_test(test_data_contents_and_compressibility),
+		cmocka_unit_test(test_jobfile_syntax),
+		cmocka_unit_test(test_jobfile_errors),
+		cmocka_unit_test(test_jobfile_from_args),
+		cmocka_unit_test_setup_teardown(test_each_engine, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_time_based_and_threads, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_verify_catches_corruption, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_option_checks, setup_dir, teardown_dir),
+		cmocka_unit_test(test_direct_io),
+		cmocka_unit_test(test_enospc_and_free_space),
+		cmocka_unit_test_setup_teardown(test_workload_metrics, setup_dir, teardown_dir),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
