@@ -1,9 +1,10 @@
 /*
  * io_uring.c: asynchronous I/O through liburing (fio's io_uring engine).
  *
- * queue() only fills a submission entry; submission and waiting happen
- * together in getevents() as one io_uring_enter (io_uring_submit_and_wait),
- * and completions are reaped in batches straight from the ring.  Options:
+ * queue() only fills a submission entry; commit() submits what the core
+ * batched (iodepth_batch_submit), getevents() waits for completions (and
+ * submits anything left in the same io_uring_enter) and reaps them in
+ * batches straight from the ring.  Options:
  * registerfiles (fixed file table), fixedbufs (registered buffers, the
  * *_FIXED opcodes) and sqthread_poll (a kernel thread polls the ring, so
  * submission needs no system call).
@@ -66,7 +67,23 @@ static int uring_init(struct io_thread *t)
 		p.flags |= IORING_SETUP_SQPOLL;
 		p.sq_thread_idle = 1000;
 	}
-	ret = io_uring_queue_init_params(t->depth, &u->ring, &p);
+	/* This thread alone submits and reaps, so completions can wait as
+	 * task work until it reaps them, without interrupting it (what fio
+	 * asks for too).  Older kernels refuse the flags: drop them. */
+	if (!o->sqthread_poll)
+		p.flags |= IORING_SETUP_COOP_TASKRUN | IORING_SETUP_SINGLE_ISSUER |
+			   IORING_SETUP_DEFER_TASKRUN;
+	for (;;) {
+		struct io_uring_params q = p;
+		ret = io_uring_queue_init_params(t->depth, &u->ring, &q);
+		if (ret != -EINVAL || !(p.flags & (IORING_SETUP_COOP_TASKRUN |
+						   IORING_SETUP_DEFER_TASKRUN)))
+			break;
+		if (p.flags & IORING_SETUP_DEFER_TASKRUN)
+			p.flags &= ~(IORING_SETUP_DEFER_TASKRUN | IORING_SETUP_SINGLE_ISSUER);
+		else
+			p.flags &= ~IORING_SETUP_COOP_TASKRUN;
+	}
 	if (ret < 0)
 		return uring_fail(t, -ret, "setting up a ring");
 	u->ring_ok = true;
@@ -118,6 +135,19 @@ static int uring_queue(struct io_thread *t, struct io_req *r)
 	return IO_Q_QUEUED;
 }
 
+static int uring_commit(struct io_thread *t)
+{
+	struct uring *u = t->engine_data;
+	int ret;
+
+	do
+		ret = io_uring_submit(&u->ring);
+	while (ret == -EINTR || ret == -EAGAIN);
+	if (ret < 0)
+		return error_set("io_uring submit: %s", strerror(-ret)), ret;
+	return 0;
+}
+
 static int uring_getevents(struct io_thread *t, unsigned min, unsigned max)
 {
 	struct uring *u = t->engine_data;
@@ -161,6 +191,7 @@ const struct io_engine_ops engine_io_uring = {
 	.help = "Linux io_uring through liburing (registerfiles, fixedbufs, sqthread_poll)",
 	.init = uring_init,
 	.queue = uring_queue,
+	.commit = uring_commit,
 	.getevents = uring_getevents,
 	.event = uring_event,
 	.cleanup = uring_cleanup,

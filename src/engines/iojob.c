@@ -399,7 +399,24 @@ static void engine_error(struct io_thread *t)
 	str_copy(t->errmsg, sizeof(t->errmsg), error_get());
 }
 
-/* io_uring, libaio: keep iodepth requests in flight. */
+/* Stamp and submit what was queued since the last submission. */
+static int submit(struct io_thread *t, unsigned *newq)
+{
+	uint64_t s = now_ns();
+
+	for (unsigned i = 0; i < *newq; i++)
+		t->pending[i]->start_ns = s;
+	*newq = 0;
+	if (t->ops->commit && t->ops->commit(t) < 0) {
+		engine_error(t);
+		return -1;
+	}
+	return 0;
+}
+
+/* io_uring, libaio: keep iodepth requests in flight, submitting every
+ * iodepth_batch_submit requests and, once the queue is full, reaping at
+ * least iodepth_batch_complete_min completions, as fio does. */
 static void run_async(struct io_thread *t)
 {
 	unsigned inflight = 0;
@@ -437,20 +454,15 @@ static void run_async(struct io_thread *t)
 				t->free_reqs[t->nfree++] = r;
 			} else {
 				t->pending[newq++] = r;
+				inflight++;
 			}
 			if (sync_due(t, r))
 				syncing = true;
+			if (newq >= t->batch_submit && submit(t, &newq))
+				goto out;
 		}
-		if (newq) {
-			uint64_t s = now_ns();
-			for (unsigned i = 0; i < newq; i++)
-				t->pending[i]->start_ns = s;
-			inflight += newq;
-			if (t->ops->commit && t->ops->commit(t) < 0) {
-				engine_error(t);
-				break;
-			}
-		}
+		if (newq && submit(t, &newq))
+			break;
 		if (!inflight) {
 			if (syncing) {
 				syncing = false;
@@ -464,7 +476,8 @@ static void run_async(struct io_thread *t)
 			if (t->held)
 				continue;
 		}
-		int n = t->ops->getevents(t, 1, inflight);
+		int n = t->ops->getevents(t, inflight < t->batch_complete ? inflight : t->batch_complete,
+					  inflight);
 		if (n < 0) {
 			engine_error(t);
 			break;
@@ -478,6 +491,7 @@ static void run_async(struct io_thread *t)
 		}
 		inflight -= (unsigned)n;
 	}
+out:
 	t->end_ns = now;
 }
 
@@ -827,6 +841,8 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->total_blocks = t->blocks * (uint64_t)t->nfiles;
 	t->pass_bytes = job->per_file * (uint64_t)t->nfiles;
 	t->sync_every = (uint64_t)(o->fsync ? o->fsync : o->fdatasync);
+	t->batch_submit = o->iodepth_batch_submit ? (unsigned)o->iodepth_batch_submit : t->depth;
+	t->batch_complete = o->iodepth_batch_complete_min ? (unsigned)o->iodepth_batch_complete_min : 1;
 	data_spec_of(o, &t->data);
 	rng_seed(&t->rng, t->seed + (uint64_t)id);
 

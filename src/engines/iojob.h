@@ -40,6 +40,8 @@ struct io_options {
 	char directory[PARAM_STR_MAX];
 	int64_t numjobs;
 	int64_t iodepth;
+	int64_t iodepth_batch_submit;
+	int64_t iodepth_batch_complete_min;
 	int64_t loops;
 	double runtime;
 	bool time_based;
@@ -133,6 +135,7 @@ struct io_thread {
 	int next_file;
 	uint64_t issued_bytes, target_bytes;
 	uint64_t sync_every, writes_since_sync;
+	unsigned batch_submit, batch_complete;
 	struct io_file *sync_file;
 	uint8_t *written;		/* verify: blocks written, 1 bit each */
 	bool stats_on;

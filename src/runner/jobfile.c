@@ -16,6 +16,7 @@ static const char *const aliases[][2] = {
 	{ "blocksize", "bs" },
 	{ "blocksize_range", "bsrange" },
 	{ "io_engine", "ioengine" },
+	{ "iodepth_batch", "iodepth_batch_submit" },
 	{ "randrepeat", NULL },	/* fsbench always repeats for a given seed */
 	{ NULL, NULL },
 };
