@@ -7,6 +7,7 @@ GITREV  := $(shell git describe --always --dirty 2>/dev/null)
 BUILD   ?= build
 CC      ?= cc
 
+# libaio and leveldb ship no pkg-config file in Debian: linked by name.
 # Recursive (=) so pkg-config runs only after `deps` installed what it needs.
 ASAN     = -fsanitize=address -fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 SANFLAGS = $(if $(SAN),$(ASAN))
@@ -14,7 +15,7 @@ CFLAGS   = -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wno-missing-field-i
            $(SANFLAGS) $(shell pkg-config --cflags $(PKGS)) \
            -DFSBENCH_VERSION='"$(VERSION)$(if $(GITREV),-$(GITREV),)"'
 LDFLAGS  = $(SANFLAGS)
-LDLIBS   = $(shell pkg-config --libs $(PKGS)) -laio -lpthread -lm
+LDLIBS   = $(shell pkg-config --libs $(PKGS)) -laio -lleveldb -lpthread -lm
 
 SRCS     = $(wildcard src/core/*.c src/workloads/*.c src/engines/*.c src/targets/*.c \
                       src/store/*.c src/report/*.c src/runner/*.c src/cli/*.c)

@@ -6,7 +6,9 @@
 
 #include <string.h>
 
-extern const struct workload wl_fsmark, wl_fileop, wl_postmark, wl_tree, wl_bonnie, wl_io;
+extern const struct workload wl_fsmark, wl_fileop, wl_postmark, wl_tree, wl_bonnie, wl_io,
+	wl_sqlite_speedtest, wl_sqlite_inserts, wl_kv,
+	wl_appstart;
 
 static const struct workload *const all[] = {
 	&wl_fsmark,
@@ -15,6 +17,10 @@ static const struct workload *const all[] = {
 	&wl_tree,
 	&wl_bonnie,
 	&wl_io,
+	&wl_sqlite_speedtest,
+	&wl_sqlite_inserts,
+	&wl_kv,
+	&wl_appstart,
 	NULL,
 };
 

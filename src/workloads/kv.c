@@ -1,0 +1,364 @@
+/*
+ * kv.c: LevelDB through its C API with db_bench's semantics
+ * (shared/spec/workload-spec.md section 5), the database in the target's
+ * scratch directory (PTS's db_bench wrote to /tmp instead).
+ *
+ * Keys are "%016d"; values 100 bytes sliced in turn from a 1 MiB pool of
+ * half-compressible pieces (50 random printable characters written
+ * twice), built from Park-Miller Random(301) exactly as db_bench builds
+ * it.  Each thread draws keys from its own Random(1000 + thread).  The DB
+ * is destroyed before every run (untimed), as db_bench does at start,
+ * with db_bench's options: 4 MiB write buffer, 2 MiB files, 4 KiB blocks,
+ * Snappy, 1000 open files.  fillsync does num/1000 synced puts per thread;
+ * overwrite and fillrandom num random puts, fillseq num in order;
+ * readrandom num random gets from a DB that fillseq filled, untimed.
+ * micros/op = sum of the threads' times / operations; MB/s = operations x
+ * (16 + value_size) bytes / 2^20 / (last finish - first start).
+ */
+#include "workload.h"
+#include "../core/error.h"
+#include "../core/str.h"
+#include "../core/timing.h"
+
+#include <leveldb/c.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum kv_bench { KV_FILLSYNC, KV_OVERWRITE, KV_FILLSEQ, KV_FILLRANDOM, KV_READRANDOM };
+
+struct kv_params {
+	int benchmark;
+	int64_t num;
+	int64_t threads;
+	int64_t value_size;
+	bool use_existing_db;
+};
+
+#define P(f) offsetof(struct kv_params, f)
+static const struct param_def kv_params[] = {
+	{ "benchmark", PT_ENUM, P(benchmark), "fillsync", 0, 0,
+	  "fillsync|overwrite|fillseq|fillrandom|readrandom", "db_bench --benchmarks" },
+	{ "num", PT_INT, P(num), "1000000", 1, 1000000000, NULL,
+	  "db_bench --num: key space, and operations per thread (fillsync: num/1000)", PF_SCALE },
+	{ "threads", PT_INT, P(threads), "1", 0, 256, NULL,
+	  "db_bench --threads; 0 = one per CPU (what PTS passes)" },
+	{ "value_size", PT_INT, P(value_size), "100", 1, 1 << 20, NULL, "db_bench --value_size" },
+	{ "use_existing_db", PT_BOOL, P(use_existing_db), "0", 0, 0, NULL,
+	  "keep the DB between runs instead of destroying it first" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+};
+
+static const struct metric_def kv_metrics[] = {
+	{ "micros_per_op", "Microseconds Per Op", LOWER_IS_BETTER, "us/op", 1 },
+	{ "mb_per_sec", "MB/s", HIGHER_IS_BETTER, "MB/s", 0 },
+};
+
+/* Seed 000's charts; PTS passes threads = the CPU count. */
+static const struct preset kv_presets[] = {
+	{ "leveldb-overwrite", "benchmark=overwrite,num=100000,threads=0", NULL },
+	{ "leveldb-fillsync", "benchmark=fillsync,num=1000000,threads=0", NULL },
+	{ NULL, NULL, NULL },
+};
+
+/* --- db_bench's value generator -------------------------------------- */
+
+struct pm_random {
+	uint32_t seed;
+};
+
+static void pm_init(struct pm_random *r, uint32_t s)
+{
+	r->seed = s & 0x7fffffffu;
+	if (r->seed == 0 || r->seed == 2147483647u)
+		r->seed = 1;
+}
+
+static uint32_t pm_next(struct pm_random *r)
+{
+	const uint32_t M = 2147483647u;
+	uint64_t product = (uint64_t)r->seed * 16807;
+
+	r->seed = (uint32_t)((product >> 31) + (product & M));
+	if (r->seed > M)
+		r->seed -= M;
+	return r->seed;
+}
+
+#define POOL_SIZE 1048576
+
+/* The 1 MiB pool: 100-byte pieces of 50 random printable characters
+ * (' ' + Uniform(95)) repeated to length, compression ratio 0.5. */
+void kv_value_pool(char *pool, size_t *len)
+{
+	struct pm_random r;
+	size_t n = 0;
+
+	pm_init(&r, 301);
+	while (n < POOL_SIZE) {
+		char raw[50];
+		for (int i = 0; i < 50; i++)
+			raw[i] = (char)(' ' + pm_next(&r) % 95);
+		memcpy(pool + n, raw, 50);
+		memcpy(pool + n + 50, raw, 50);
+		n += 100;
+	}
+	*len = n;
+}
+
+/* --- running ------------------------------------------------------------ */
+
+struct kv_state {
+	char path[4200];
+	char *pool;
+	size_t pool_len;
+	leveldb_options_t *opts;
+	int64_t threads;
+};
+
+struct kv_worker {
+	const struct kv_params *p;
+	struct kv_state *s;
+	leveldb_t *db;
+	int id;
+	int64_t ops, found;
+	uint64_t start_ns, end_ns;
+	char err[512];
+};
+
+static int64_t cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
+static int64_t threads_of(const struct kv_params *p)
+{
+	return p->threads ? p->threads : cpu_count();
+}
+
+static const char *const bench_names[] = { "fillsync", "overwrite", "fillseq", "fillrandom",
+					   "readrandom" };
+
+static int64_t ops_per_thread(const struct kv_params *p)
+{
+	if (p->benchmark == KV_FILLSYNC)
+		return p->num / 1000 > 0 ? p->num / 1000 : 1;
+	return p->num;
+}
+
+static void *kv_worker_main(void *arg)
+{
+	struct kv_worker *w = arg;
+	const struct kv_params *p = w->p;
+	leveldb_writeoptions_t *wo = leveldb_writeoptions_create();
+	leveldb_readoptions_t *ro = leveldb_readoptions_create();
+	struct pm_random r;
+	size_t pos = (size_t)w->id * 4096 % w->s->pool_len;
+	int64_t n = ops_per_thread(p);
+	char key[32], *err = NULL;
+
+	pm_init(&r, 1000u + (uint32_t)w->id);
+	leveldb_writeoptions_set_sync(wo, p->benchmark == KV_FILLSYNC);
+	w->start_ns = now_ns();
+	for (int64_t i = 0; i < n && !err && !workload_stopped(); i++) {
+		int64_t k = p->benchmark == KV_FILLSEQ ? i : (int64_t)(pm_next(&r) % (uint64_t)p->num);
+		snprintf(key, sizeof(key), "%016lld", (long long)k);
+		if (p->benchmark == KV_READRANDOM) {
+			size_t vlen;
+			char *v = leveldb_get(w->db, ro, key, 16, &vlen, &err);
+			if (v) {
+				w->found++;
+				leveldb_free(v);
+			}
+		} else {
+			if (pos + (size_t)p->value_size > w->s->pool_len)
+				pos = 0;
+			leveldb_put(w->db, wo, key, 16, w->s->pool + pos, (size_t)p->value_size, &err);
+			pos += (size_t)p->value_size;
+		}
+		w->ops++;
+	}
+	w->end_ns = now_ns();
+	if (err) {
+		str_copy(w->err, sizeof(w->err), err);
+		leveldb_free(err);
+	}
+	leveldb_writeoptions_destroy(wo);
+	leveldb_readoptions_destroy(ro);
+	return NULL;
+}
+
+static int kv_fail(const char *what, char *err)
+{
+	int full = err && (strstr(err, "No space") || strstr(err, "ENOSPC"));
+
+	error_set("leveldb: %s: %s%s", what, err ? err : "unknown error",
+		  full ? " (the target is full: lower num=)" : "");
+	leveldb_free(err);
+	return -1;
+}
+
+static int kv_prepare(struct wl_ctx *ctx)
+{
+	struct kv_state *s = calloc(1, sizeof(*s));
+
+	if (!s || !(s->pool = malloc(POOL_SIZE + 100))) {
+		free(s);
+		return error_set("out of memory");
+	}
+	ctx->state = s;
+	snprintf(s->path, sizeof(s->path), "%s/dbbench", ctx->dir);
+	kv_value_pool(s->pool, &s->pool_len);
+	s->opts = leveldb_options_create();
+	leveldb_options_set_create_if_missing(s->opts, 1);
+	leveldb_options_set_write_buffer_size(s->opts, 4 << 20);
+	leveldb_options_set_max_file_size(s->opts, 2 << 20);
+	leveldb_options_set_block_size(s->opts, 4096);
+	leveldb_options_set_max_open_files(s->opts, 1000);
+	leveldb_options_set_compression(s->opts, leveldb_snappy_compression);
+	return 0;
+}
+
+/* readrandom needs something to find: fillseq, untimed. */
+static int kv_prefill(leveldb_t *db, const struct kv_params *p, struct kv_state *s)
+{
+	leveldb_writeoptions_t *wo = leveldb_writeoptions_create();
+	char key[32], *err = NULL;
+	size_t pos = 0;
+
+	for (int64_t i = 0; i < p->num && !err; i++) {
+		snprintf(key, sizeof(key), "%016lld", (long long)i);
+		if (pos + (size_t)p->value_size > s->pool_len)
+			pos = 0;
+		leveldb_put(db, wo, key, 16, s->pool + pos, (size_t)p->value_size, &err);
+		pos += (size_t)p->value_size;
+	}
+	leveldb_writeoptions_destroy(wo);
+	return err ? kv_fail("filling the DB for readrandom", err) : 0;
+}
+
+static int kv_run(struct wl_ctx *ctx, double *v)
+{
+	const struct kv_params *p = ctx->params;
+	struct kv_state *s = ctx->state;
+	int64_t nthreads = threads_of(p);
+	struct kv_worker *w = calloc((size_t)nthreads, sizeof(*w));
+	pthread_t *tid = calloc((size_t)nthreads, sizeof(*tid));
+	char *err = NULL;
+	leveldb_t *db;
+	uint64_t first = UINT64_MAX, last = 0, sum_ns = 0;
+	int64_t ops = 0;
+	int started = 0, rc = 0;
+
+	if (!w || !tid) {
+		free(w);
+		free(tid);
+		return error_set("out of memory");
+	}
+	if (!p->use_existing_db) {
+		leveldb_destroy_db(s->opts, s->path, &err);
+		if (err) {
+			free(w);
+			free(tid);
+			return kv_fail("destroying the previous DB", err);
+		}
+	}
+	db = leveldb_open(s->opts, s->path, &err);
+	if (!db) {
+		free(w);
+		free(tid);
+		return kv_fail("opening the DB", err);
+	}
+	if (p->benchmark == KV_READRANDOM && !p->use_existing_db && kv_prefill(db, p, s))
+		rc = -1;
+	for (int i = 0; !rc && i < nthreads; i++) {
+		w[i] = (struct kv_worker){ .p = p, .s = s, .db = db, .id = i };
+		if (pthread_create(&tid[i], NULL, kv_worker_main, &w[i])) {
+			rc = error_set("cannot start LevelDB thread %d", i);
+			break;
+		}
+		started++;
+	}
+	for (int i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	leveldb_close(db);
+	for (int i = 0; i < started && !rc; i++) {
+		if (w[i].err[0])
+			rc = error_set("leveldb: %s", w[i].err);
+		if (w[i].start_ns < first)
+			first = w[i].start_ns;
+		if (w[i].end_ns > last)
+			last = w[i].end_ns;
+		sum_ns += w[i].end_ns - w[i].start_ns;
+		ops += w[i].ops;
+	}
+	free(w);
+	free(tid);
+	if (!rc && workload_stopped())
+		rc = error_set("interrupted");
+	if (rc)
+		return -1;
+	v[0] = (double)sum_ns / 1e3 / (double)(ops ? ops : 1);
+	v[1] = (double)ops * (double)(16 + p->value_size) / 1048576.0 /
+	       ((double)(last - first) / 1e9);
+	if (ctx->detail)
+		snprintf(ctx->detail, DETAIL_MAX, "%-12s : %11.3f micros/op; %6.1f MB/s (%lld ops)\n",
+			 bench_names[p->benchmark],
+			 v[0], v[1], (long long)ops);
+	return 0;
+}
+
+static void kv_cleanup(struct wl_ctx *ctx)
+{
+	struct kv_state *s = ctx->state;
+	char *err = NULL;
+
+	if (!s)
+		return;
+	leveldb_destroy_db(s->opts, s->path, &err);
+	leveldb_free(err);
+	leveldb_options_destroy(s->opts);
+	free(s->pool);
+	free(s);
+	ctx->state = NULL;
+}
+
+static uint64_t kv_space(const void *p)
+{
+	const struct kv_params *kp = p;
+	uint64_t threads = (uint64_t)threads_of(kp);
+	uint64_t ops = (uint64_t)ops_per_thread(kp) * threads;
+
+	/* The log plus the tables before compaction: about twice the data. */
+	return ops * (16 + (uint64_t)kp->value_size + 32) * 2 + (32 << 20);
+}
+
+static void kv_describe(const void *p, char *buf, size_t len)
+{
+	static const char *const names[] = { "Fill Sync", "Overwrite", "Sequential Fill",
+					     "Random Fill", "Random Read" };
+	const struct kv_params *kp = p;
+
+	snprintf(buf, len, "Benchmark: %s - %lld Keys, %lld Thread%s%s", names[kp->benchmark],
+		 (long long)kp->num, (long long)threads_of(kp), threads_of(kp) == 1 ? "" : "s",
+		 kp->threads ? "" : " (one per CPU)");
+}
+
+const struct workload wl_kv = {
+	.name = "kv",
+	.summary = "LevelDB (C API) with db_bench's keys, values and benchmarks, DB on the target",
+	.title = "LevelDB (fsbench kv)",
+	.params = kv_params,
+	.params_size = sizeof(struct kv_params),
+	.metrics = kv_metrics,
+	.nmetrics = 2,
+	.presets = kv_presets,
+	.space_needed = kv_space,
+	.describe = kv_describe,
+	.prepare = kv_prepare,
+	.run = kv_run,
+	.cleanup = kv_cleanup,
+};

@@ -1,0 +1,26 @@
+/*
+ * sqlitedb.h: what the two SQLite workloads share: opening a database
+ * file on the target with the journal mode and synchronous setting under
+ * test, and running SQL with errors returned as one line.
+ */
+#ifndef FSB_SQLITEDB_H
+#define FSB_SQLITEDB_H
+
+#include <sqlite3.h>
+
+#define SQLITE_JOURNAL_CHOICES "delete|truncate|persist|memory|wal|off"
+#define SQLITE_SYNC_CHOICES "off|normal|full|extra"
+
+/* Open (creating) path with PRAGMA journal_mode and synchronous set from
+ * the choice indexes above; the database is never SQLite's temp store. */
+int sqlitedb_open(const char *path, int journal_mode, int synchronous, sqlite3 **out);
+/* Run SQL that returns no rows we need. */
+int sqlitedb_exec(sqlite3 *db, const char *sql);
+/* Prepare or fail with the statement in the message. */
+int sqlitedb_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **out);
+/* Step a statement to its end (discarding rows) and reset it. */
+int sqlitedb_run(sqlite3 *db, sqlite3_stmt *st);
+/* Remove path and its -journal, -wal and -shm companions. */
+void sqlitedb_remove(const char *path);
+
+#endif
