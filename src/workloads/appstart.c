@@ -671,6 +671,9 @@ static int app_validate(const void *p)
 				 "replay-gnome-terminal or replay-lowriter", ap->app);
 	if (!strncmp(ap->app, "exec:", 5) && ap->app[5] != '/')
 		return error_set("parameter 'app': exec: needs a full path, e.g. exec:/usr/bin/python3");
+	if (!strncmp(ap->app, "exec:", 5) && access(ap->app + 5, X_OK))
+		return error_set("parameter 'app': %s: no such program (give a full path to an "
+				 "executable)", ap->app + 5);
 	if (ap->readers + ap->writers > 63)
 		return error_set("parameter 'readers': readers + writers must be at most 63");
 	return 0;

@@ -51,6 +51,8 @@ int sqlitedb_open(const char *path, int journal_mode, int synchronous, sqlite3 *
 		sqlite3_close(db);
 		return -1;
 	}
+	/* Other connections (sqlite-inserts' threads) may hold the lock. */
+	sqlite3_busy_timeout(db, 60000);
 	snprintf(sql, sizeof(sql), "PRAGMA journal_mode=%s; "
 		 "PRAGMA synchronous=%s;", journal[journal_mode], sync_modes[synchronous]);
 	if (sqlitedb_exec(db, sql)) {
