@@ -6,6 +6,7 @@
  * charts from the store as it finishes, then writes the requested files.
  */
 #include "cli.h"
+#include "../core/comm.h"
 #include "../core/error.h"
 #include "../report/report.h"
 #include "../runner/runner.h"
@@ -16,7 +17,9 @@
 
 #include <getopt.h>
 #include <stdlib.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char run_usage[] =
 	"usage: fsbench run TEST[:key=value,...]... --fs SPEC|--target [LABEL=]DIR... [options]\n"
@@ -256,6 +259,16 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 		if (nfs != 1)
 			return error_set("--device holds one filesystem at a time: give exactly one --fs (run once per filesystem)");
 	}
+	if (comm_size() > 1) {
+		for (int i = 0; i < rq->ntests; i++)
+			if (!(rq->tests[i].wl->flags & WL_MPI))
+				return error_set("run: under mpirun only ior and mdtest run, not '%s' "
+						 "(run it without mpirun)", rq->tests[i].name);
+		for (int i = 0; i < rq->ntargets; i++)
+			if (strcmp(rq->targets[i].ops->kind, "dir"))
+				return error_set("run: under mpirun give --target DIR on the shared "
+						 "filesystem; fsbench makes filesystems only without mpirun");
+	}
 	if (rq->baseline) {
 		int found = 0;
 		for (int i = 0; i < rq->ntargets; i++)
@@ -326,6 +339,14 @@ static int cmd_run(int argc, char **argv)
 	int interrupted = 0, rc;
 
 	memset(&c, 0, sizeof(c));
+	/* In an MPI job every rank runs this command; rank 0 alone prints and
+	 * stores, the others keep their results in memory. */
+	if (comm_rank() > 0) {
+		int devnull = open("/dev/null", O_WRONLY);
+		dup2(devnull, STDOUT_FILENO);
+		dup2(devnull, STDERR_FILENO);
+		close(devnull);
+	}
 	if (parse_args(argc, argv, &c)) {
 		free_cli(&c);
 		return cli_fail(EXIT_USAGE, "%s", error_get());
@@ -333,6 +354,10 @@ static int cmd_run(int argc, char **argv)
 	snprintf(cmdline, sizeof(cmdline), "fsbench run ");
 	cli_command_line(argc - 1, argv + 1, cmdline + 12, sizeof(cmdline) - 12);
 	c.rq.cmdline = cmdline;
+	if (comm_rank() > 0) {
+		c.db = ":memory:";
+		c.json = c.csv = c.markdown = c.html = NULL;
+	}
 	if (cli_open_store(c.db, &c.store)) {
 		free_cli(&c);
 		return cli_fail(EXIT_FAIL, "%s", error_get());

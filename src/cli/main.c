@@ -2,6 +2,7 @@
  * main.c: fsbench's entry point: find the subcommand and run it.
  */
 #include "cli.h"
+#include "../core/comm.h"
 #include "../core/error.h"
 
 #include <stdio.h>
@@ -23,7 +24,7 @@ static void usage(FILE *f)
 	fprintf(f, "\n`fsbench COMMAND --help` describes a command's options.\n");
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -34,11 +35,24 @@ int main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
-		printf("fsbench %s\n", FSBENCH_VERSION);
+		printf("fsbench %s (%s)\n", FSBENCH_VERSION,
+		       comm_available() ? "with MPI: run ior and mdtest under mpirun"
+					: "built without OpenMPI: no MPI runs");
 		return EXIT_OK;
 	}
 	for (int i = 0; commands[i]; i++)
 		if (!strcmp(argv[1], commands[i]->name))
 			return commands[i]->exec(argc - 1, argv + 1);
 	return cli_fail(EXIT_USAGE, "unknown command '%s' (try `fsbench --help`)", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	if (comm_init(&argc, &argv))
+		return cli_fail(EXIT_USAGE, "%s", error_get());
+	rc = dispatch(argc, argv);
+	comm_finalize();
+	return rc;
 }

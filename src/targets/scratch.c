@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "target.h"
+#include "../core/comm.h"
 #include "../core/error.h"
 
 #include <errno.h>
@@ -18,11 +19,30 @@
 
 int scratch_create(const char *parent, char *out, size_t len)
 {
+	int failed = 0;
+
 	if ((size_t)snprintf(out, len, "%s/fsbench.XXXXXX", parent) >= len)
 		return error_set("scratch path under %s is too long", parent);
-	if (!mkdtemp(out))
-		return error_errno("cannot create a scratch directory in %s", parent);
-	return 0;
+	/* In an MPI job the ranks share one directory: rank 0 makes it and
+	 * the others must see it, or the target is not shared. */
+	if (comm_rank() == 0 && !mkdtemp(out)) {
+		error_errno("cannot create a scratch directory in %s", parent);
+		failed = 1;
+	}
+	if (comm_size() > 1) {
+		comm_bcast(out, len);
+		if (comm_rank() > 0 && access(out, W_OK)) {
+			error_set("%s (made by rank 0) is not visible here: the target must be a "
+				  "filesystem all nodes share", out);
+			failed = 1;
+		}
+		if (comm_agree(failed)) {
+			if (comm_rank() == 0 && !failed)
+				rmdir(out);
+			return -1;
+		}
+	}
+	return failed ? -1 : 0;
 }
 
 static int remove_one(const char *path, const struct stat *st, int flag,
@@ -40,6 +60,11 @@ static int remove_one(const char *path, const struct stat *st, int flag,
 int scratch_remove(const char *dir)
 {
 	char copy[PATH_MAX];
+
+	/* Rank 0 removes the shared directory once every rank is done. */
+	comm_sync();
+	if (comm_rank() > 0)
+		return 0;
 
 	snprintf(copy, sizeof(copy), "%s", dir);
 	if (strncmp(basename(copy), "fsbench.", 8))

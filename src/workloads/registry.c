@@ -8,7 +8,7 @@
 
 extern const struct workload wl_fsmark, wl_fileop, wl_postmark, wl_tree, wl_bonnie, wl_io,
 	wl_sqlite_speedtest, wl_sqlite_inserts, wl_kv,
-	wl_appstart;
+	wl_appstart, wl_ior, wl_mdtest;
 
 static const struct workload *const all[] = {
 	&wl_fsmark,
@@ -21,6 +21,8 @@ static const struct workload *const all[] = {
 	&wl_sqlite_inserts,
 	&wl_kv,
 	&wl_appstart,
+	&wl_ior,
+	&wl_mdtest,
 	NULL,
 };
 

@@ -62,6 +62,7 @@ struct workload {
 	const struct metric_def *metrics;
 	int nmetrics;
 	const struct preset *presets;	/* NULL-name terminated, may be NULL */
+	unsigned flags;			/* WL_* */
 
 	/* Cross-parameter checks beyond the table's bounds (optional). */
 	int (*validate)(const void *params);
@@ -78,6 +79,10 @@ struct workload {
 	int (*run)(struct wl_ctx *ctx, double *values);
 	void (*cleanup)(struct wl_ctx *ctx);	/* optional */
 };
+
+/* The workload coordinates the ranks of an MPI job itself (core/comm.h):
+ * only such workloads run under mpirun. */
+#define WL_MPI 1u
 
 /* Set by the runner's SIGINT/SIGTERM handler. */
 extern volatile sig_atomic_t fsb_stop_requested;
