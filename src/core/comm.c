@@ -17,7 +17,10 @@
 #include <mpi.h>
 #endif
 
-static int rank, size = 1, active;
+static int rank, size = 1;
+#ifdef HAVE_MPI
+static int active;
+#endif
 static uint64_t zero;
 
 /* mpirun (ORTE or PRRTE/PMIx) tells its children who they are. */

@@ -12,12 +12,15 @@
  * With C a rank reads the block another rank wrote (shifted by one rank
  * per node, Q nodes away), so no rank reads its own writes back from its
  * page cache.  The buffer carries its writer's rank in every word, and
- * R checks it on read.  D is IOR's stonewalling deadline.
+ * R checks it on read.  D is IOR's stonewalling deadline.  Each transfer
+ * call is timed into a latency histogram, merged across ranks bucket by
+ * bucket.
  */
 #define _GNU_SOURCE
 #include "workload.h"
 #include "../core/comm.h"
 #include "../core/error.h"
+#include "../core/histogram.h"
 #include "../core/timing.h"
 
 #include <errno.h>
@@ -57,7 +60,7 @@ static const struct param_def ior_params[] = {
 };
 
 enum { M_WBW, M_RBW, M_WIOPS, M_RIOPS, M_WOPEN, M_WXFER, M_WCLOSE, M_ROPEN, M_RXFER, M_RCLOSE,
-       M_COUNT };
+       M_WLAT, M_WP99, M_RLAT, M_RP99, M_COUNT };
 
 static const struct metric_def ior_metrics[] = {
 	{ "write_bw", "MiB/s", HIGHER_IS_BETTER, "Write MiB/s", 1 },
@@ -70,6 +73,10 @@ static const struct metric_def ior_metrics[] = {
 	{ "read_open_s", "s", LOWER_IS_BETTER, "Read open s", 0 },
 	{ "read_xfer_s", "s", LOWER_IS_BETTER, "Read transfer s", 0 },
 	{ "read_close_s", "s", LOWER_IS_BETTER, "Read close s", 0 },
+	{ "write_lat_mean", "usec", LOWER_IS_BETTER, "Write latency mean", 0 },
+	{ "write_lat_p99", "usec", LOWER_IS_BETTER, "Write latency p99", 0 },
+	{ "read_lat_mean", "usec", LOWER_IS_BETTER, "Read latency mean", 0 },
+	{ "read_lat_p99", "usec", LOWER_IS_BETTER, "Read latency p99", 0 },
 };
 
 /* PTS's ior-1.0.0: -w -r -e -B, IOR's default 1 MiB blocks and 256 KiB
@@ -84,6 +91,7 @@ static const struct preset ior_presets[] = {
 struct phase {
 	uint64_t t[6];		/* open start/end, xfer start/end, close start/end */
 	uint64_t bytes, xfers;
+	struct histogram lat;	/* per transfer call */
 };
 
 struct ior_ctx {
@@ -92,6 +100,7 @@ struct ior_ctx {
 	int rank, size;
 	uint64_t *buf;
 	uint64_t bytes[2];	/* all ranks' bytes per phase (write, read) */
+	uint64_t calls[2];	/* transfer calls in the merged histograms */
 	char ranks[2][2048];	/* per rank: source, first open, last close */
 	char err[4600];
 };
@@ -173,6 +182,7 @@ static int do_phase(struct ior_ctx *c, bool write_phase, struct phase *ph)
 	int fd, flags = write_phase ? O_CREAT | O_RDWR : O_RDWR;
 
 	memset(ph, 0, sizeof(*ph));
+	hist_init(&ph->lat);
 	file_name(c, src, path, sizeof(path));
 	if (p->B)
 		flags |= O_DIRECT;
@@ -188,6 +198,7 @@ static int do_phase(struct ior_ctx *c, bool write_phase, struct phase *ph)
 			size_t len = (size_t)(x == per_block - 1 ? p->b - x * p->t : p->t);
 			/* IOR loops on short transfers; the call after a short
 			 * one says why (ENOSPC, EFBIG). */
+			uint64_t t0 = now_ns();
 			for (size_t done = 0; done < len;) {
 				char *at = (char *)c->buf + done;
 				ssize_t n = write_phase ? pwrite(fd, at, len - done, (off_t)(off + done))
@@ -200,6 +211,7 @@ static int do_phase(struct ior_ctx *c, bool write_phase, struct phase *ph)
 				}
 				done += (size_t)n;
 			}
+			hist_add(&ph->lat, now_ns() - t0);
 			if (!write_phase && p->R && check_buffer(c, src, off, len)) {
 				close(fd);
 				return -1;
@@ -237,7 +249,7 @@ static void remove_files(struct ior_ctx *c)
 /* Run a phase on every rank and reduce it: bandwidth over the global
  * window, IOPS over the transfer window, the slowest rank's times. */
 static int phase_all(struct ior_ctx *c, bool write_phase, double *bw, double *iops,
-		     double *open_s, double *xfer_s, double *close_s)
+		     double *open_s, double *xfer_s, double *close_s, double *lat, double *p99)
 {
 	struct phase ph;
 	uint64_t lo[2], hi[4], sum[2];
@@ -277,6 +289,11 @@ static int phase_all(struct ior_ctx *c, bool write_phase, double *bw, double *io
 	comm_max(hi, 4);
 	comm_sum(sum, 2);
 	c->bytes[write_phase ? 0 : 1] = sum[0];
+	/* Transfer latencies: every rank's histogram, merged bucket by bucket. */
+	comm_merge_hist(&ph.lat);
+	c->calls[write_phase ? 0 : 1] = ph.lat.n;
+	*lat = ph.lat.mean / 1e3;
+	*p99 = (double)hist_percentile(&ph.lat, 99) / 1e3;
 	*bw = (double)sum[0] / 1048576.0 / ((double)(hi[0] - lo[0]) / 1e9);
 	*iops = (double)sum[1] / ((double)(hi[1] - lo[1]) / 1e9);
 	*open_s = (double)hi[2] / 1e9;
@@ -306,10 +323,10 @@ static int ior_run(struct wl_ctx *ctx, double *v)
 	}
 	if (writes(p))
 		rc = phase_all(&c, true, &v[M_WBW], &v[M_WIOPS], &v[M_WOPEN], &v[M_WXFER],
-			       &v[M_WCLOSE]);
+			       &v[M_WCLOSE], &v[M_WLAT], &v[M_WP99]);
 	if (!rc && reads(p))
 		rc = phase_all(&c, false, &v[M_RBW], &v[M_RIOPS], &v[M_ROPEN], &v[M_RXFER],
-			       &v[M_RCLOSE]);
+			       &v[M_RCLOSE], &v[M_RLAT], &v[M_RP99]);
 	free(c.buf);
 	/* Every rank removes its files (rank 0 the shared one) once all are
 	 * done with them, on failure too. */
@@ -321,7 +338,8 @@ static int ior_run(struct wl_ctx *ctx, double *v)
 	if (ctx->detail)
 		snprintf(ctx->detail, DETAIL_MAX,
 			 "%s\n%s %llu x %llu bytes per rank in %llu-byte transfers, %s%s%s\n"
-			 "write %.2f MiB/s, %llu bytes (open %.4f s, transfer %.4f s, close %.4f s)\n"
+			 "write %.2f MiB/s, %llu bytes (open %.4f s, transfer %.4f s, close %.4f s), "
+			 "%llu transfers timed (latency mean %.1f us, p99 %.1f us)\n"
 			 "write per rank (rank<-data of rank@open-close s): %s\n"
 			 "read %.2f MiB/s, %llu bytes%s%s\n"
 			 "read per rank (rank<-data of rank@open-close s): %s\n",
@@ -329,6 +347,7 @@ static int ior_run(struct wl_ctx *ctx, double *v)
 			 (unsigned long long)p->b, (unsigned long long)p->t, p->B ? "O_DIRECT" : "buffered",
 			 p->e ? ", fsync after writing" : "", p->D > 0 ? ", stonewalled" : "",
 			 v[M_WBW], (unsigned long long)c.bytes[0], v[M_WOPEN], v[M_WXFER], v[M_WCLOSE],
+			 (unsigned long long)c.calls[0], v[M_WLAT], v[M_WP99],
 			 c.ranks[0], v[M_RBW], (unsigned long long)c.bytes[1],
 			 p->C && reads(p) ? ", reordered (C)" : "",
 			 p->R && reads(p) ? ", every word checked against its writer" : "", c.ranks[1]);

@@ -37,6 +37,8 @@ for where in "tmpfs:$SHM" "disk:$WORK/disk"; do
 			END { printf "%.6f", 25165824 / 1048576 / (hi - lo) }')
 	got=$(jq '.tests[0].samples[0].values.write_bw' "$WORK/ior-$name.json")
 	check "$name: bandwidth from the global window ($got MiB/s)" awk -v a="$want" -v b="$got" 'BEGIN { d = (a - b) / b; exit !(b > 0 && d < 1e-4 && d > -1e-4) }'
+	check "$name: every rank's transfer latencies merged (4 x 3 x 32 calls)" \
+		jqt '.tests[0].samples[0].detail | test("384 transfers timed")' "$WORK/ior-$name.json"
 	check "$name: C reads the next rank's data" \
 		jqt '.tests[0].samples[0].detail | test("read per rank [^:]*: 0<-1@[^ ]* 1<-2@[^ ]* 2<-3@[^ ]* 3<-0@")' "$WORK/ior-$name.json"
 	check "$name: ...checked word by word" jqt '.tests[0].samples[0].detail | test("every word checked against its writer")' "$WORK/ior-$name.json"

@@ -441,6 +441,57 @@ static void test_enospc_and_free_space(void **state)
 	free(res);
 }
 
+/* kernel.io_uring_disabled=2 makes io_uring_setup fail as on machines
+ * that forbid it; the old value comes back in the teardown. */
+static char uring_sysctl[16];
+#define URING_SYSCTL "/proc/sys/kernel/io_uring_disabled"
+
+static int disable_uring(void **state)
+{
+	FILE *f = fopen(URING_SYSCTL, "r");
+	(void)state;
+
+	uring_sysctl[0] = 0;
+	if (!f)
+		return 0;
+	if (!fgets(uring_sysctl, sizeof(uring_sysctl), f))
+		uring_sysctl[0] = 0;
+	fclose(f);
+	f = fopen(URING_SYSCTL, "w");
+	if (!f || fputs("2\n", f) < 0 || fclose(f))
+		uring_sysctl[0] = 0;
+	return setup_dir(state);
+}
+
+static int restore_uring(void **state)
+{
+	FILE *f;
+
+	if (uring_sysctl[0] && (f = fopen(URING_SYSCTL, "w"))) {
+		fputs(uring_sysctl, f);
+		fclose(f);
+	}
+	return uring_sysctl[0] ? teardown_dir(state) : 0;
+}
+
+static void test_io_uring_unavailable(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	(void)state;
+
+	if (!uring_sysctl[0]) {
+		free(res);
+		skip_because("needs root and " URING_SYSCTL " (Linux 6.6+) to switch io_uring off");
+	}
+	job(&o, "rw=randread,size=256k,ioengine=io_uring,iodepth=4");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "io_uring is unavailable here"));
+	assert_non_null(strstr(error_get(), "use ioengine=psync"));
+	assert_int_equal(count_entries(dir), 0);
+	free(res);
+}
+
 static void test_workload_metrics(void **state)
 {
 	double v[MAX_METRICS];
@@ -480,6 +531,7 @@ int main(void)
 		cmocka_unit_test(test_direct_io),
 		cmocka_unit_test(test_enospc_and_free_space),
 		cmocka_unit_test_setup_teardown(test_workload_metrics, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_io_uring_unavailable, disable_uring, restore_uring),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
