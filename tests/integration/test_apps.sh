@@ -6,7 +6,11 @@
 
 T=$WORK/t
 mkdir -p "$T"
-before=$(ls -A /tmp /var/tmp | grep -v '^fsbench-test\.' | sort)
+# What SQLite (etilqs_*), LevelDB (leveldbtest-*, dbbench) and the
+# workloads' own files would be called if they strayed to /tmp; other
+# programs on a shared machine may come and go there.
+strays() { ls -A /tmp /var/tmp | grep -E '^(etilqs_|leveldbtest-|dbbench|speedtest1|inserts\.db|bg_(read|write)|replay[0-9])' | sort; }
+before=$(strays)
 # Record every path seen under the target while a run goes on.
 watch_run() {	# name spec...
 	local name=$1; shift
@@ -48,7 +52,7 @@ else
 	skip "appstart" "needs root to drop caches before each launch"
 fi
 check "nothing left in the target" [ -z "$(ls -A "$T")" ]
-after=$(ls -A /tmp /var/tmp | grep -v '^fsbench-test\.' | sort)
+after=$(strays)
 check "nothing new in /tmp or /var/tmp" [ "$before" = "$after" ]
 
 FSB run "appstart:app=exec:/usr/bin/nope" --target t="$T" --db "$DB" >/dev/null 2>"$WORK/e"; rc=$?
