@@ -16,12 +16,16 @@
 #include <string.h>
 
 static const struct cli_opt io_opts[] = {
-	{ "output-format", 1, 0, "normal|json", "how to print results (default normal)" },
-	{ "ignore-unknown", 0, 0, NULL, "warn about, rather than refuse, options fsbench lacks" },
-	{ "keep", 0, 0, NULL, "keep the files fsbench created (fio keeps them)" },
+	{ "output-format", 1, 256, "normal|json", "how to print results (default normal)" },
+	{ "ignore-unknown", 0, 257, NULL, "warn about, rather than refuse, options fsbench lacks" },
+	{ "keep", 0, 258, NULL, "keep the files fsbench created (fio keeps them)" },
 	{ "help", 0, 'h', NULL, "this help; every --OPTION=VALUE below is a job option" },
 	{ NULL, 0, 0, NULL, NULL },
 };
+
+static const char io_usage[] =
+	"usage: fsbench io [JOBFILE...] [--OPTION=VALUE...]\n\n"
+	"Runs fio job files, or fio-style options, in the current directory, fio's way.\n";
 
 struct io_cli {
 	bool json, ignore_unknown, keep;
@@ -31,7 +35,7 @@ struct io_cli {
 
 static void io_help(void)
 {
-	cli_print_help(stdout, "fsbench io [JOBFILE...] [--OPTION=VALUE...]", io_opts);
+	cli_print_help(stdout, io_usage, io_opts);
 	printf("\nJob options (fio's names; in job files as OPTION=VALUE):\n");
 	for (const struct param_def *d = io_option_defs; d->name; d++) {
 		char type[64];
