@@ -213,31 +213,43 @@ static char *all_hosts(void)
 	return names;
 }
 
+static const char *host_of(const char *names, int i)
+{
+	return names + (size_t)i * HOST_LEN;
+}
+
+/* Ranks on rank i's host; *first says whether i is the lowest of them. */
+static int ranks_with_host_of(const char *names, int i, int *first)
+{
+	int count = 0;
+
+	*first = 1;
+	for (int k = 0; k < size; k++) {
+		count += !strcmp(host_of(names, k), host_of(names, i));
+		if (k < i && !strcmp(host_of(names, k), host_of(names, i)))
+			*first = 0;
+	}
+	return count;
+}
+
 int comm_hosts(char *buf, size_t len)
 {
 	char *names = all_hosts();
-	int nodes = 0;
+	int nodes = 0, first;
 	size_t at;
 
 	if (!names)
 		return snprintf(buf, len, "?"), 1;
 	for (int i = 0; i < size; i++) {
-		int first = 1;
-		for (int k = 0; k < i; k++)
-			first &= strcmp(names + (size_t)k * HOST_LEN, names + (size_t)i * HOST_LEN) != 0;
+		ranks_with_host_of(names, i, &first);
 		nodes += first;
 	}
 	at = (size_t)snprintf(buf, len, "%d rank%s on %d node%s:", size, size == 1 ? "" : "s", nodes,
 			      nodes == 1 ? "" : "s");
 	for (int i = 0; i < size && at < len; i++) {
-		int count = 0, first = 1;
-		for (int k = 0; k < size; k++)
-			count += !strcmp(names + (size_t)k * HOST_LEN, names + (size_t)i * HOST_LEN);
-		for (int k = 0; k < i; k++)
-			first &= strcmp(names + (size_t)k * HOST_LEN, names + (size_t)i * HOST_LEN) != 0;
+		int count = ranks_with_host_of(names, i, &first);
 		if (first)
-			at += (size_t)snprintf(buf + at, len - at, " %s (%d)", names + (size_t)i * HOST_LEN,
-					       count);
+			at += (size_t)snprintf(buf + at, len - at, " %s (%d)", host_of(names, i), count);
 	}
 	free(names);
 	return nodes;
@@ -246,12 +258,11 @@ int comm_hosts(char *buf, size_t len)
 int comm_ranks_on_first_node(void)
 {
 	char *names = all_hosts();
-	int count = 0;
+	int count, first;
 
 	if (!names)
 		return 1;
-	for (int k = 0; k < size; k++)
-		count += !strcmp(names, names + (size_t)k * HOST_LEN);
+	count = ranks_with_host_of(names, 0, &first);
 	free(names);
 	return count;
 }

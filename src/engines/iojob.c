@@ -147,16 +147,6 @@ uint64_t io_options_space(const struct io_options *o)
 	return (o->offset + o->size) * files;
 }
 
-static void fmt_bytes(uint64_t b, char *buf, size_t len)
-{
-	if (b >= (1ULL << 30))
-		snprintf(buf, len, "%.2f GiB", (double)b / (1ULL << 30));
-	else if (b >= (1ULL << 20))
-		snprintf(buf, len, "%.1f MiB", (double)b / (1ULL << 20));
-	else
-		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
-}
-
 /* --- verify headers --------------------------------------------------- */
 
 static uint32_t block_crc(const struct verify_hdr *h, const unsigned char *buf, uint32_t len)
@@ -303,8 +293,8 @@ static int io_failed(struct io_thread *t, const struct io_req *r)
 			 "the filesystem's block size, or use direct=0", what, r->file->path,
 			 strerror(EINVAL));
 	} else if (r->res == -ENOSPC || r->res == -EDQUOT) {
-		fmt_bytes(t->issued_bytes - r->len, done, sizeof(done));
-		fmt_bytes(t->target_bytes == UINT64_MAX ? t->pass_bytes : t->target_bytes, asked,
+		bytes_text(t->issued_bytes - r->len, done, sizeof(done));
+		bytes_text(t->target_bytes == UINT64_MAX ? t->pass_bytes : t->target_bytes, asked,
 			  sizeof(asked));
 		snprintf(t->errmsg, sizeof(t->errmsg),
 			 "writing %s: no space left on the device after %s written of the %s asked: "
@@ -684,8 +674,8 @@ static int fill_file(struct io_job *job, struct io_thread *t, int fd, struct io_
 		if (write_all(fd, buf, n, (off_t)at)) {
 			int e = errno;
 			free(buf);
-			fmt_bytes(at - from, done, sizeof(done));
-			fmt_bytes(to - from, asked, sizeof(asked));
+			bytes_text(at - from, done, sizeof(done));
+			bytes_text(to - from, asked, sizeof(asked));
 			if (e == ENOSPC || e == EDQUOT)
 				return error_set("laying out %s: no space left on the device after %s "
 						 "written of the %s asked: lower size=", f->path, done, asked);
@@ -741,7 +731,7 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 		if (e == ENOSPC || e == EDQUOT) {
 			char asked[32];
 			close(fd);
-			fmt_bytes(need, asked, sizeof(asked));
+			bytes_text(need, asked, sizeof(asked));
 			return error_set("allocating %s: no space left on the device for the %s asked: "
 					 "lower size=", f->path, asked);
 		}
@@ -799,8 +789,8 @@ static int check_space(struct io_job *job)
 	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
 	if (missing <= avail)
 		return 0;
-	fmt_bytes(missing, need, sizeof(need));
-	fmt_bytes(avail, have, sizeof(have));
+	bytes_text(missing, need, sizeof(need));
+	bytes_text(avail, have, sizeof(have));
 	return error_set("the job needs %s more space but only %s is free there: lower size= or "
 			 "numjobs=", need, have);
 }

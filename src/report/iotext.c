@@ -5,6 +5,7 @@
  * same numbers as JSON for scripts (--output-format=json).
  */
 #include "report.h"
+#include "../core/str.h"
 #include "../engines/iojob.h"
 
 #include <stdarg.h>
@@ -46,23 +47,13 @@ static void si(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", v);
 }
 
-static void volume(uint64_t b, char *buf, size_t len)
-{
-	if (b >= (1ULL << 30))
-		snprintf(buf, len, "%.1fGiB", (double)b / (1ULL << 30));
-	else if (b >= (1ULL << 20))
-		snprintf(buf, len, "%.1fMiB", (double)b / (1ULL << 20));
-	else
-		snprintf(buf, len, "%.1fKiB", (double)b / 1024);
-}
-
 static void direction(struct out *o, const char *name, uint64_t ios, uint64_t bytes,
 		      const struct histogram *h, double secs)
 {
 	char iops[32], vol[32];
 
 	si((double)ios / secs, iops, sizeof(iops));
-	volume(bytes, vol, sizeof(vol));
+	bytes_text(bytes, vol, sizeof(vol));
 	put(o, "  %s: IOPS=%s, BW=%.1fMiB/s (%.1fMB/s)(%s/%.0fmsec)\n", name, iops,
 	    (double)bytes / secs / (1 << 20), (double)bytes / secs / 1e6, vol, secs * 1e3);
 	if (!h->n)

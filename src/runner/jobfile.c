@@ -30,18 +30,6 @@ struct parser {
 	int group;
 };
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 static void warn(struct parser *p, int line, const char *key)
 {
 	size_t n = strlen(p->set->warnings);
@@ -143,12 +131,12 @@ int jobfile_parse(const char *name, const char *text, bool ignore_unknown, struc
 		if (next)
 			*next++ = 0;
 		lineno++;
-		s = trim(line);
+		s = str_trim(line);
 		if (!*s || *s == ';' || *s == '#')
 			continue;
 		if (*s == '[') {
 			char *end = strchr(s, ']');
-			if (!end || end == s + 1 || trim(end + 1)[0]) {
+			if (!end || end == s + 1 || str_trim(end + 1)[0]) {
 				rc = error_set("%s:%d: malformed section header '%s' (want [name])", name,
 					       lineno, s);
 				break;
@@ -169,7 +157,7 @@ int jobfile_parse(const char *name, const char *text, bool ignore_unknown, struc
 		eq = strchr(s, '=');
 		if (eq) {
 			*eq = 0;
-			rc = set_option(&p, lineno, trim(s), trim(eq + 1));
+			rc = set_option(&p, lineno, str_trim(s), str_trim(eq + 1));
 		} else {
 			rc = set_option(&p, lineno, s, "1");
 		}

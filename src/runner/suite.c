@@ -39,18 +39,6 @@ const char *suite_dir(void)
 	return "/usr/share/fsbench/suites";
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 /* One [test NAME] section being collected. */
 struct pending {
 	char name[128], workload[128], title[128], subtitle[256], params[2048];
@@ -128,7 +116,7 @@ static int parse_file(FILE *f, double scale, struct suite *s)
 
 	memset(&p, 0, sizeof(p));
 	while (fgets(buf, sizeof(buf), f)) {
-		char *l = trim(buf), *eq;
+		char *l = str_trim(buf), *eq;
 		line++;
 		if (!*l || *l == '#' || *l == ';')
 			continue;
@@ -139,13 +127,13 @@ static int parse_file(FILE *f, double scale, struct suite *s)
 			*end = '\0';
 			if (finish_test(s, &p, scale))
 				return -1;
-			l = trim(l + 1);
+			l = str_trim(l + 1);
 			in_suite = !strcmp(l, "suite");
 			if (!in_suite) {
 				if (strncmp(l, "test", 4) || !isspace((unsigned char)l[4]))
 					return error_set("%s:%d: unknown section [%s] (use [suite] or [test NAME])",
 							 s->path, line, l);
-				str_copy(p.name, sizeof(p.name), trim(l + 5));
+				str_copy(p.name, sizeof(p.name), str_trim(l + 5));
 				p.line = line;
 			}
 			continue;
@@ -154,7 +142,7 @@ static int parse_file(FILE *f, double scale, struct suite *s)
 		if (!eq)
 			return error_set("%s:%d: expected key = value", s->path, line);
 		*eq = '\0';
-		char *key = trim(l), *val = trim(eq + 1);
+		char *key = str_trim(l), *val = str_trim(eq + 1);
 		if (in_suite) {
 			if (!strcmp(key, "name"))
 				str_copy(s->name, sizeof(s->name), val);

@@ -171,14 +171,12 @@ static uint64_t ins_space(const void *p)
 
 static void ins_describe(const void *p, char *buf, size_t len)
 {
-	static const char *const journal[] = { "DELETE", "TRUNCATE", "PERSIST", "MEMORY", "WAL",
-					       "OFF" };
-	static const char *const sync_modes[] = { "OFF", "NORMAL", "FULL", "EXTRA" };
 	const struct ins_params *ip = p;
+	char modes[96];
 
-	snprintf(buf, len, "%lld Single-Row Transactions x %lld Thread%s - Journal: %s - "
-		 "Synchronous: %s", (long long)ip->n, (long long)ip->threads,
-		 ip->threads > 1 ? "s" : "", journal[ip->journal_mode], sync_modes[ip->synchronous]);
+	sqlitedb_modes_text(ip->journal_mode, ip->synchronous, modes, sizeof(modes));
+	snprintf(buf, len, "%lld Single-Row Transactions x %lld Thread%s - %s", (long long)ip->n,
+		 (long long)ip->threads, ip->threads > 1 ? "s" : "", modes);
 }
 
 const struct workload wl_sqlite_inserts = {

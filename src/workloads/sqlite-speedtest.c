@@ -73,29 +73,21 @@ static void number_name(unsigned n, char *out, size_t len)
 				      "eighteen", "nineteen" };
 	static const char *tens[] = { "", "", "twenty", "thirty", "forty", "fifty", "sixty",
 				      "seventy", "eighty", "ninety" };
+	static const struct { unsigned scale; const char *word; } big[] = {
+		{ 1000000000, "billion" }, { 1000000, "million" }, { 1000, "thousand" },
+	};
 	size_t at = 0;
 
 	out[0] = 0;
 #define ADD(...) at += (size_t)snprintf(out + at, at < len ? len - at : 0, __VA_ARGS__)
-	if (n >= 1000000000) {
-		number_name(n / 1000000000, out, len);
-		at = strlen(out);
-		ADD(" billion");
-		n %= 1000000000;
-	}
-	if (n >= 1000000) {
+	for (int i = 0; i < 3; i++) {
+		if (n < big[i].scale)
+			continue;
 		ADD("%s", at ? " " : "");
-		number_name(n / 1000000, out + at, len - at);
+		number_name(n / big[i].scale, out + at, len - at);
 		at = strlen(out);
-		ADD(" million");
-		n %= 1000000;
-	}
-	if (n >= 1000) {
-		ADD("%s", at ? " " : "");
-		number_name(n / 1000, out + at, len - at);
-		at = strlen(out);
-		ADD(" thousand");
-		n %= 1000;
+		ADD(" %s", big[i].word);
+		n %= big[i].scale;
 	}
 	if (n >= 100) {
 		ADD("%s%s hundred", at ? " " : "", ones[n / 100]);
@@ -496,11 +488,8 @@ static uint64_t speed_space(const void *p)
 
 static void speed_describe(const void *p, char *buf, size_t len)
 {
-	static const char *const journal[] = { "DELETE", "TRUNCATE", "PERSIST", "MEMORY", "WAL",
-					       "OFF" };
-	static const char *const sync_modes[] = { "OFF", "NORMAL", "FULL", "EXTRA" };
 	const struct speed_params *sp = p;
-	char size[32];
+	char size[32], modes[96];
 
 	/* PTS writes "Size 1,000". */
 	if (sp->size >= 1000)
@@ -508,8 +497,8 @@ static void speed_describe(const void *p, char *buf, size_t len)
 			 (long long)sp->size % 1000);
 	else
 		snprintf(size, sizeof(size), "%lld", (long long)sp->size);
-	snprintf(buf, len, "Timed Time - Size %s - Journal: %s - Synchronous: %s", size,
-		 journal[sp->journal_mode], sync_modes[sp->synchronous]);
+	sqlitedb_modes_text(sp->journal_mode, sp->synchronous, modes, sizeof(modes));
+	snprintf(buf, len, "Timed Time - Size %s - %s", size, modes);
 }
 
 const struct workload wl_sqlite_speedtest = {

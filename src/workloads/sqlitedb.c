@@ -4,12 +4,31 @@
 #include "sqlitedb.h"
 #include "../core/error.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 static const char *const journal[] = { "delete", "truncate", "persist", "memory", "wal", "off" };
 static const char *const sync_modes[] = { "off", "normal", "full", "extra" };
+
+static void upper(const char *s, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < len; i++)
+		out[i] = (char)toupper((unsigned char)s[i]);
+	out[i] = '\0';
+}
+
+void sqlitedb_modes_text(int journal_mode, int synchronous, char *buf, size_t len)
+{
+	char j[16], y[16];
+
+	upper(journal[journal_mode], j, sizeof(j));
+	upper(sync_modes[synchronous], y, sizeof(y));
+	snprintf(buf, len, "Journal: %s - Synchronous: %s", j, y);
+}
 
 static int db_error(sqlite3 *db, const char *what)
 {

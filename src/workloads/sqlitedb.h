@@ -7,6 +7,7 @@
 #define FSB_SQLITEDB_H
 
 #include <sqlite3.h>
+#include <stddef.h>
 
 #define SQLITE_JOURNAL_CHOICES "delete|truncate|persist|memory|wal|off"
 #define SQLITE_SYNC_CHOICES "off|normal|full|extra"
@@ -14,6 +15,8 @@
 /* Open (creating) path with PRAGMA journal_mode and synchronous set from
  * the choice indexes above; the database is never SQLite's temp store. */
 int sqlitedb_open(const char *path, int journal_mode, int synchronous, sqlite3 **out);
+/* "Journal: DELETE - Synchronous: FULL", for chart subtitles. */
+void sqlitedb_modes_text(int journal_mode, int synchronous, char *buf, size_t len);
 /* Run SQL that returns no rows we need. */
 int sqlitedb_exec(sqlite3 *db, const char *sql);
 /* Prepare or fail with the statement in the message. */
