@@ -101,6 +101,7 @@ struct ior_ctx {
 	uint64_t *buf;
 	uint64_t bytes[2];	/* all ranks' bytes per phase (write, read) */
 	uint64_t calls[2];	/* transfer calls in the merged histograms */
+	uint64_t read_limit;	/* stonewalled writes: transfers every rank wrote */
 	char ranks[2][2048];	/* per rank: source, first open, last close */
 	char err[4600];
 };
@@ -218,7 +219,8 @@ static int do_phase(struct ior_ctx *c, bool write_phase, struct phase *ph)
 			}
 			ph->bytes += len;
 			ph->xfers++;
-			if (comm_now() - ph->t[2] > deadline || workload_stopped())
+			if (comm_now() - ph->t[2] > deadline || workload_stopped() ||
+			    (!write_phase && ph->xfers == c->read_limit))
 				goto stonewall;
 		}
 stonewall:
@@ -285,6 +287,12 @@ static int phase_all(struct ior_ctx *c, bool write_phase, double *bw, double *io
 			free(all);
 		}
 	}
+	/* A stonewalled write leaves less than asked: the read phase reads
+	 * what every rank wrote, as IOR reads back what was written. */
+	if (write_phase) {
+		c->read_limit = ph.xfers;
+		comm_min(&c->read_limit, 1);
+	}
 	comm_min(lo, 2);
 	comm_max(hi, 4);
 	comm_sum(sum, 2);
@@ -305,7 +313,8 @@ static int phase_all(struct ior_ctx *c, bool write_phase, double *bw, double *io
 static int ior_run(struct wl_ctx *ctx, double *v)
 {
 	const struct ior_params *p = ctx->params;
-	struct ior_ctx c = { .p = p, .dir = ctx->dir, .rank = comm_rank(), .size = comm_size() };
+	struct ior_ctx c = { .p = p, .dir = ctx->dir, .rank = comm_rank(), .size = comm_size(),
+			     .read_limit = UINT64_MAX };
 	char hosts[1024];
 	int rc = 0;
 

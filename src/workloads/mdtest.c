@@ -245,7 +245,7 @@ static int md_run(struct wl_ctx *ctx, double *v)
 		v[slot[ph]] = (double)done[ph] / ((double)elapsed[ph] / 1e9);
 		if (ctx->detail && at < DETAIL_MAX)
 			at += snprintf(ctx->detail + at, DETAIL_MAX - (size_t)at,
-				       "%-20s %12.1f %10llu %10.4f\n", phase_names[ph], v[slot[ph]],
+				       "%-20s %12.1f %10llu %10.6f\n", phase_names[ph], v[slot[ph]],
 				       (unsigned long long)done[ph], (double)elapsed[ph] / 1e9);
 	}
 	return 0;
