@@ -9,6 +9,7 @@
 #include "../core/comm.h"
 #include "../core/error.h"
 #include "../report/report.h"
+#include "../runner/jobfile.h"
 #include "../runner/runner.h"
 #include "../runner/memlimit.h"
 #include "../runner/suite.h"
@@ -29,7 +30,9 @@ static const char run_usage[] =
 	"that is removed afterwards.\n";
 
 enum { O_MAX = 256, O_WARMUP, O_BASELINE, O_LABEL, O_DB, O_JSON, O_CSV, O_MD, O_NODROP,
-       O_FSSIZE, O_IMGDIR, O_DEVICE, O_FORCE, O_NODIO, O_FRESH, O_SCALE, O_RAM, O_HTML };
+       O_FSSIZE, O_IMGDIR, O_DEVICE, O_FORCE, O_NODIO, O_FRESH, O_SCALE, O_RAM, O_HTML, O_FIO };
+
+#define MAX_FIO_FILES 8
 
 /* Every option once: getopt's tables and --help both come from here. */
 static const struct cli_opt run_opts[] = {
@@ -46,6 +49,8 @@ static const struct cli_opt run_opts[] = {
 	{ "fresh", 1, O_FRESH, "test|fs", "mkfs before every test (default) or once per filesystem" },
 	{ "suite", 1, 's', "NAME|FILE", "run a suite's tests (see `fsbench list suites`); its "
 	  "filesystems are used when no --fs/--target is given" },
+	{ "fio", 1, O_FIO, "JOBFILE", "every job of a fio job file as a test, run one after "
+	  "another on each target (repeatable; `fsbench io` runs a file fio's way)" },
 	{ "scale", 1, O_SCALE, "F", "multiply the tests' data sizes by F (e.g. 0.1)" },
 	{ "ram", 1, O_RAM, "SIZE", "run in a memory cgroup of SIZE, so the page cache cannot "
 	  "hide the disk (e.g. 1G)" },
@@ -75,6 +80,8 @@ struct run_cli {
 	struct store *store;
 	struct suite suite;
 	const char *suite_name;
+	const char *fio_files[MAX_FIO_FILES];
+	int nfio;
 	double scale;
 	uint64_t ram;
 	struct memlimit mem;
@@ -90,6 +97,44 @@ static int count_arg(const char *opt, const char *v, int min, int max, int *out)
 				 opt, v, min, max);
 	*out = (int)n;
 	return 0;
+}
+
+/* Append each job of the --fio job files as an io test named after it. */
+static int add_fio_jobs(struct run_cli *c)
+{
+	struct run_request *rq = &c->rq;
+	struct jobset *set = calloc(1, sizeof(*set));
+	int rc = 0;
+
+	if (!set)
+		return error_set("out of memory");
+	for (int f = 0; f < c->nfio && !rc; f++) {
+		struct test_spec *all;
+		memset(set, 0, sizeof(*set));
+		if (jobfile_load(c->fio_files[f], false, set)) {
+			rc = -1;
+			break;
+		}
+		all = realloc(rq->tests, sizeof(*all) * (size_t)(rq->ntests + set->njobs + 1));
+		if (!all) {
+			rc = error_set("out of memory");
+			break;
+		}
+		rq->tests = all;
+		for (int j = 0; j < set->njobs && !rc; j++) {
+			if (test_spec_from_params(workload_find("io"), &set->jobs[j], set->jobs[j].name,
+						  &rq->tests[rq->ntests])) {
+				char msg[1024];
+				snprintf(msg, sizeof(msg), "%s", error_get());
+				rc = error_set("%s: job %s", c->fio_files[f], msg);
+				break;
+			}
+			test_spec_scale(&rq->tests[rq->ntests], c->scale);
+			rq->ntests++;
+		}
+	}
+	free(set);
+	return rc;
 }
 
 /* Append the suite's tests; its filesystems when none were named. */
@@ -169,6 +214,11 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 			rq->opts.fresh_per_fs = !strcmp(optarg, "fs");
 			break;
 		case 's': c->suite_name = optarg; break;
+		case O_FIO:
+			if (c->nfio == MAX_FIO_FILES)
+				return error_set("--fio: at most %d job files", MAX_FIO_FILES);
+			c->fio_files[c->nfio++] = optarg;
+			break;
 		case O_RAM:
 			if (parse_size(optarg, &sz) || sz < (64 << 20))
 				return error_set("--ram: bad value '%s' (a size of at least 64M, e.g. 1G)", optarg);
@@ -187,7 +237,7 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (ch) {
 		case O_FSSIZE: case O_IMGDIR: case O_DEVICE: case O_FORCE: case O_NODIO: case O_FRESH:
-		case 's': case O_SCALE: case O_RAM:
+		case 's': case O_SCALE: case O_RAM: case O_FIO:
 			break;
 		case 't':
 			if (rq->ntargets >= MAX_TARGETS)
@@ -246,6 +296,8 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 		test_spec_scale(&rq->tests[rq->ntests], c->scale);
 		rq->ntests++;
 	}
+	if (c->nfio && add_fio_jobs(c))
+		return -1;
 	if (c->suite_name && add_suite(c))
 		return -1;
 	if (!rq->ntests)

@@ -17,6 +17,19 @@ const struct preset *preset_find(const char *name, const struct workload **wl)
 	return NULL;
 }
 
+/* Name, metrics count, canonical parameters, title and subtitle. */
+static void finish(struct test_spec *ts, const char *name, const char *subtitle)
+{
+	snprintf(ts->name, sizeof(ts->name), "%s", name);
+	ts->nmetrics = ts->wl->metrics_used ? ts->wl->metrics_used(ts->params) : ts->wl->nmetrics;
+	params_format(ts->wl->params, ts->params, ts->params_text, sizeof(ts->params_text));
+	snprintf(ts->title, sizeof(ts->title), "%s", ts->wl->title);
+	if (subtitle)
+		snprintf(ts->subtitle, sizeof(ts->subtitle), "%s", subtitle);
+	else if (ts->wl->describe)
+		ts->wl->describe(ts->params, ts->subtitle, sizeof(ts->subtitle));
+}
+
 int test_spec_parse(const char *arg, struct test_spec *ts)
 {
 	char head[160];
@@ -49,14 +62,27 @@ int test_spec_parse(const char *arg, struct test_spec *ts)
 		test_spec_free(ts);
 		return error_set("%s: %s", head, msg);
 	}
-	snprintf(ts->name, sizeof(ts->name), "%s", arg);
-	ts->nmetrics = ts->wl->metrics_used ? ts->wl->metrics_used(ts->params) : ts->wl->nmetrics;
-	params_format(ts->wl->params, ts->params, ts->params_text, sizeof(ts->params_text));
-	snprintf(ts->title, sizeof(ts->title), "%s", ts->wl->title);
-	if (preset && preset->subtitle && !(overrides && *overrides))
-		snprintf(ts->subtitle, sizeof(ts->subtitle), "%s", preset->subtitle);
-	else if (ts->wl->describe)
-		ts->wl->describe(ts->params, ts->subtitle, sizeof(ts->subtitle));
+	finish(ts, arg, preset && preset->subtitle && !(overrides && *overrides) ? preset->subtitle
+										 : NULL);
+	return 0;
+}
+
+int test_spec_from_params(const struct workload *wl, const void *params, const char *name,
+			  struct test_spec *ts)
+{
+	memset(ts, 0, sizeof(*ts));
+	ts->wl = wl;
+	ts->params = malloc(wl->params_size);
+	if (!ts->params)
+		return error_set("out of memory");
+	memcpy(ts->params, params, wl->params_size);
+	if (wl->validate && wl->validate(ts->params)) {
+		char msg[1024];
+		snprintf(msg, sizeof(msg), "%s", error_get());
+		test_spec_free(ts);
+		return error_set("%s: %s", name, msg);
+	}
+	finish(ts, name, NULL);
 	return 0;
 }
 

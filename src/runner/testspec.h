@@ -20,6 +20,10 @@ struct test_spec {
 };
 
 int test_spec_parse(const char *arg, struct test_spec *ts);
+/* A test from a filled parameter struct (a fio job file's job), copied
+ * and validated. */
+int test_spec_from_params(const struct workload *wl, const void *params, const char *name,
+			  struct test_spec *ts);
 void test_spec_free(struct test_spec *ts);
 /* Multiply its data sizes (PF_SCALE parameters) by factor; the stored
  * parameters and the chart subtitle follow. */

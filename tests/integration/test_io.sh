@@ -49,6 +49,15 @@ check "io: refused O_DIRECT I/O is exit 1" [ $rc -eq 1 ]
 check "io: ...and says what to do" grep -q "or use direct=0" "$WORK/direct.err"
 check "io: ...and leaves no file" [ -z "$(ls -A "$T")" ]
 
+FSB run --fio "$WORK/two.fio" --target a="$T" --target b="$WORK" --runs 1 --db "$DB" \
+	--json "$WORK/fio-run.json" >"$WORK/fio-run.out" 2>"$WORK/fio-run.err"
+check "run --fio: each job a test on each target" jqt '[.tests[].name] == ["reader", "writer", "checked"] and ([.tests[].samples[]] | length == 6)' "$WORK/fio-run.json"
+check "run --fio: the job's options are the test's parameters" jqt '.tests[1].parameters.ioengine == "io_uring" and .tests[1].parameters.iodepth == "8"' "$WORK/fio-run.json"
+printf '[x]\nfilename=/etc/passwd\n' > "$WORK/escape.fio"
+FSB run --fio "$WORK/escape.fio" --target "$T" --db "$DB" >/dev/null 2>"$WORK/escape.err"; rc=$?
+check "run --fio: a job that would leave the target is refused" [ $rc -eq 2 ]
+check "...naming the job file and the job" grep -q "escape.fio: job x: parameter 'filename'" "$WORK/escape.err"
+
 FSB run "fio-randread-4k-uring:size=16m,startdelay=0,ramp_time=200ms,runtime=1s" --target t="$T" --runs 1 \
 	--db "$DB" --json "$WORK/run.json" >"$WORK/run.out" 2>"$WORK/run.err"
 check "io: seed 000's fio test runs" jqt '.run.status == "complete"' "$WORK/run.json"
