@@ -255,9 +255,11 @@ static void test_each_engine(void **state)
 				 "filename=f.dat%s", patterns[p], engines[e], nodata ? "" : ",verify=crc32c");
 			job(&o, opts);
 			if (io_group_run(&o, 1, dir, res, true)) {
+				/* A machine without io_uring still tests the others. */
 				if (engine_unavailable(engines[e])) {
+					print_message("# io_uring not tested: %s\n", error_get());
 					free(res);
-					skip_because(error_get());
+					break;
 				}
 				fail_msg("%s: %s", opts, error_get());
 			}
@@ -449,17 +451,18 @@ static char uring_sysctl[16];
 static int disable_uring(void **state)
 {
 	FILE *f = fopen(URING_SYSCTL, "r");
-	(void)state;
 
 	uring_sysctl[0] = 0;
-	if (!f)
-		return 0;
-	if (!fgets(uring_sysctl, sizeof(uring_sysctl), f))
-		uring_sysctl[0] = 0;
-	fclose(f);
-	f = fopen(URING_SYSCTL, "w");
-	if (!f || fputs("2\n", f) < 0 || fclose(f))
-		uring_sysctl[0] = 0;
+	if (f) {
+		if (!fgets(uring_sysctl, sizeof(uring_sysctl), f))
+			uring_sysctl[0] = 0;
+		fclose(f);
+		f = uring_sysctl[0] ? fopen(URING_SYSCTL, "w") : NULL;
+		if (!f || fputs("2\n", f) < 0)
+			uring_sysctl[0] = 0;
+		if (f)
+			fclose(f);
+	}
 	return setup_dir(state);
 }
 
@@ -471,7 +474,7 @@ static int restore_uring(void **state)
 		fputs(uring_sysctl, f);
 		fclose(f);
 	}
-	return uring_sysctl[0] ? teardown_dir(state) : 0;
+	return teardown_dir(state);
 }
 
 static void test_io_uring_unavailable(void **state)
