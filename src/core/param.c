@@ -326,15 +326,20 @@ void params_scale(const struct param_def *defs, void *obj, double factor)
 	for (const struct param_def *d = defs; d->name; d++) {
 		if (!(d->flags & PF_SCALE))
 			continue;
+		/* 0 means "none" or "automatic" (appstart's file_size): kept. */
 		if (d->type == PT_INT) {
 			int64_t *v = PARAM_AT(obj, d, int64_t);
 			double s = llround((double)*v * factor);
+			if (*v == 0)
+				continue;
 			*v = s < 1 ? 1 : (int64_t)s;
 			if (d->min != d->max && *v > d->max)
 				*v = (int64_t)d->max;
 		} else if (d->type == PT_SIZE) {
 			uint64_t *v = PARAM_AT(obj, d, uint64_t);
 			double s = llround((double)*v * factor);
+			if (*v == 0)
+				continue;
 			*v = s < 1 ? 1 : (uint64_t)s;
 		}
 	}

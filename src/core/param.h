@@ -44,7 +44,8 @@ int params_set(const struct param_def *defs, void *obj, const char *key,
 	       const char *value);
 /* Apply "key=value,key=value"; an empty or NULL list is fine. */
 int params_apply(const struct param_def *defs, void *obj, const char *list);
-/* Multiply every PF_SCALE parameter by factor (at least 1 each). */
+/* Multiply every PF_SCALE parameter by factor (at least 1 each; a 0,
+ * meaning none or automatic, stays 0). */
 void params_scale(const struct param_def *defs, void *obj, double factor);
 /* Canonical "key=value,..." of every parameter, in table order. */
 void params_format(const struct param_def *defs, const void *obj, char *buf,

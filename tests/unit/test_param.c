@@ -171,6 +171,40 @@ static void test_named_tests(void **state)
 	assert_non_null(strstr(error_get(), "needs dirs="));
 }
 
+static void test_scale(void **state)
+{
+	static const struct param_def scaled[] = {
+		{ "count", PT_INT, O(count), "3", 0, 100, NULL, "how many", PF_SCALE },
+		{ "size", PT_SIZE, O(size), "64k", 0, 1 << 30, NULL, "how big", PF_SCALE },
+		{ "time", PT_DURATION, O(time), "2s", 0, 0, NULL, "not scaled" },
+		{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+	};
+	struct demo d;
+	(void)state;
+
+	assert_int_equal(params_defaults(scaled, &d), 0);
+	params_scale(scaled, &d, 0.1);
+	assert_int_equal(d.count, 1);		/* 0.3 rounds to 0: at least 1 */
+	assert_int_equal(d.size, 6554);
+	assert_true(d.time == 2);
+	params_scale(scaled, &d, 1000);
+	assert_int_equal(d.count, 100);		/* held at the table's maximum */
+	/* 0 means none or automatic and stays 0 (appstart's file_size). */
+	assert_int_equal(params_apply(scaled, &d, "count=0,size=0"), 0);
+	params_scale(scaled, &d, 0.5);
+	assert_int_equal(d.count, 0);
+	assert_int_equal(d.size, 0);
+	/* A test's subtitle and stored parameters follow its scale. */
+	{
+		struct test_spec ts;
+		assert_int_equal(test_spec_parse("fsmark:files=1000", &ts), 0);
+		test_spec_scale(&ts, 0.1);
+		assert_non_null(strstr(ts.params_text, "files=100,"));
+		assert_non_null(strstr(ts.subtitle, "100 Files"));
+		test_spec_free(&ts);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_named_tests),
+		cmocka_unit_test(test_scale),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
