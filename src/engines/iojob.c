@@ -420,23 +420,33 @@ static void run_async(struct io_thread *t)
 			start_stats(t, now);
 		if (now >= t->deadline || workload_stopped() || t->error)
 			issuing = false;
-		while (issuing && !syncing && t->nfree) {
-			struct io_req *r = t->held ? t->held : t->free_reqs[t->nfree - 1];
+		while (issuing && !syncing && (t->held || t->nfree)) {
+			struct io_req *r = t->held;
 			int ret;
 
-			if (!t->held && !next_io(t, r)) {
-				issuing = false;
-				break;
+			if (!r) {
+				r = t->free_reqs[t->nfree - 1];
+				if (!next_io(t, r)) {
+					issuing = false;
+					break;
+				}
+				t->nfree--;
 			}
+			t->held = NULL;
 			ret = t->ops->queue(t, r);
 			if (ret == IO_Q_BUSY) {
+				/* Retried after reaping; busy with nothing to wait for
+				 * would never end. */
 				t->held = r;
+				if (!inflight && !newq) {
+					t->error = 1;
+					snprintf(t->errmsg, sizeof(t->errmsg),
+						 "ioengine=%s refused a request with nothing in flight",
+						 t->ops->name);
+					issuing = false;
+				}
 				break;
 			}
-			if (t->held)
-				t->held = NULL;
-			else
-				t->nfree--;
 			if (ret == IO_Q_COMPLETED) {
 				r->start_ns = now;
 				if (complete(t, r, now_ns()))
@@ -461,10 +471,8 @@ static void run_async(struct io_thread *t)
 				now = now_ns();
 				continue;
 			}
-			if (!issuing && !t->held)
+			if (!issuing)
 				break;
-			if (t->held)
-				continue;
 		}
 		int n = t->ops->getevents(t, inflight < t->batch_complete ? inflight : t->batch_complete,
 					  inflight);
@@ -482,6 +490,10 @@ static void run_async(struct io_thread *t)
 		inflight -= (unsigned)n;
 	}
 out:
+	if (t->held) {
+		t->free_reqs[t->nfree++] = t->held;
+		t->held = NULL;
+	}
 	t->end_ns = now;
 }
 
