@@ -666,7 +666,7 @@ static int write_all(int fd, const void *buf, size_t len, off_t at)
 }
 
 /* Write [from, to) of f with the job's data (and verify headers). */
-static int fill_file(struct io_job *job, struct io_thread *t, int fd, struct io_file *f,
+static int fill_file(struct io_thread *t, int fd, struct io_file *f,
 		     uint64_t from, uint64_t to)
 {
 	size_t chunk = LAYOUT_CHUNK - LAYOUT_CHUNK % t->min_bs;
@@ -700,7 +700,6 @@ static int fill_file(struct io_job *job, struct io_thread *t, int fd, struct io_
 		}
 	}
 	free(buf);
-	(void)job;
 	return fsync(fd) ? error_errno("fsync %s", f->path) : 0;
 }
 
@@ -734,7 +733,7 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 		uint64_t from = o->verify ? f->base : (uint64_t)st.st_size;
 		if (from < f->base)
 			from = f->base;
-		if (fill_file(job, t, fd, f, from, need)) {
+		if (fill_file(t, fd, f, from, need)) {
 			close(fd);
 			return -1;
 		}
