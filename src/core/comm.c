@@ -112,41 +112,17 @@ uint64_t comm_now(void)
 	return now_ns() - zero;
 }
 
-#ifdef HAVE_MPI
-static void reduce(uint64_t *v, int n, MPI_Op op)
+void comm_reduce(uint64_t *v, int n, enum comm_op op)
 {
+#ifdef HAVE_MPI
+	static const MPI_Op ops[] = { [COMM_SUM] = MPI_SUM, [COMM_MIN] = MPI_MIN,
+				      [COMM_MAX] = MPI_MAX };
 	if (active)
-		MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_UINT64_T, op, MPI_COMM_WORLD);
-}
-#endif
-
-void comm_sum(uint64_t *v, int n)
-{
-#ifdef HAVE_MPI
-	reduce(v, n, MPI_SUM);
+		MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_UINT64_T, ops[op], MPI_COMM_WORLD);
 #else
 	(void)v;
 	(void)n;
-#endif
-}
-
-void comm_min(uint64_t *v, int n)
-{
-#ifdef HAVE_MPI
-	reduce(v, n, MPI_MIN);
-#else
-	(void)v;
-	(void)n;
-#endif
-}
-
-void comm_max(uint64_t *v, int n)
-{
-#ifdef HAVE_MPI
-	reduce(v, n, MPI_MAX);
-#else
-	(void)v;
-	(void)n;
+	(void)op;
 #endif
 }
 

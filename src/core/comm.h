@@ -38,10 +38,10 @@ int comm_agree(bool failed);
 void comm_sync(void);
 uint64_t comm_now(void);
 
-/* In-place all-reduce: every rank ends with the result. */
-void comm_sum(uint64_t *v, int n);
-void comm_min(uint64_t *v, int n);
-void comm_max(uint64_t *v, int n);
+/* In-place all-reduce, element by element: every rank ends with the
+ * result. */
+enum comm_op { COMM_SUM, COMM_MIN, COMM_MAX };
+void comm_reduce(uint64_t *v, int n, enum comm_op op);
 /* Every rank's n values, in rank order, to every rank: all[rank*n + i]. */
 void comm_allgather(const uint64_t *mine, int n, uint64_t *all);
 /* Rank 0's string to every rank. */

@@ -156,7 +156,9 @@ static const char *engine_title(const struct io_options *o)
 {
 	static const char *titles[] = { "PSync", "Sync", "IO_uring", "Linux AIO", "mmap", "null" };
 
-	return o->ioengine >= 0 && o->ioengine < 6 ? titles[o->ioengine] : "?";
+	/* In ENGINE_CHOICES order. */
+	return o->ioengine >= 0 && o->ioengine < (int)(sizeof(titles) / sizeof(titles[0]))
+	       ? titles[o->ioengine] : "?";
 }
 
 static void io_describe(const void *p, char *buf, size_t len)

@@ -291,11 +291,11 @@ static int phase_all(struct ior_ctx *c, bool write_phase, double *bw, double *io
 	 * what every rank wrote, as IOR reads back what was written. */
 	if (write_phase) {
 		c->read_limit = ph.xfers;
-		comm_min(&c->read_limit, 1);
+		comm_reduce(&c->read_limit, 1, COMM_MIN);
 	}
-	comm_min(lo, 2);
-	comm_max(hi, 4);
-	comm_sum(sum, 2);
+	comm_reduce(lo, 2, COMM_MIN);
+	comm_reduce(hi, 4, COMM_MAX);
+	comm_reduce(sum, 2, COMM_SUM);
 	c->bytes[write_phase ? 0 : 1] = sum[0];
 	/* Transfer latencies: every rank's histogram, merged bucket by bucket. */
 	comm_merge_hist(&ph.lat);

@@ -16,6 +16,7 @@
  * (16 + value_size) bytes / 2^20 / (last finish - first start).
  */
 #include "workload.h"
+#include "kv.h"
 #include "../core/error.h"
 #include "../core/str.h"
 #include "../core/timing.h"
@@ -89,8 +90,7 @@ static uint32_t pm_next(struct pm_random *r)
 
 #define POOL_SIZE 1048576
 
-/* The 1 MiB pool: 100-byte pieces of 50 random printable characters
- * (' ' + Uniform(95)) repeated to length, compression ratio 0.5. */
+/* Characters are ' ' + Uniform(95), repeated to length: ratio 0.5. */
 void kv_value_pool(char *pool, size_t *len)
 {
 	struct pm_random r;

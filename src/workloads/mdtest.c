@@ -234,8 +234,8 @@ static int md_run(struct wl_ctx *ctx, double *v)
 	free(m.buf);
 	if (rc)
 		return -1;
-	comm_sum(done, NPHASES);
-	comm_max(elapsed, NPHASES);
+	comm_reduce(done, NPHASES, COMM_SUM);
+	comm_reduce(elapsed, NPHASES, COMM_MAX);
 	comm_hosts(hosts, sizeof(hosts));
 	at = ctx->detail ? snprintf(ctx->detail, DETAIL_MAX, "%s\n%-20s %12s %10s %10s\n", hosts,
 				    "phase", "ops/s", "items", "seconds") : 0;

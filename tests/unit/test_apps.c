@@ -12,6 +12,7 @@
 #include "core/compress.h"
 #include "core/error.h"
 #include "workloads/appstart.h"
+#include "workloads/kv.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -19,8 +20,6 @@
 #include <math.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-
-void kv_value_pool(char *pool, size_t *len);
 
 static void test_kv_value_pool(void **state)
 {
