@@ -42,6 +42,8 @@ extern const struct cmd_entry cmd_run_entry, cmd_list_entry, cmd_show_entry,
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Open --db FILE or the default store, creating its directory. */
 int cli_open_store(const char *path, struct store **out);
+/* The same for reading only: creates nothing, changes nothing. */
+int cli_open_store_readonly(const char *path, struct store **out);
 /* Write `what` (json, csv, markdown, html, text) of runs to FILE ("-" =
  * stdout): HTML as one page, the others one after another.  A file that
  * could not be written whole is removed. */

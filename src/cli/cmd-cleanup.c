@@ -5,34 +5,61 @@
  */
 #include "cli.h"
 #include "../core/error.h"
+#include "../core/str.h"
 #include "../targets/state.h"
 
+#include <limits.h>
 #include <string.h>
 
-static void report(const char *what, int ok, void *arg)
-{
-	int *n = arg;
+struct tally {
+	int shown, left;
+};
 
-	printf("%s %s\n", ok ? "removed" : "FAILED to remove", what);
-	(*n)++;
+static void report(const struct state_entry *e, enum state_outcome what, const char *why,
+		   void *arg)
+{
+	static const char *const verbs[] = { "removed", "already gone:", "LEFT ALONE", "FAILED to remove" };
+	struct tally *t = arg;
+	char item[2 * PATH_MAX + 64], safe[sizeof(item) * 4];
+
+	if (what == STATE_GONE) {
+		t->shown++;
+		return;
+	}
+	snprintf(item, sizeof(item), "%s %s%s%s%s%s", verbs[what], e->kind, " ", e->arg,
+		 why[0] ? ": " : "", why);
+	str_escape(safe, sizeof(safe), item);
+	printf("%s\n", safe);
+	t->shown++;
+	t->left += what == STATE_LEFT_ALONE;
 }
 
 static int cmd_cleanup(int argc, char **argv)
 {
-	int n = 0, failed;
+	struct tally t = { 0, 0 };
+	int failed;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: fsbench cleanup\n");
+		printf("usage: fsbench cleanup\n\n"
+		       "Undoes what a killed fsbench run left (mounts, loop devices, images,\n"
+		       "scratch directories, cgroups), as recorded in %s.\n"
+		       "Each is first checked to be still exactly what fsbench made; anything\n"
+		       "else is left alone and named.\n", state_path());
 		return EXIT_OK;
 	}
 	if (argc > 1)
 		return cli_fail(EXIT_USAGE, "cleanup: takes no arguments");
-	failed = state_cleanup(report, &n);
+	failed = state_cleanup(report, &t);
+	if (failed < 0)
+		return cli_fail(EXIT_FAIL, "cleanup: %s", error_get());
 	if (failed)
-		return cli_fail(EXIT_FAIL, "cleanup: %d item%s could not be removed (%s); see %s",
-				failed, failed == 1 ? "" : "s", error_get(), state_path());
-	if (!n)
+		return cli_fail(EXIT_FAIL, "cleanup: %d item%s could not be removed; see %s",
+				failed, failed == 1 ? "" : "s", state_path());
+	if (!t.shown)
 		printf("nothing to clean up\n");
+	else if (t.left)
+		printf("%d item%s left alone: not what fsbench made any more\n", t.left,
+		       t.left == 1 ? "" : "s");
 	return EXIT_OK;
 }
 

@@ -62,7 +62,7 @@ static int cmd_compare(int argc, char **argv)
 	}
 	if (n < 2)
 		return cli_fail(EXIT_USAGE, "compare: give two runs or more (numbers, last, or --label LABEL)");
-	if (cli_open_store(db, &s))
+	if (cli_open_store_readonly(db, &s))
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	for (int i = 0; i < n && !rc; i++)
 		rc = cli_find_run(s, sel[i], by_label[i], &ids[i]);

@@ -5,11 +5,14 @@
  */
 #include "cli.h"
 #include "../core/error.h"
+#include "../core/str.h"
 #include "../runner/suite.h"
 #include "../targets/profiles.h"
 #include "../workloads/workload.h"
 
+#include <dirent.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void list_tests(void)
@@ -62,34 +65,40 @@ static void list_fs(void)
 	}
 }
 
+static int is_suite_file(const struct dirent *de)
+{
+	size_t n = strlen(de->d_name);
+
+	return n > 6 && !strcmp(de->d_name + n - 6, ".suite");
+}
+
 static void list_suites(void)
 {
-	char cmd[4200];
-	FILE *ls;
+	struct dirent **names;
+	int n;
 
 	printf("suites in %s:\n", suite_dir());
-	snprintf(cmd, sizeof(cmd), "ls '%s' 2>/dev/null", suite_dir());
-	ls = popen(cmd, "r");
-	if (!ls)
-		return;
-	char line[512];
-	while (fgets(line, sizeof(line), ls)) {
+	/* The directory is read, never handed to a shell. */
+	n = scandir(suite_dir(), &names, is_suite_file, alphasort);
+	for (int i = 0; i < n; i++) {
 		struct suite s;
 		char path[4800];
-		line[strcspn(line, "\n")] = '\0';
-		if (!strstr(line, ".suite"))
-			continue;
+		const char *line = names[i]->d_name;
 		snprintf(path, sizeof(path), "%s/%s", suite_dir(), line);
 		if (suite_load(path, 1, &s)) {
-			printf("  %-16s (unreadable: %s)\n", line, error_get());
-			continue;
+			char why[2048];
+			str_escape(why, sizeof(why), error_get());
+			printf("  %-16s (unreadable: %s)\n", line, why);
+		} else {
+			printf("  %-16s %s\n  %-16s %d test%s runnable, %d waiting for their workload; fs: %s\n",
+			       s.name, s.description, "", s.ntests, s.ntests == 1 ? "" : "s",
+			       s.nskipped, s.filesystems);
+			suite_free(&s);
 		}
-		printf("  %-16s %s\n  %-16s %d test%s runnable, %d waiting for their workload; fs: %s\n",
-		       s.name, s.description, "", s.ntests, s.ntests == 1 ? "" : "s", s.nskipped,
-		       s.filesystems);
-		suite_free(&s);
+		free(names[i]);
 	}
-	pclose(ls);
+	if (n >= 0)
+		free(names);
 }
 
 static int print_run(const struct run_row *r, void *arg)
@@ -105,7 +114,7 @@ static int list_runs(const char *db)
 {
 	struct store *s;
 
-	if (cli_open_store(db, &s))
+	if (cli_open_store_readonly(db, &s))
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	printf("%5s  %-19s  %-11s  %-16s  %-24s  %s\n", "RUN", "STARTED", "STATUS", "LABEL",
 	       "TARGETS", "TESTS");

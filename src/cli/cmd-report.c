@@ -47,7 +47,7 @@ static int cmd_report(int argc, char **argv)
 	n = argc - optind;
 	if (n < 1)
 		return cli_fail(EXIT_USAGE, "report: which run? (e.g. `fsbench report last --html r.html`)");
-	if (cli_open_store(db, &s))
+	if (cli_open_store_readonly(db, &s))
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	struct result **runs = calloc((size_t)n, sizeof(*runs));
 	for (int i = 0; i < n && !rc; i++) {

@@ -305,12 +305,18 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	if (!rq->ntargets)
 		return error_set("run: no target given (add --fs SPEC or --target [LABEL=]DIR)");
 	if (c->prov.device) {
-		int nfs = 0;
-		for (int i = 0; i < rq->ntargets; i++)
-			nfs += !strcmp(rq->targets[i].ops->kind, "fs");
-		if (nfs != 1)
-			return error_set("--device holds one filesystem at a time: give exactly one --fs (run once per filesystem)");
+		if (rq->ntargets != 1 || strcmp(rq->targets[0].ops->kind, "fs"))
+			return error_set("--device holds one filesystem at a time: give exactly one --fs "
+					 "and no --target (run once per filesystem)");
+		if (!target_uses_device(&rq->targets[0]))
+			return error_set("--device: fs '%s' does not use a block device (tmpfs lives in "
+					 "memory)", rq->targets[0].label);
+	} else if (c->prov.force_format) {
+		return error_set("--force-format applies only with --device");
 	}
+	for (int i = 0; i < rq->ntargets; i++)
+		if (target_check_size(&rq->targets[i], c->prov.size))
+			return -1;
 	if (comm_size() > 1) {
 		for (int i = 0; i < rq->ntests; i++)
 			if (!(rq->tests[i].wl->flags & WL_MPI))
@@ -415,7 +421,12 @@ static int cmd_run(int argc, char **argv)
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}
 	runner_install_signals();
-	if (state_leftovers())
+	int left = state_leftovers();
+	if (left < 0) {
+		free_cli(&c);
+		return cli_fail(EXIT_FAIL, "%s", error_get());
+	}
+	if (left)
 		fprintf(stderr, "fsbench: warning: an earlier run left mounts, loop devices or images behind (see %s): run `fsbench cleanup`\n",
 			state_path());
 	if (runner_prepare(&c.rq)) {

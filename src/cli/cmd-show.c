@@ -50,7 +50,7 @@ static int cmd_show(int argc, char **argv)
 	    (parse_int(argv[optind], &id) || id < 1))
 		return cli_fail(EXIT_USAGE, "show: bad run '%s' (a run number from `fsbench list runs`)",
 				argv[optind]);
-	if (cli_open_store(db, &s))
+	if (cli_open_store_readonly(db, &s))
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	if (!id && (store_last_run(s, &id) || !id)) {
 		store_close(s);

@@ -3,6 +3,7 @@
 #include "cli.h"
 #include "../core/error.h"
 #include "../core/param.h"
+#include "../core/str.h"
 #include "../report/report.h"
 
 #include <errno.h>
@@ -70,13 +71,15 @@ void cli_print_help(FILE *f, const char *usage, const struct cli_opt *opts)
 
 int cli_fail(int code, const char *fmt, ...)
 {
+	char msg[8192], safe[4 * sizeof(msg)];
 	va_list ap;
 
-	fputs("fsbench: ", stderr);
+	/* Messages quote user input and tools' output: escaped, never raw. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	str_escape(safe, sizeof(safe), msg);
+	fprintf(stderr, "fsbench: %s\n", safe);
 	return code;
 }
 
@@ -114,6 +117,18 @@ int cli_open_store(const char *path, struct store **out)
 	if (mkdir_parents(path))
 		return -1;
 	return store_open(path, out);
+}
+
+int cli_open_store_readonly(const char *path, struct store **out)
+{
+	char def[PATH_MAX];
+
+	if (!path) {
+		if (store_default_path(def, sizeof(def)))
+			return -1;
+		path = def;
+	}
+	return store_open_readonly(path, out);
 }
 
 int cli_write_runs(struct result *const *runs, int n, const char *what, const char *file,

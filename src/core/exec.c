@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -79,7 +80,43 @@ const char *last_line(char *text)
 	return nl ? nl + 1 : text;
 }
 
+const char *tool_reason(char *text)
+{
+	char *usage = NULL, *prev = NULL, *line = text;
+
+	/* mkfs.btrfs: "ERROR: ... too small"; mkfs.xfs: its reason, then
+	 * "Usage: mkfs.xfs" and forty lines of options. */
+	while (line && *line) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		if (strcasestr(line, "error")) {
+			return line;
+		}
+		if (!usage && !strncasecmp(line, "usage:", 6)) {
+			usage = line;
+			if (prev) {
+				char *end = strchr(prev, '\n');
+				if (end)
+					*end = '\0';
+				return prev;
+			}
+		}
+		if (*line)
+			prev = line;
+		if (nl)
+			*nl = '\n';
+		line = nl ? nl + 1 : NULL;
+	}
+	return last_line(text);
+}
+
 int exec_capture(char *const argv[], char *out, size_t len)
+{
+	return exec_capture_at(NULL, argv, out, len);
+}
+
+int exec_capture_at(const char *cwd, char *const argv[], char *out, size_t len)
 {
 	char path[4096];
 	int pipefd[2], status;
@@ -102,6 +139,8 @@ int exec_capture(char *const argv[], char *out, size_t len)
 		dup2(devnull, 0);
 		dup2(pipefd[1], 1);
 		dup2(pipefd[1], 2);
+		if (cwd && chdir(cwd))
+			_exit(127);
 		execv(path, argv);
 		_exit(127);
 	}

@@ -11,6 +11,8 @@
  * from /dev/null, stdout and stderr captured (last `len` bytes kept in out,
  * which may be NULL).  Returns the exit status, or -1 if it could not run. */
 int exec_capture(char *const argv[], char *out, size_t len);
+/* The same, run in directory cwd (NULL: the current one). */
+int exec_capture_at(const char *cwd, char *const argv[], char *out, size_t len);
 /* Split a command line on blanks, honouring '...' and "..." quoting.
  * Returns the number of words stored (at most max - 1; argv is NULL
  * terminated); words point into buf, which is modified. */
@@ -24,5 +26,8 @@ int find_program(const char *name, char *path, size_t len);
 pid_t fork_worker(void);
 /* Last non-empty line of a tool's output, for one-line errors. */
 const char *last_line(char *text);
+/* The line of a failed tool's output that says why: its first "error"
+ * line, else the line before its usage text, else its last line. */
+const char *tool_reason(char *text);
 
 #endif

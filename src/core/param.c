@@ -169,7 +169,7 @@ const char *param_type_text(const struct param_def *d, char *buf, size_t len)
 	case PT_DURATION: snprintf(buf, len, "a duration such as 30, 500ms, 2m"); break;
 	case PT_BOOL: snprintf(buf, len, "a boolean: 0/1, yes/no, true/false"); break;
 	case PT_ENUM: snprintf(buf, len, "one of %s", d->choices); break;
-	case PT_STRING: snprintf(buf, len, "text up to %d characters", PARAM_STR_MAX - 1); break;
+	case PT_STRING: snprintf(buf, len, "text up to %.0f characters", d->max > 1 ? d->max - 1 : 0); break;
 	}
 	return buf;
 }
@@ -244,11 +244,14 @@ static int set_value(const struct param_def *d, void *obj, const char *value)
 				return *PARAM_AT(obj, d, int) = i, 0;
 		return bad_value(d, value, NULL);
 	}
-	case PT_STRING:
-		if (strlen(value) >= PARAM_STR_MAX)
+	case PT_STRING: {
+		/* The declared capacity bounds the copy, whatever the caller. */
+		size_t cap = d->max >= 1 ? (size_t)d->max : 0, n = strlen(value);
+		if (n >= cap)
 			return bad_value(d, value, NULL);
-		strcpy(PARAM_AT(obj, d, char), value);
+		memcpy(PARAM_AT(obj, d, char), value, n + 1);
 		return 0;
+	}
 	}
 	return -1;
 }
@@ -271,6 +274,22 @@ int params_set(const struct param_def *defs, void *obj, const char *key,
 	return set_value(d, obj, value);
 }
 
+int params_check_table(const struct param_def *defs, size_t obj_size)
+{
+	for (const struct param_def *d = defs; d->name; d++) {
+		size_t width = d->type == PT_STRING ? (size_t)d->max
+			: d->type == PT_INT ? sizeof(int64_t) : d->type == PT_SIZE ? sizeof(uint64_t)
+			: d->type == PT_DURATION ? sizeof(double) : d->type == PT_BOOL ? sizeof(bool)
+			: sizeof(int);
+		if (d->type == PT_STRING && (d->max < 1 || d->min != 0))
+			return error_set("parameter '%s': a string without a capacity", d->name);
+		if (d->offset + width > obj_size || d->offset + width < d->offset)
+			return error_set("parameter '%s': outside its %zu-byte struct", d->name,
+					 obj_size);
+	}
+	return 0;
+}
+
 int params_defaults(const struct param_def *defs, void *obj)
 {
 	for (const struct param_def *d = defs; d->name; d++)
@@ -281,7 +300,7 @@ int params_defaults(const struct param_def *defs, void *obj)
 
 int params_apply(const struct param_def *defs, void *obj, const char *list)
 {
-	char *copy, *save = NULL, *tok;
+	char *copy, *rest, *tok;
 	int rc = 0;
 
 	if (!list || !*list)
@@ -289,9 +308,14 @@ int params_apply(const struct param_def *defs, void *obj, const char *list)
 	copy = strdup(list);
 	if (!copy)
 		return error_set("out of memory");
-	for (tok = strtok_r(copy, ",", &save); tok && !rc;
-	     tok = strtok_r(NULL, ",", &save)) {
+	/* strsep, not strtok: "a=1,,b=2" has an empty item, which is a
+	 * mistake to name rather than skip. */
+	for (rest = copy; !rc && (tok = strsep(&rest, ",")) != NULL;) {
 		char *eq = strchr(tok, '=');
+		if (!*tok) {
+			rc = error_set("empty item in parameter list '%s'", list);
+			break;
+		}
 		if (!eq || eq == tok) {
 			rc = error_set("parameter '%s': expected key=value", tok);
 			break;

@@ -10,7 +10,9 @@
  *
  * Storage per type:  PT_INT int64_t,  PT_SIZE uint64_t (bytes),
  * PT_DURATION double (seconds),  PT_BOOL bool,  PT_ENUM int (index into
- * choices),  PT_STRING char[PARAM_STR_MAX].
+ * choices),  PT_STRING a char array whose capacity (sizeof, with the NUL)
+ * is the entry's `max`: declare string entries with PARAM_STRING so the
+ * table, not the caller, bounds every copy into them.
  */
 #ifndef FSB_PARAM_H
 #define FSB_PARAM_H
@@ -33,6 +35,12 @@ struct param_def {
 	const char *help;
 	unsigned flags;		/* PF_* */
 };
+
+/* A PT_STRING entry for char array `field` of struct `type`: max holds
+ * its capacity, which set_value never exceeds. */
+#define PARAM_STRING(name, type, field, def, help) \
+	{ name, PT_STRING, offsetof(type, field), def, 0, \
+	  (double)sizeof(((type *)0)->field), NULL, help, 0 }
 
 /* The parameter is a data size or count that --scale multiplies. */
 #define PF_SCALE 1u
@@ -57,6 +65,9 @@ void param_value_text(const struct param_def *d, const void *obj, char *buf,
 const char *param_type_text(const struct param_def *d, char *buf, size_t len);
 const struct param_def *param_find(const struct param_def *defs,
 				   const char *key);
+/* A table fit to be used: every string has a capacity, every default
+ * parses.  0, or -1 with the error set (a programming error). */
+int params_check_table(const struct param_def *defs, size_t obj_size);
 
 /* Stand-alone value parsers, shared by the CLI (--fs-size, --max-runs...). */
 int parse_size(const char *s, uint64_t *out);

@@ -60,4 +60,55 @@ static inline void bytes_text(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
 }
 
+/* src with control characters written as \n, \t, \xNN, so that text a
+ * user (or a file) supplied cannot drive the terminal it is echoed to:
+ * C0 controls, DEL, and C1 controls both as raw bytes 0x80-0x9f outside a
+ * UTF-8 sequence and as their UTF-8 forms (C2 80..C2 9F).  Other UTF-8 is
+ * kept.  Always NUL-terminates; cuts at a whole escape. */
+static inline void str_escape(char *out, size_t len, const char *src)
+{
+	size_t used = 0;
+	const unsigned char *s = (const unsigned char *)src;
+
+	if (!len)
+		return;
+	while (*s) {
+		char esc[8];
+		size_t n;
+		unsigned char c = *s;
+		int cont = 0;	/* UTF-8 continuation bytes that follow */
+		if (c >= 0xc2 && c <= 0xf4)
+			cont = c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+		for (int k = 1; k <= cont; k++)
+			if ((s[k] & 0xc0) != 0x80)
+				cont = 0;
+		if (c == 0xc2 && cont == 1 && s[1] <= 0x9f)
+			cont = 0, n = (size_t)snprintf(esc, sizeof(esc), "\\u%04x", s[1]), s++;
+		else if (cont)
+			n = 0;
+		else if (c == '\n')
+			n = (size_t)snprintf(esc, sizeof(esc), "\\n");
+		else if (c == '\t')
+			n = (size_t)snprintf(esc, sizeof(esc), "\\t");
+		else if (c < 0x20 || c == 0x7f || c >= 0x80)
+			n = (size_t)snprintf(esc, sizeof(esc), "\\x%02x", c);
+		else
+			esc[0] = (char)c, n = 1;
+		if (cont) {	/* a whole printable UTF-8 character */
+			if (used + (size_t)cont + 1 >= len)
+				break;
+			memcpy(out + used, s, (size_t)cont + 1);
+			used += (size_t)cont + 1;
+			s += cont + 1;
+			continue;
+		}
+		if (used + n >= len)
+			break;
+		memcpy(out + used, esc, n);
+		used += n;
+		s++;
+	}
+	out[used] = '\0';
+}
+
 #endif

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "sysinfo.h"
+#include "exec.h"
 #include "str.h"
 
 #include <libmount/libmount.h>
@@ -261,14 +262,13 @@ static void collect_memory(const char *root, char *out, size_t len)
 	out[0] = '\0';
 	/* dmidecode needs root and real hardware; only on a live system. */
 	if (!root[0] && geteuid() == 0 && !access("/usr/sbin/dmidecode", X_OK)) {
-		FILE *p = popen("/usr/sbin/dmidecode --type 17 2>/dev/null", "r");
-		if (p) {
-			char buf[65536];
-			size_t n = fread(buf, 1, sizeof(buf) - 1, p);
-			buf[n] = '\0';
-			pclose(p);
+		/* exec with argv like every other tool: no shell. */
+		static char *const argv[] = { "/usr/sbin/dmidecode", "--type", "17", NULL };
+		char *buf = malloc(65536);
+		if (buf && exec_capture(argv, buf, 65536) == 0) {
 			memory_from_dmidecode(buf, out, (unsigned)len);
 		}
+		free(buf);
 	}
 	if (out[0])
 		return;

@@ -1,5 +1,6 @@
 /* progress.c: the live status line and per-test lines (see progress.h). */
 #include "progress.h"
+#include "../core/str.h"
 #include "../core/timing.h"
 
 #include <pthread.h>
@@ -161,15 +162,24 @@ void progress_test_done(struct progress *p, const char *test, int ntargets,
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* Errors and notes quote user input and tools' words: escaped. */
+static void print_escaped(const char *fmt, va_list ap)
+{
+	char msg[8192], safe[4 * sizeof(msg)];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	str_escape(safe, sizeof(safe), msg);
+	fprintf(stderr, "%s\n", safe);
+}
+
 void progress_error(struct progress *p, const char *fmt, ...)
 {
 	va_list ap;
 
 	progress_clear(p);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_escaped(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void progress_note(struct progress *p, const char *fmt, ...)
@@ -180,7 +190,6 @@ void progress_note(struct progress *p, const char *fmt, ...)
 	if (p && p->quiet)
 		return;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	print_escaped(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }

@@ -90,9 +90,15 @@ int memlimit_apply(uint64_t bytes, struct memlimit *m)
 	if ((size_t)snprintf(m->dir, sizeof(m->dir), "%s/fsbench.%d", base, (int)getpid()) >= sizeof(m->dir) ||
 	    (size_t)snprintf(m->home, sizeof(m->home), "%s/cgroup.procs", base) >= sizeof(m->home))
 		return error_set("--ram: cgroup path too long");
-	if (mkdir(m->dir, 0755) && errno != EEXIST)
+	/* Recorded before it is made, so a kill cannot leave it unnamed. */
+	if (state_add(STATE_CGROUP, m->dir, NULL, 0, 0))
+		return -1;
+	if (mkdir(m->dir, 0755) && errno != EEXIST) {
+		int err = errno;
+		state_remove(STATE_CGROUP, m->dir);
+		errno = err;
 		return error_errno("--ram: cannot create cgroup %s", m->dir);
-	state_add(STATE_CGROUP, m->dir, NULL);
+	}
 	if (write_file(m->dir, limit_file, value) || write_file(m->dir, "cgroup.procs", pid)) {
 		rmdir(m->dir);
 		state_remove(STATE_CGROUP, m->dir);

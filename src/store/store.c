@@ -8,6 +8,9 @@
 #include "../core/error.h"
 #include "../core/timing.h"
 
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -90,15 +93,81 @@ static int user_version(struct store *s, int *v)
 	return 0;
 }
 
-int store_open(const char *path, struct store **out)
+/* PRAGMA application_id, as SQLite recommends for an application's own
+ * file format: "FSB1".  fsbench changes no database that lacks it, but an
+ * empty one or one made by an fsbench from before it was set. */
+#define STORE_APP_ID 0x46534231
+
+static int pragma_int(struct store *s, const char *sql, int *v)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
+		return db_error(s, "reading the database header");
+	rc = sqlite3_step(st);
+	*v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_error(s, "reading the database header");
+}
+
+/* 1: fsbench's, 0: empty, -1: someone else's (error set). */
+static int whose(struct store *s)
+{
+	int app, ver, tables, ours;
+
+	if (pragma_int(s, "PRAGMA application_id", &app) ||
+	    pragma_int(s, "PRAGMA user_version", &ver) ||
+	    pragma_int(s, "SELECT count(*) FROM sqlite_master", &tables))
+		return -1;
+	if (app == STORE_APP_ID)
+		return 1;
+	if (app == 0 && ver == 0 && tables == 0)
+		return 0;
+	/* fsbench before application_id: its schema and nothing else. */
+	if (app == 0 && ver >= 1 && ver <= STORE_SCHEMA_VERSION &&
+	    !pragma_int(s, "SELECT count(*) FROM sqlite_master WHERE type='table' AND name IN "
+			   "('run','sysinfo','target','test','metric','sample','value','failure')",
+			&ours) && ours == 8 && tables <= 10)
+		return 1;
+	return error_set("%s is not an fsbench result store (another application's "
+			 "database): fsbench leaves it untouched; choose another with --db FILE",
+			 s->path);
+}
+
+static struct store *new_store(const char *path)
 {
 	struct store *s = calloc(1, sizeof(*s));
-	int v = 0;
+
+	if (!s) {
+		error_set("out of memory");
+		return NULL;
+	}
+	snprintf(s->path, sizeof(s->path), "%s", path);
+	return s;
+}
+
+int store_open(const char *path, struct store **out)
+{
+	struct store *s = new_store(path);
+	int v = 0, kind, fd;
 
 	if (!s)
-		return error_set("out of memory");
-	snprintf(s->path, sizeof(s->path), "%s", path);
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+		return -1;
+	/* Made here, not by SQLite, so that it is 0600 like the state file
+	 * (results name the machine's devices and paths) and never through
+	 * a planted symlink; SQLite gives its -wal and -shm the same mode. */
+	fd = strcmp(path, ":memory:") ? open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)
+				       : -2;
+	if (fd == -1) {
+		error_errno("cannot open result store %s (choose another with --db FILE)", path);
+		store_close(s);
+		return -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
+			    (fd == -2 ? SQLITE_OPEN_CREATE | SQLITE_OPEN_MEMORY : 0),
 			    NULL) != SQLITE_OK) {
 		error_set("cannot open result store %s: %s (choose another with --db FILE)",
 			  path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
@@ -106,11 +175,16 @@ int store_open(const char *path, struct store **out)
 		return -1;
 	}
 	sqlite3_busy_timeout(s->db, 5000);
+	/* Whose it is before anything is written, WAL mode included. */
+	kind = whose(s);
+	if (kind < 0)
+		goto fail;
 	if (exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 		    " PRAGMA foreign_keys=ON;") || user_version(s, &v))
 		goto fail;
-	char sql[64];
-	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d;", STORE_SCHEMA_VERSION);
+	char sql[128];
+	snprintf(sql, sizeof(sql), "PRAGMA user_version=%d; PRAGMA application_id=%d;",
+		 STORE_SCHEMA_VERSION, STORE_APP_ID);
 	if (v == 0) {
 		if (exec(s, "BEGIN") || exec(s, schema) || exec(s, sql) || exec(s, "COMMIT"))
 			goto fail;
@@ -126,6 +200,79 @@ int store_open(const char *path, struct store **out)
 	} else if (v > STORE_SCHEMA_VERSION) {
 		error_set("result store %s has schema %d, newer than this fsbench (%d): upgrade fsbench or use --db",
 			  path, v, STORE_SCHEMA_VERSION);
+		goto fail;
+	} else if (exec(s, sql)) {	/* an older fsbench's store: now marked */
+		goto fail;
+	}
+	*out = s;
+	return 0;
+fail:
+	store_close(s);
+	return -1;
+}
+
+/* file:PATH?immutable=1 with PATH percent-encoded for a URI. */
+static void immutable_uri(const char *path, char *buf, size_t len)
+{
+	size_t used = (size_t)snprintf(buf, len, "file:");
+
+	for (const unsigned char *p = (const unsigned char *)path; *p && used + 4 < len; p++) {
+		if (isalnum(*p) || strchr("/._-~", *p))
+			buf[used++] = (char)*p;
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%%%02X", *p);
+	}
+	snprintf(buf + used, len - used, "?immutable=1");
+}
+
+int store_open_readonly(const char *path, struct store **out)
+{
+	struct store *s = new_store(path);
+	int kind, v = 0;
+
+	if (!s)
+		return -1;
+	if (access(path, F_OK)) {
+		error_errno("no result store %s (fsbench run creates it; or give --db FILE)", path);
+		store_close(s);
+		return -1;
+	}
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW, NULL) ==
+		    SQLITE_OK)
+		kind = whose(s);
+	else
+		kind = -2;
+	if (kind == -1 && strstr(error_get(), "not an fsbench"))
+		goto fail;
+	if (kind < 0) {
+		/* A WAL database on a read-only file or mount cannot make its
+		 * -shm file: read it as immutable, which needs none. */
+		char uri[3 * 4096 + 32];
+		sqlite3_close(s->db);
+		s->db = NULL;
+		immutable_uri(path, uri, sizeof(uri));
+		if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+				    SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+			error_set("cannot open result store %s: %s", path,
+				  s->db ? sqlite3_errmsg(s->db) : "out of memory");
+			goto fail;
+		}
+		kind = whose(s);
+		if (kind < 0)
+			goto fail;
+	}
+	sqlite3_busy_timeout(s->db, 5000);
+	if (kind == 0) {
+		error_set("result store %s is empty (fsbench run fills it)", path);
+		goto fail;
+	}
+	if (user_version(s, &v))
+		goto fail;
+	if (v != STORE_SCHEMA_VERSION) {
+		error_set("result store %s has schema %d, this fsbench reads %d: %s", path, v,
+			  STORE_SCHEMA_VERSION,
+			  v < STORE_SCHEMA_VERSION ? "`fsbench run --db` on it upgrades it"
+						   : "upgrade fsbench");
 		goto fail;
 	}
 	*out = s;

@@ -22,7 +22,12 @@ struct store;
 
 /* Default path; fills buf.  Creates no directories. */
 int store_default_path(char *buf, unsigned len);
+/* Open (creating, mode 0600) fsbench's own store; any other non-empty
+ * SQLite database is refused untouched (PRAGMA application_id). */
 int store_open(const char *path, struct store **out);
+/* For list, show, report and compare: never creates or changes a file,
+ * and works on a read-only file or mount. */
+int store_open_readonly(const char *path, struct store **out);
 void store_close(struct store *s);
 
 int store_begin_run(struct store *s, const char *label, const char *cmdline,

@@ -87,18 +87,20 @@ static pid_t find_daemon(const char *mnt)
 
 static int run_mkfs(struct target *t, struct fs_target *f)
 {
-	char line[8192], out[4096], *argv[64];
+	char line[8192], out[8192], *argv[64];
 	int rc;
 
 	snprintf(line, sizeof(line), "%s%s%s %s", f->spec.profile->mkfs,
 		 f->spec.mkfs_extra[0] ? " " : "", f->spec.mkfs_extra, f->dev);
 	str_copy(t->mkfs, sizeof(t->mkfs), line);
 	split_words(line, argv, 64);
-	rc = exec_capture(argv, out, sizeof(out));
+	/* In fsbench's own directory, so a relative word in mkfs= can only
+	 * name something of ours (fs_spec_parse refuses any '/'). */
+	rc = exec_capture_at(f->workdir, argv, out, sizeof(out));
 	if (rc < 0)
 		return -1;
 	if (rc)
-		return error_set("fs '%s': %s failed: %s", t->label, argv[0], last_line(out));
+		return error_set("fs '%s': %s failed: %s", t->label, argv[0], tool_reason(out));
 	return 0;
 }
 
@@ -145,7 +147,7 @@ static int fuse_mount(struct target *t, struct fs_target *f)
 	if (rc < 0)
 		return -1;
 	if (rc)
-		return error_set("fs '%s': %s failed: %s", t->label, argv[0], last_line(out));
+		return error_set("fs '%s': %s failed: %s", t->label, argv[0], tool_reason(out));
 	f->daemon = find_daemon(f->mnt);
 	return 0;
 }
@@ -229,7 +231,6 @@ static void fs_teardown(struct target *t)
 	}
 	if (f->workdir[0]) {
 		scratch_remove(f->workdir);
-		state_remove(STATE_DIR, f->workdir);
 		f->workdir[0] = '\0';
 	}
 	f->mnt[0] = '\0';
@@ -249,8 +250,7 @@ static int fs_setup(struct target *t)
 	if (f->opts.device && p->kind != MOUNT_MEMORY &&
 	    device_check(f->opts.device, f->opts.force_format, found, sizeof(found)))
 		return -1;
-	if (scratch_create(f->opts.image_dir, f->workdir, sizeof(f->workdir)) ||
-	    state_add(STATE_DIR, f->workdir, NULL))
+	if (scratch_create(f->opts.image_dir, f->workdir, sizeof(f->workdir)))
 		goto fail;
 	if (p->kind == MOUNT_MEMORY) {
 		/* nothing to back it */
@@ -261,9 +261,14 @@ static int fs_setup(struct target *t)
 	} else if (p->kind == MOUNT_FUSE_IMAGE) {
 		str_copy(f->dev, sizeof(f->dev), f->image);
 	} else {
-		if (loop_attach(f->image, f->opts.direct_io, f->loopdev, sizeof(f->loopdev),
+		struct stat img;
+		/* Recorded as soon as the kernel names it; until then its
+		 * autoclear flag detaches it if fsbench dies. */
+		if (stat(f->image, &img) ||
+		    loop_attach(f->image, f->opts.direct_io, f->loopdev, sizeof(f->loopdev),
 				&f->dio, &f->loopfd) ||
-		    state_add(STATE_LOOP, f->loopdev, f->image))
+		    state_add(STATE_LOOP, f->loopdev, f->image, (uint64_t)img.st_dev,
+			      (uint64_t)img.st_ino))
 			goto fail;
 		str_copy(f->dev, sizeof(f->dev), f->loopdev);
 	}
@@ -272,8 +277,10 @@ static int fs_setup(struct target *t)
 		error_errno("fs '%s': mkdir %s", t->label, f->mnt);
 		goto fail;
 	}
-	if (state_add(STATE_MOUNT, f->mnt, NULL) || (p->mkfs && run_mkfs(t, f)) ||
-	    do_mount(t, f))
+	/* The source as /proc/self/mountinfo will show it, which cleanup
+	 * checks before it unmounts anything. */
+	if (state_add(STATE_MOUNT, f->mnt, p->kind == MOUNT_MEMORY ? "tmpfs" : f->dev, 0, 0) ||
+	    (p->mkfs && run_mkfs(t, f)) || do_mount(t, f))
 		goto fail;
 	str_copy(t->path, sizeof(t->path), f->mnt);
 	return 0;
@@ -315,6 +322,26 @@ int target_from_spec(const struct fs_spec *spec, const struct provision_opts *o,
 	str_copy(t->label, sizeof(t->label), spec->label);
 	str_copy(t->spec, sizeof(t->spec), spec->text);
 	return 0;
+}
+
+int target_uses_device(const struct target *t)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	return f && f->spec.profile->kind != MOUNT_MEMORY && f->spec.profile->kind != MOUNT_NONE;
+}
+
+int target_check_size(const struct target *t, uint64_t size)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+	char want[32], got[32];
+
+	if (!f || f->opts.device || size >= f->spec.profile->min_size)
+		return 0;
+	format_size(f->spec.profile->min_size, want, sizeof(want));
+	format_size(size, got, sizeof(got));
+	return error_set("fs '%s': %s needs at least %s, not %s: use --fs-size %s or more",
+			 t->label, f->spec.profile->name, want, got, want);
 }
 
 void target_free(struct target *t)

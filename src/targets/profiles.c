@@ -15,18 +15,18 @@
 static const struct fs_profile table[] = {
 	{ "ext2", "ext2", "mkfs.ext2 -q -F", MOUNT_KERNEL, NULL, "", "e2fsprogs", NULL },
 	{ "ext4", "ext4", "mkfs.ext4 -q -F", MOUNT_KERNEL, NULL, "", "e2fsprogs", NULL },
-	{ "xfs", "xfs", "mkfs.xfs -q -f", MOUNT_KERNEL, NULL, "", "xfsprogs", NULL },
-	{ "btrfs", "btrfs", "mkfs.btrfs -q -f", MOUNT_KERNEL, NULL, "", "btrfs-progs", NULL },
-	{ "btrfs-lzo", "btrfs", "mkfs.btrfs -q -f", MOUNT_KERNEL, NULL, "compress=lzo", "btrfs-progs", NULL },
-	{ "btrfs-zstd", "btrfs", "mkfs.btrfs -q -f", MOUNT_KERNEL, NULL, "compress=zstd", "btrfs-progs", NULL },
+	{ "xfs", "xfs", "mkfs.xfs -q -f", MOUNT_KERNEL, NULL, "", "xfsprogs", NULL, 300ULL << 20 },
+	{ "btrfs", "btrfs", "mkfs.btrfs -q -f", MOUNT_KERNEL, NULL, "", "btrfs-progs", NULL, 109ULL << 20 },
+	{ "btrfs-lzo", "btrfs", "mkfs.btrfs -q -f", MOUNT_KERNEL, NULL, "compress=lzo", "btrfs-progs", NULL, 109ULL << 20 },
+	{ "btrfs-zstd", "btrfs", "mkfs.btrfs -q -f", MOUNT_KERNEL, NULL, "compress=zstd", "btrfs-progs", NULL, 109ULL << 20 },
 	{ "exfat", "exfat", "mkfs.exfat", MOUNT_KERNEL, NULL, "", "exfatprogs", NULL },
 	{ "exfat-fuse", NULL, "mkfs.exfat", MOUNT_FUSE_BLOCK, "mount.exfat-fuse", "", "exfat-fuse", NULL },
 	{ "ext4-fuse", NULL, "mkfs.ext4 -q -F", MOUNT_FUSE_IMAGE, "fuse2fs", "", "fuse2fs", NULL },
-	{ "f2fs", "f2fs", "mkfs.f2fs -q -f", MOUNT_KERNEL, NULL, "", "f2fs-tools", NULL },
-	{ "f2fs-lz4", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("lz4"), "f2fs-tools", NULL },
-	{ "f2fs-lzo-rle", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("lzo-rle"), "f2fs-tools", NULL },
-	{ "f2fs-zstd", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("zstd"), "f2fs-tools", NULL },
-	{ "nilfs2", "nilfs2", "mkfs.nilfs2 -q -f", MOUNT_KERNEL, NULL, "", "nilfs-tools", NULL },
+	{ "f2fs", "f2fs", "mkfs.f2fs -q -f", MOUNT_KERNEL, NULL, "", "f2fs-tools", NULL, 56ULL << 20 },
+	{ "f2fs-lz4", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("lz4"), "f2fs-tools", NULL, 56ULL << 20 },
+	{ "f2fs-lzo-rle", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("lzo-rle"), "f2fs-tools", NULL, 56ULL << 20 },
+	{ "f2fs-zstd", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("zstd"), "f2fs-tools", NULL, 56ULL << 20 },
+	{ "nilfs2", "nilfs2", "mkfs.nilfs2 -q -f", MOUNT_KERNEL, NULL, "", "nilfs-tools", NULL, 136ULL << 20 },
 	{ "vfat", "vfat", "mkfs.vfat", MOUNT_KERNEL, NULL, "", "dosfstools", NULL },
 	{ "tmpfs", "tmpfs", NULL, MOUNT_MEMORY, NULL, "", NULL, NULL },
 	{ "ubifs", NULL, NULL, MOUNT_NONE, NULL, "", "mtd-utils",
@@ -103,18 +103,61 @@ int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
 	return 0;
 }
 
-static void append_opt(char *opts, size_t len, const char *add)
+/* Libmount options that would mount something else, or somewhere else,
+ * than the device fsbench made. */
+static const char *const refused_mount_opts[] = {
+	"loop", "offset", "sizelimit", "encryption", "bind", "rbind", "move", "remount",
+	"X-mount.mkdir", "x-mount.mkdir", "helper", "source", "target", NULL,
+};
+
+static int check_mount_opt(const char *text, const char *opt)
 {
+	size_t n = strcspn(opt, "=");
+
+	for (int i = 0; refused_mount_opts[i]; i++)
+		if (strlen(refused_mount_opts[i]) == n && !strncmp(opt, refused_mount_opts[i], n))
+			return error_set("--fs '%s': mount option '%.*s' is not allowed: it would "
+					 "mount something other than fsbench's own filesystem",
+					 text, (int)n, opt);
+	return 0;
+}
+
+/* Each word of mkfs= is an option or an option's value, never a path:
+ * mkfs tools take any extra non-option word as another device. */
+static int check_mkfs_words(const char *text, const char *extra)
+{
+	char copy[256], *argv[64];
+	int n;
+
+	str_copy(copy, sizeof(copy), extra);
+	n = split_words(copy, argv, 64);
+	if (n >= 63)
+		return error_set("--fs '%s': too many mkfs= words", text);
+	for (int i = 0; i < n; i++)
+		if (strchr(argv[i], '/') || argv[i][0] == '.' || argv[i][0] == '~')
+			return error_set("--fs '%s': mkfs= may not name a path or device ('%s'): "
+					 "fsbench formats only the image or --device it was given",
+					 text, argv[i]);
+	return 0;
+}
+
+static int append_opt(const char *text, char *opts, size_t len, const char *add)
+{
+	size_t used = strlen(opts);
+
 	if (!*add)
-		return;
-	if (*opts)
-		strncat(opts, ",", len - strlen(opts) - 1);
-	strncat(opts, add, len - strlen(opts) - 1);
+		return 0;
+	if (check_mount_opt(text, add))
+		return -1;
+	if (used + 1 + strlen(add) >= len)
+		return error_set("--fs '%s': mount options too long", text);
+	snprintf(opts + used, len - used, "%s%s", used ? "," : "", add);
+	return 0;
 }
 
 int fs_spec_parse(const char *text, struct fs_spec *spec)
 {
-	char copy[512], *colon, *save = NULL;
+	char copy[512], *colon, *rest, *w;
 
 	memset(spec, 0, sizeof(*spec));
 	if (strlen(text) >= sizeof(copy))
@@ -131,14 +174,24 @@ int fs_spec_parse(const char *text, struct fs_spec *spec)
 	str_copy(spec->label, sizeof(spec->label), text);
 	if (!colon)
 		return 0;
+	if (!colon[1])
+		return error_set("--fs '%s': nothing after ':'", text);
 	/* mkfs=..., mount=..., label=...; other words are mount options. */
 	const char *last = "mount";
-	for (char *w = strtok_r(colon + 1, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+	for (rest = colon + 1; (w = strsep(&rest, ",")) != NULL;) {
+		size_t used = strlen(spec->mkfs_extra);
+		if (!*w)
+			return error_set("--fs '%s': empty item", text);
 		if (!strncmp(w, "mkfs=", 5)) {
+			if (used)
+				return error_set("--fs '%s': mkfs= given twice", text);
+			if (strlen(w + 5) >= sizeof(spec->mkfs_extra))
+				return error_set("--fs '%s': mkfs= too long", text);
 			str_copy(spec->mkfs_extra, sizeof(spec->mkfs_extra), w + 5);
 			last = "mkfs";
 		} else if (!strncmp(w, "mount=", 6)) {
-			append_opt(spec->options, sizeof(spec->options), w + 6);
+			if (append_opt(text, spec->options, sizeof(spec->options), w + 6))
+				return -1;
 			last = "mount";
 		} else if (!strncmp(w, "label=", 6)) {
 			if (!w[6] || strlen(w + 6) >= sizeof(spec->label) || strchr(w + 6, '='))
@@ -146,23 +199,30 @@ int fs_spec_parse(const char *text, struct fs_spec *spec)
 			str_copy(spec->label, sizeof(spec->label), w + 6);
 		} else if (!strcmp(last, "mkfs") && !strchr(w, '=')) {
 			/* "mkfs=-O ^has_journal,^metadata_csum": a list inside mkfs */
-			strncat(spec->mkfs_extra, ",", sizeof(spec->mkfs_extra) - strlen(spec->mkfs_extra) - 1);
-			strncat(spec->mkfs_extra, w, sizeof(spec->mkfs_extra) - strlen(spec->mkfs_extra) - 1);
+			if (used + 1 + strlen(w) >= sizeof(spec->mkfs_extra))
+				return error_set("--fs '%s': mkfs= too long", text);
+			snprintf(spec->mkfs_extra + used, sizeof(spec->mkfs_extra) - used, ",%s", w);
 		} else {
-			append_opt(spec->options, sizeof(spec->options), w);
+			if (append_opt(text, spec->options, sizeof(spec->options), w))
+				return -1;
 			last = "mount";
 		}
 	}
-	return 0;
+	return check_mkfs_words(text, spec->mkfs_extra);
 }
 
 int fs_spec_split(const char *list, struct fs_spec *specs, int max, int *n)
 {
-	char copy[2048], cur[512] = "", *save = NULL;
+	char copy[2048], cur[512] = "", *rest = copy, *w;
 
+	if (strlen(list) >= sizeof(copy))
+		return error_set("--fs: list too long");
 	str_copy(copy, sizeof(copy), list);
-	for (char *w = strtok_r(copy, ",", &save);; w = strtok_r(NULL, ",", &save)) {
+	for (;;) {
 		char head[64];
+		w = strsep(&rest, ",");
+		if (w && !*w)
+			return error_set("--fs '%s': empty item", list);
 		if (w) {
 			str_copy(head, sizeof(head), w);
 			head[strcspn(head, ":")] = '\0';
@@ -181,8 +241,10 @@ int fs_spec_split(const char *list, struct fs_spec *specs, int max, int *n)
 		} else if (!cur[0]) {
 			return error_set("--fs '%s': unknown filesystem '%s' (see `fsbench list fs`)", list, head);
 		} else {
-			strncat(cur, ",", sizeof(cur) - strlen(cur) - 1);
-			strncat(cur, w, sizeof(cur) - strlen(cur) - 1);
+			size_t used = strlen(cur);
+			if (used + 1 + strlen(w) >= sizeof(cur))
+				return error_set("--fs '%s': one filesystem's spec is too long", list);
+			snprintf(cur + used, sizeof(cur) - used, ",%s", w);
 		}
 	}
 }

@@ -13,6 +13,7 @@
 #define FSB_PROFILES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum mount_kind {
 	MOUNT_KERNEL,		/* mount(2) through libmount on a loop device */
@@ -31,6 +32,7 @@ struct fs_profile {
 	const char *options;	/* default mount options */
 	const char *package;	/* Debian package providing the tools */
 	const char *note;	/* MOUNT_NONE: why not */
+	uint64_t min_size;	/* the smallest image its mkfs accepts (0: any) */
 };
 
 struct fs_spec {
@@ -46,7 +48,9 @@ const struct fs_profile *fs_profiles(size_t *n);
 /* 0 if this machine can provision p; else -1 and why in buf. */
 int fs_profile_available(const struct fs_profile *p, char *why, size_t len);
 
-/* Parse one SPEC. */
+/* Parse one SPEC.  mkfs= words may not name a path (no '/', no leading
+ * '.'), since mkfs would take one for another device to format; mount
+ * options that would change what is mounted or where are refused. */
 int fs_spec_parse(const char *text, struct fs_spec *spec);
 /* Split "ext4,xfs,btrfs:compress=zstd" into specs: a word naming a
  * profile starts a new spec; anything else belongs to the one before. */

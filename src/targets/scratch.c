@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "target.h"
 #include "../core/comm.h"
+#include "state.h"
 #include "../core/error.h"
 
 #include <errno.h>
@@ -14,21 +15,59 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+
+/* parent/fsbench.XXXXXX recorded, then made (mkdir fails on a name that
+ * exists, so nothing of anyone else's is ever taken for ours). */
+static int make_recorded(const char *parent, char *out, size_t len)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned char r[6];
+		char name[16] = "fsbench.";
+		struct stat st;
+		if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			return error_errno("getrandom");
+		for (int i = 0; i < 6; i++)
+			name[8 + i] = chars[r[i] % (sizeof(chars) - 1)];
+		name[14] = '\0';
+		if ((size_t)snprintf(out, len, "%s/%s", parent, name) >= len)
+			return error_set("scratch path under %s is too long", parent);
+		if (state_add(STATE_DIR, out, NULL, 0, 0))
+			return -1;
+		if (mkdir(out, 0700)) {
+			int err = errno;
+			state_remove(STATE_DIR, out);
+			if (err == EEXIST)
+				continue;
+			errno = err;
+			return error_errno("cannot create a scratch directory in %s", parent);
+		}
+		if (lstat(out, &st) ||
+		    state_set_id(STATE_DIR, out, (uint64_t)st.st_dev, (uint64_t)st.st_ino)) {
+			rmdir(out);
+			state_remove(STATE_DIR, out);
+			return error_errno("cannot record scratch directory %s", out);
+		}
+		return 0;
+	}
+	return error_set("cannot create a scratch directory in %s: every name tried exists", parent);
+}
 
 int scratch_create(const char *parent, char *out, size_t len)
 {
 	int failed = 0;
 
-	if ((size_t)snprintf(out, len, "%s/fsbench.XXXXXX", parent) >= len)
-		return error_set("scratch path under %s is too long", parent);
+	if (parent[0] != '/')
+		return error_set("scratch parent %s is not an absolute path", parent);
 	/* In an MPI job the ranks share one directory: rank 0 makes it and
 	 * the others must see it, or the target is not shared. */
-	if (comm_rank() == 0 && !mkdtemp(out)) {
-		error_errno("cannot create a scratch directory in %s", parent);
+	if (comm_rank() == 0 && make_recorded(parent, out, len))
 		failed = 1;
-	}
 	if (comm_size() > 1) {
 		comm_bcast(out, len);
 		if (comm_rank() > 0 && access(out, W_OK)) {
@@ -37,8 +76,10 @@ int scratch_create(const char *parent, char *out, size_t len)
 			failed = 1;
 		}
 		if (comm_agree(failed)) {
-			if (comm_rank() == 0 && !failed)
+			if (comm_rank() == 0 && !failed) {
 				rmdir(out);
+				state_remove(STATE_DIR, out);
+			}
 			return -1;
 		}
 	}
@@ -57,14 +98,9 @@ static int remove_one(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
-int scratch_remove(const char *dir)
+int scratch_remove_tree(const char *dir)
 {
 	char copy[PATH_MAX];
-
-	/* Rank 0 removes the shared directory once every rank is done. */
-	comm_sync();
-	if (comm_rank() > 0)
-		return 0;
 
 	snprintf(copy, sizeof(copy), "%s", dir);
 	if (strncmp(basename(copy), "fsbench.", 8))
@@ -74,6 +110,27 @@ int scratch_remove(const char *dir)
 	if (!access(dir, F_OK))
 		return error_set("could not remove all of %s (something still mounted or busy in it?)", dir);
 	return 0;
+}
+
+int scratch_remove(const char *dir)
+{
+	struct stat st;
+	int rc;
+
+	/* Rank 0 removes the shared directory once every rank is done. */
+	comm_sync();
+	if (comm_rank() > 0)
+		return 0;
+	if (lstat(dir, &st)) {
+		state_remove(STATE_DIR, dir);
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		return error_set("refusing to remove %s: no longer the directory fsbench made", dir);
+	rc = scratch_remove_tree(dir);
+	if (!rc)
+		state_remove(STATE_DIR, dir);
+	return rc;
 }
 
 int free_space(const char *path, uint64_t *bytes)

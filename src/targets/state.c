@@ -6,23 +6,25 @@
 #include "../core/error.h"
 #include "../core/str.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <libmount/libmount.h>
-#include <limits.h>
+#include <linux/loop.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct entry {
-	long pid;
-	char kind[16], arg[PATH_MAX], arg2[PATH_MAX];
-};
+#define HEADER "fsbench-state 2"
+/* Seven fields, two of them paths that may triple in length when encoded. */
+#define LINE_MAX_LEN (6 * PATH_MAX + 256)
 
 const char *state_path(void)
 {
@@ -41,6 +43,186 @@ const char *state_path(void)
 	return path;
 }
 
+/* ---- the line format ---- */
+
+/* Bytes written as themselves; everything else (blanks, %, controls,
+ * non-ASCII) as %XX, so a field never contains a space or a newline. */
+static int plain_byte(unsigned char c)
+{
+	return isalnum(c) || strchr("._/:+=@,-~", c);
+}
+
+static int put_field(char *buf, size_t len, size_t *used, const char *s, int last)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*used + 4 >= len)
+			return -1;
+		if (plain_byte(*p))
+			buf[(*used)++] = (char)*p;
+		else
+			*used += (size_t)snprintf(buf + *used, len - *used, "%%%02X", *p);
+	}
+	if (!strcmp(s, "-")) {	/* "-" itself, not the empty field */
+		if (*used + 4 >= len)
+			return -1;
+		*used += (size_t)snprintf(buf + *used, len - *used, "%%2D");
+	} else if (!*s) {	/* an empty field is "-" so it still counts */
+		if (*used + 2 >= len)
+			return -1;
+		buf[(*used)++] = '-';
+	}
+	if (*used + 2 >= len)
+		return -1;
+	buf[(*used)++] = last ? '\n' : ' ';
+	buf[*used] = '\0';
+	return 0;
+}
+
+int state_format_line(const struct state_entry *e, char *buf, size_t len)
+{
+	char num[3][32];
+	size_t used = 0;
+
+	snprintf(num[0], sizeof(num[0]), "%ld", e->pid);
+	snprintf(num[1], sizeof(num[1]), "%llu", e->start);
+	if (!len || put_field(buf, len, &used, num[0], 0) || put_field(buf, len, &used, num[1], 0) ||
+	    put_field(buf, len, &used, e->kind, 0) || put_field(buf, len, &used, e->arg, 0) ||
+	    put_field(buf, len, &used, e->arg2, 0))
+		return -1;
+	snprintf(num[0], sizeof(num[0]), "%" PRIu64, e->dev);
+	snprintf(num[2], sizeof(num[2]), "%" PRIu64, e->ino);
+	if (put_field(buf, len, &used, num[0], 0) || put_field(buf, len, &used, num[2], 1))
+		return -1;
+	return (int)used;
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = tolower(c);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* Decode one field of n bytes into out (len with the NUL). */
+static int get_field(const char *s, size_t n, char *out, size_t len)
+{
+	size_t o = 0;
+
+	if (n == 1 && s[0] == '-') {
+		out[0] = '\0';
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		int c = (unsigned char)s[i];
+		if (c == '%') {
+			if (i + 2 >= n)		/* fewer than two hex digits left */
+				return -1;
+			int hi = hexval((unsigned char)s[i + 1]);
+			int lo = hexval((unsigned char)s[i + 2]);
+			if (hi < 0 || lo < 0 || (c = hi * 16 + lo) == 0)
+				return -1;
+			i += 2;
+		} else if (!plain_byte((unsigned char)c)) {
+			return -1;
+		}
+		if (o + 1 >= len)
+			return -1;
+		out[o++] = (char)c;
+	}
+	out[o] = '\0';
+	return n ? 0 : -1;
+}
+
+static int get_number(const char *s, size_t n, unsigned long long max, unsigned long long *v)
+{
+	char buf[24], *end;
+
+	if (!n || n >= sizeof(buf) || !isdigit((unsigned char)s[0]))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	*v = strtoull(buf, &end, 10);
+	return errno || *end || *v > max ? -1 : 0;
+}
+
+int state_parse_line(const char *line, struct state_entry *e)
+{
+	const char *f[7];
+	size_t n[7];
+	const char *p = line;
+	unsigned long long v;
+
+	memset(e, 0, sizeof(*e));
+	for (int i = 0; i < 7; i++) {
+		f[i] = p;
+		n[i] = strcspn(p, " \n");
+		p += n[i];
+		if (i < 6 && *p != ' ')
+			return error_set("state entry with fewer than 7 fields");
+		if (i < 6)
+			p++;
+	}
+	if (*p == '\n')
+		p++;
+	if (*p)
+		return error_set("state entry with more than 7 fields");
+	if (get_number(f[0], n[0], 0x7fffffff, &v) || v == 0)
+		return error_set("state entry: bad pid");
+	e->pid = (long)v;
+	if (get_number(f[1], n[1], ~0ULL, &e->start))
+		return error_set("state entry: bad start time");
+	if (get_field(f[2], n[2], e->kind, sizeof(e->kind)) ||
+	    (strcmp(e->kind, STATE_DIR) && strcmp(e->kind, STATE_LOOP) &&
+	     strcmp(e->kind, STATE_MOUNT) && strcmp(e->kind, STATE_CGROUP)))
+		return error_set("state entry: unknown kind");
+	if (get_field(f[3], n[3], e->arg, sizeof(e->arg)) || e->arg[0] != '/')
+		return error_set("state entry: bad path");
+	if (get_field(f[4], n[4], e->arg2, sizeof(e->arg2)))
+		return error_set("state entry: bad second field");
+	if (get_number(f[5], n[5], ~0ULL, &v))
+		return error_set("state entry: bad device number");
+	e->dev = v;
+	if (get_number(f[6], n[6], ~0ULL, &v))
+		return error_set("state entry: bad inode number");
+	e->ino = v;
+	return 0;
+}
+
+unsigned long long state_proc_start(long pid)
+{
+	char p[64], buf[1024], *rp;
+	unsigned long long start = 0;
+	ssize_t n;
+	int fd;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(p, sizeof(p), "/proc/%ld/stat", pid);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* The command name may hold anything; the fields follow its last ')'. */
+	rp = strrchr(buf, ')');
+	if (!rp)
+		return 0;
+	/* Field 22 is starttime; fields 3.. follow ") ". */
+	char *save = NULL, *tok = strtok_r(rp + 1, " ", &save);
+	for (int field = 3; tok && field < 22; field++)
+		tok = strtok_r(NULL, " ", &save);
+	if (tok)
+		start = strtoull(tok, NULL, 10);
+	return start;
+}
+
+/* ---- the file ---- */
+
 static void make_parents(const char *path)
 {
 	char dir[PATH_MAX];
@@ -49,189 +231,428 @@ static void make_parents(const char *path)
 	for (char *p = dir + 1; *p; p++)
 		if (*p == '/') {
 			*p = '\0';
-			mkdir(dir, 0755);
+			mkdir(dir, 0700);
 			*p = '/';
 		}
 }
 
-/* Open and lock the state file; returns a stream or NULL. */
-static FILE *open_locked(void)
+/* Open and lock the state file; NULL with the error set.  A file that is
+ * not a regular file of ours, writable by nobody else, is refused: its
+ * entries decide what fsbench unmounts and deletes as root. */
+static FILE *open_locked(int create)
 {
+	struct stat st;
 	int fd;
 	FILE *f;
 
-	make_parents(state_path());
-	fd = open(state_path(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
+	if (create)
+		make_parents(state_path());
+	fd = open(state_path(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
+	if (fd < 0) {
+		error_errno("cannot open the state file %s (FSBENCH_STATE names another)",
+			    state_path());
 		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (st.st_mode & 022)) {
+		close(fd);
+		error_set("refusing the state file %s: not a regular file owned by uid %d and "
+			  "writable by it alone", state_path(), (int)geteuid());
+		return NULL;
+	}
 	while (flock(fd, LOCK_EX) && errno == EINTR)
 		;
 	f = fdopen(fd, "r+");
-	if (!f)
+	if (!f) {
 		close(fd);
+		error_errno("cannot open the state file %s", state_path());
+	}
 	return f;
 }
 
-static int read_all(FILE *f, struct entry **out, int *n)
+/* Read every entry; a file in another format or with a bad line is
+ * refused whole, never half-trusted. */
+static int read_all(FILE *f, struct state_entry **out, int *n)
 {
-	char line[2 * PATH_MAX + 64];
-	int cap = 0;
+	char *line = malloc(LINE_MAX_LEN);
+	int cap = 0, lineno = 0, rc = 0;
 
 	*out = NULL;
 	*n = 0;
+	if (!line)
+		return error_set("out of memory");
 	rewind(f);
-	while (fgets(line, sizeof(line), f)) {
-		struct entry e;
-		memset(&e, 0, sizeof(e));
-		line[strcspn(line, "\n")] = '\0';
-		if (sscanf(line, "%ld %15s %4095s %4095s", &e.pid, e.kind, e.arg, e.arg2) < 3)
+	while (fgets(line, LINE_MAX_LEN, f)) {
+		struct state_entry e;
+		lineno++;
+		if (!strchr(line, '\n')) {
+			rc = error_set("state file %s: line %d is too long or unterminated",
+				       state_path(), lineno);
+			break;
+		}
+		if (lineno == 1) {
+			if (strcmp(line, HEADER "\n")) {
+				rc = error_set("state file %s is not in fsbench's current format; "
+					       "undo what it lists by hand, then remove it", state_path());
+				break;
+			}
 			continue;
+		}
+		if (state_parse_line(line, &e)) {
+			char why[256];
+			str_copy(why, sizeof(why), error_get());
+			rc = error_set("state file %s: line %d: %s; fix or remove that line by hand",
+				       state_path(), lineno, why);
+			break;
+		}
 		if (*n == cap) {
 			cap = cap ? cap * 2 : 16;
-			struct entry *ne = realloc(*out, sizeof(**out) * (size_t)cap);
-			if (!ne)
-				return -1;
+			struct state_entry *ne = realloc(*out, sizeof(**out) * (size_t)cap);
+			if (!ne) {
+				rc = error_set("out of memory");
+				break;
+			}
 			*out = ne;
 		}
 		(*out)[(*n)++] = e;
 	}
+	free(line);
+	if (rc) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return rc;
+}
+
+static int write_all(FILE *f, const struct state_entry *e, int n)
+{
+	char *line = malloc(LINE_MAX_LEN);
+	int rc = 0;
+
+	if (!line)
+		return error_set("out of memory");
+	rewind(f);
+	if (ftruncate(fileno(f), 0))
+		rc = error_errno("cannot rewrite %s", state_path());
+	if (!rc)
+		fputs(HEADER "\n", f);
+	for (int i = 0; i < n && !rc; i++)
+		if (state_format_line(&e[i], line, LINE_MAX_LEN) < 0 || fputs(line, f) < 0)
+			rc = error_set("cannot record an entry in %s", state_path());
+	free(line);
+	if (fflush(f) || fsync(fileno(f)))
+		rc = rc ? rc : error_errno("cannot write %s", state_path());
+	return rc;
+}
+
+/* Read, change and write back under the lock. */
+static int update(int (*fn)(struct state_entry **e, int *n, void *arg), void *arg, int create)
+{
+	struct state_entry *e = NULL;
+	int n = 0, rc;
+	FILE *f = open_locked(create);
+
+	if (!f)
+		return -1;
+	rc = read_all(f, &e, &n);
+	if (!rc)
+		rc = fn(&e, &n, arg);
+	if (!rc)
+		rc = write_all(f, e, n);
+	free(e);
+	fclose(f);
+	return rc;
+}
+
+struct change {
+	const char *kind, *arg, *arg2;
+	uint64_t dev, ino;
+};
+
+static int do_add(struct state_entry **e, int *n, void *arg)
+{
+	const struct change *c = arg;
+	struct state_entry *ne = realloc(*e, sizeof(**e) * (size_t)(*n + 1)), *x;
+
+	if (!ne)
+		return error_set("out of memory");
+	*e = ne;
+	x = &ne[(*n)++];
+	memset(x, 0, sizeof(*x));
+	x->pid = (long)getpid();
+	x->start = state_proc_start(x->pid);
+	str_copy(x->kind, sizeof(x->kind), c->kind);
+	if (strlen(c->arg) >= sizeof(x->arg) || strlen(c->arg2) >= sizeof(x->arg2))
+		return error_set("path too long to record: %s", c->arg);
+	str_copy(x->arg, sizeof(x->arg), c->arg);
+	str_copy(x->arg2, sizeof(x->arg2), c->arg2);
+	x->dev = c->dev;
+	x->ino = c->ino;
 	return 0;
 }
 
-static int write_all(FILE *f, const struct entry *e, int n)
+int state_add(const char *kind, const char *arg, const char *arg2, uint64_t dev, uint64_t ino)
 {
-	rewind(f);
-	if (ftruncate(fileno(f), 0))
-		return -1;
-	for (int i = 0; i < n; i++)
-		fprintf(f, "%ld %s %s%s%s\n", e[i].pid, e[i].kind, e[i].arg,
-			e[i].arg2[0] ? " " : "", e[i].arg2);
-	fflush(f);
-	return fsync(fileno(f));
+	struct change c = { kind, arg, arg2 ? arg2 : "", dev, ino };
+
+	if (arg[0] != '/')
+		return error_set("cannot record '%s': not an absolute path", arg);
+	if (update(do_add, &c, 1)) {
+		char why[1024];
+		str_copy(why, sizeof(why), error_get());
+		return error_set("cannot record what fsbench makes: %s", why);
+	}
+	return 0;
 }
 
-int state_add(const char *kind, const char *arg, const char *arg2)
+static int mine(const struct state_entry *x, const struct change *c)
 {
-	FILE *f = open_locked();
+	return x->pid == (long)getpid() && !strcmp(x->kind, c->kind) && !strcmp(x->arg, c->arg);
+}
 
-	if (!f)
-		return error_errno("cannot record provisioning state in %s", state_path());
-	fseek(f, 0, SEEK_END);
-	fprintf(f, "%ld %s %s%s%s\n", (long)getpid(), kind, arg, arg2 ? " " : "",
-		arg2 ? arg2 : "");
-	fflush(f);
-	fsync(fileno(f));
-	fclose(f);
+static int do_set_id(struct state_entry **e, int *n, void *arg)
+{
+	const struct change *c = arg;
+
+	for (int i = 0; i < *n; i++)
+		if (mine(&(*e)[i], c)) {
+			(*e)[i].dev = c->dev;
+			(*e)[i].ino = c->ino;
+		}
+	return 0;
+}
+
+int state_set_id(const char *kind, const char *arg, uint64_t dev, uint64_t ino)
+{
+	struct change c = { kind, arg, NULL, dev, ino };
+
+	return update(do_set_id, &c, 0);
+}
+
+static int do_remove(struct state_entry **e, int *n, void *arg)
+{
+	const struct change *c = arg;
+	int k = 0;
+
+	for (int i = 0; i < *n; i++)
+		if (!mine(&(*e)[i], c))
+			(*e)[k++] = (*e)[i];
+	*n = k;
 	return 0;
 }
 
 int state_remove(const char *kind, const char *arg)
 {
-	struct entry *e;
-	FILE *f = open_locked();
-	int n, k = 0;
+	struct change c = { kind, arg, NULL, 0, 0 };
 
-	if (!f)
-		return -1;
-	if (!read_all(f, &e, &n)) {
-		for (int i = 0; i < n; i++)
-			if (strcmp(e[i].kind, kind) || strcmp(e[i].arg, arg))
-				e[k++] = e[i];
-		write_all(f, e, k);
-	}
-	free(e);
-	fclose(f);
-	return 0;
+	return update(do_remove, &c, 0);
 }
 
-static int alive(long pid)
+/* The recording process still runs: same pid and same start time. */
+static int alive(const struct state_entry *e)
 {
-	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM);
+	unsigned long long now = state_proc_start(e->pid);
+
+	if (e->start)
+		return now == e->start;
+	return e->pid > 0 && (kill((pid_t)e->pid, 0) == 0 || errno == EPERM);
 }
 
 int state_leftovers(void)
 {
-	struct entry *e;
+	struct state_entry *e;
 	int n, dead = 0;
 	FILE *f;
 
 	if (access(state_path(), F_OK))
 		return 0;
-	f = open_locked();
+	f = open_locked(0);
 	if (!f)
-		return 0;
-	if (!read_all(f, &e, &n))
-		for (int i = 0; i < n; i++)
-			dead += !alive(e[i].pid);
+		return -1;
+	if (read_all(f, &e, &n)) {
+		fclose(f);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		dead += !alive(&e[i]);
 	free(e);
 	fclose(f);
 	return dead;
 }
 
-static int is_mounted(const char *path)
+/* ---- undoing, each after checking it is still what fsbench made ---- */
+
+/* The newest mount at path: its source in src ("" if none mounted). */
+static int mounted_source(const char *path, char *src, size_t len)
 {
 	struct libmnt_table *tb = mnt_new_table();
+	struct libmnt_fs *fs;
 	int found = 0;
 
-	if (tb && !mnt_table_parse_file(tb, "/proc/self/mountinfo"))
-		found = mnt_table_find_target(tb, path, MNT_ITER_BACKWARD) != NULL;
+	src[0] = '\0';
+	if (!tb)
+		return 0;
+	if (!mnt_table_parse_file(tb, "/proc/self/mountinfo") &&
+	    (fs = mnt_table_find_target(tb, path, MNT_ITER_BACKWARD)) &&
+	    !strcmp(mnt_fs_get_target(fs), path)) {
+		const char *s = mnt_fs_get_source(fs);
+		str_copy(src, len, s ? s : "none");
+		found = 1;
+	}
 	mnt_unref_table(tb);
 	return found;
 }
 
-static int undo(const struct entry *e)
+static enum state_outcome undo_mount(const struct state_entry *e, char *why, size_t len)
 {
-	if (!strcmp(e->kind, STATE_MOUNT)) {
-		while (is_mounted(e->arg))
-			if (umount2(e->arg, 0) && umount2(e->arg, MNT_DETACH))
-				return error_errno("umount %s", e->arg);
-		return 0;
+	char src[PATH_MAX];
+	int undone = 0;
+
+	while (mounted_source(e->arg, src, sizeof(src))) {
+		if (!e->arg2[0] || strcmp(src, e->arg2)) {
+			snprintf(why, len, "mounted from %s, not from %s as fsbench mounted it", src,
+				 e->arg2[0] ? e->arg2 : "(unrecorded)");
+			return undone ? STATE_REMOVED : STATE_LEFT_ALONE;
+		}
+		if (umount2(e->arg, UMOUNT_NOFOLLOW) &&
+		    umount2(e->arg, UMOUNT_NOFOLLOW | MNT_DETACH)) {
+			snprintf(why, len, "umount: %s", strerror(errno));
+			return STATE_FAILED;
+		}
+		undone = 1;
 	}
-	if (!strcmp(e->kind, STATE_LOOP)) {
-		char back[PATH_MAX];
-		loop_backing_file(e->arg, back, sizeof(back));
-		/* Only if it is still ours: the same backing image. */
-		if (!back[0] || strcmp(back, e->arg2))
-			return 0;
-		return loop_detach(e->arg, -1);
-	}
-	if (!strcmp(e->kind, STATE_DIR))
-		return access(e->arg, F_OK) ? 0 : scratch_remove(e->arg);
-	if (!strcmp(e->kind, STATE_CGROUP))
-		return rmdir(e->arg) && errno != ENOENT ? error_errno("rmdir %s", e->arg) : 0;
-	return 0;
+	return undone ? STATE_REMOVED : STATE_GONE;
 }
 
-int state_cleanup(void (*fn)(const char *what, int ok, void *arg), void *arg)
+static enum state_outcome undo_loop(const struct state_entry *e, char *why, size_t len)
 {
-	struct entry *e;
-	int n, k = 0, failed = 0;
-	FILE *f = open_locked();
+	struct loop_info64 info;
+	char back[PATH_MAX];
+	int fd;
 
+	if (strncmp(e->arg, "/dev/loop", 9) || strchr(e->arg + 9, '/')) {
+		snprintf(why, len, "not a loop device");
+		return STATE_LEFT_ALONE;
+	}
+	fd = open(e->arg, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return STATE_GONE;
+	if (ioctl(fd, LOOP_GET_STATUS64, &info)) {
+		int err = errno;
+		close(fd);
+		if (err == ENXIO)
+			return STATE_GONE;	/* attached to nothing */
+		snprintf(why, len, "LOOP_GET_STATUS64: %s", strerror(err));
+		return STATE_FAILED;
+	}
+	close(fd);
+	loop_backing_file(e->arg, back, sizeof(back));
+	if (strcmp(back, e->arg2) || !e->ino || info.lo_inode != e->ino ||
+	    info.lo_device != e->dev) {
+		snprintf(why, len, "now backed by %s (inode %llu), not by fsbench's %s",
+			 back[0] ? back : "another file", (unsigned long long)info.lo_inode,
+			 e->arg2);
+		return STATE_LEFT_ALONE;
+	}
+	if (loop_detach(e->arg, -1)) {
+		str_copy(why, len, error_get());
+		return STATE_FAILED;
+	}
+	return STATE_REMOVED;
+}
+
+static enum state_outcome undo_dir(const struct state_entry *e, char *why, size_t len)
+{
+	struct stat st;
+
+	if (lstat(e->arg, &st))
+		return STATE_GONE;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+		snprintf(why, len, "no longer a directory of uid %d", (int)geteuid());
+		return STATE_LEFT_ALONE;
+	}
+	if (!e->ino) {
+		/* Recorded but killed before its inode was: only if empty. */
+		if (rmdir(e->arg)) {
+			snprintf(why, len, "not identified and not empty");
+			return STATE_LEFT_ALONE;
+		}
+		return STATE_REMOVED;
+	}
+	if ((uint64_t)st.st_dev != e->dev || (uint64_t)st.st_ino != e->ino) {
+		snprintf(why, len, "another directory now has that name (inode %llu, not %llu)",
+			 (unsigned long long)st.st_ino, (unsigned long long)e->ino);
+		return STATE_LEFT_ALONE;
+	}
+	if (scratch_remove_tree(e->arg)) {
+		str_copy(why, len, error_get());
+		return STATE_FAILED;
+	}
+	return STATE_REMOVED;
+}
+
+static enum state_outcome undo_cgroup(const struct state_entry *e, char *why, size_t len)
+{
+	if (strncmp(e->arg, "/sys/fs/cgroup/", 15) || strstr(e->arg, "/../")) {
+		snprintf(why, len, "not under /sys/fs/cgroup");
+		return STATE_LEFT_ALONE;
+	}
+	if (rmdir(e->arg)) {
+		if (errno == ENOENT)
+			return STATE_GONE;
+		snprintf(why, len, "rmdir: %s", strerror(errno));
+		return STATE_FAILED;
+	}
+	return STATE_REMOVED;
+}
+
+static enum state_outcome undo(const struct state_entry *e, char *why, size_t len)
+{
+	why[0] = '\0';
+	if (!strcmp(e->kind, STATE_MOUNT))
+		return undo_mount(e, why, len);
+	if (!strcmp(e->kind, STATE_LOOP))
+		return undo_loop(e, why, len);
+	if (!strcmp(e->kind, STATE_DIR))
+		return undo_dir(e, why, len);
+	return undo_cgroup(e, why, len);
+}
+
+int state_cleanup(void (*fn)(const struct state_entry *e, enum state_outcome what,
+			     const char *why, void *arg),
+		  void *arg)
+{
+	struct state_entry *e;
+	int n, k = 0, failed = 0;
+	FILE *f;
+
+	if (access(state_path(), F_OK))
+		return 0;
+	f = open_locked(0);
 	if (!f)
-		return error_errno("cannot open %s", state_path()), 1;
+		return -1;
 	if (read_all(f, &e, &n)) {
 		fclose(f);
-		return 1;
+		return -1;
 	}
-	/* Newest first: a mount before its loop device before its directory. */
 	char *keep = calloc((size_t)n + 1, 1);
 	if (!keep) {
 		free(e);
 		fclose(f);
-		return 1;
+		return error_set("out of memory");
 	}
+	/* Newest first: a mount before its loop device before its directory. */
 	for (int i = n - 1; i >= 0; i--) {
-		char what[PATH_MAX + 32];
-		if (alive(e[i].pid)) {
+		char why[PATH_MAX + 256];
+		if (alive(&e[i])) {
 			keep[i] = 1;
 			continue;
 		}
-		int ok = undo(&e[i]) == 0;
-		snprintf(what, sizeof(what), "%s %s", e[i].kind, e[i].arg);
+		enum state_outcome what = undo(&e[i], why, sizeof(why));
 		if (fn)
-			fn(what, ok, arg);
-		if (!ok) {
+			fn(&e[i], what, why, arg);
+		if (what == STATE_FAILED) {
 			keep[i] = 1;
 			failed++;
 		}
@@ -239,7 +660,8 @@ int state_cleanup(void (*fn)(const char *what, int ok, void *arg), void *arg)
 	for (int i = 0; i < n; i++)
 		if (keep[i])
 			e[k++] = e[i];
-	write_all(f, e, k);
+	if (write_all(f, e, k))
+		failed++;
 	free(keep);
 	free(e);
 	fclose(f);

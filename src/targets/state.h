@@ -1,29 +1,72 @@
 /*
  * state.h: the record of what fsbench has mounted, attached and created.
  *
- * Every mount, loop device, provisioning directory and cgroup goes into a
- * state file before (or as) it is made and leaves it when undone, so that
- * after a SIGKILL or a power cut `fsbench cleanup` can undo exactly what
- * fsbench made and nothing else.  Lines are "PID KIND ARG [ARG2]".
+ * Every mount, loop device, directory (provisioning and scratch) and
+ * cgroup goes into a state file before it is made (a loop device as soon
+ * as the kernel names it: it clears itself if fsbench dies first) and
+ * leaves it when undone, so that after a SIGKILL or a power cut `fsbench
+ * cleanup` can undo exactly what fsbench made and nothing else.
+ *
+ * The file starts with the line "fsbench-state 2"; each entry is a line of
+ * seven space-separated fields, each percent-encoded so that no path can
+ * be cut or run into the next field (see state_format_line):
+ *
+ *   PID START KIND ARG ARG2 DEV INO
+ *
+ * START is the recording process's start time (so a reused pid is not
+ * taken for it); ARG2 is a mount's source or a loop device's backing
+ * image; DEV and INO identify the directory or the loop's backing image.
+ * Before undoing an entry, cleanup checks that the thing is still exactly
+ * what fsbench made (mount point and source; loop device, backing file and
+ * inode; directory inode and owner) and leaves alone, and names, anything
+ * that is not.  The file must belong to the running user and be writable
+ * by nobody else, or it is refused.
  */
 #ifndef FSB_STATE_H
 #define FSB_STATE_H
 
+#include <limits.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Kinds, undone in reverse order of creation. */
-#define STATE_DIR "dir"		/* a provisioning directory */
+#define STATE_DIR "dir"		/* a directory fsbench made (provisioning or scratch) */
 #define STATE_LOOP "loop"	/* a loop device; ARG2 = its backing image */
-#define STATE_MOUNT "mount"	/* a mount point */
+#define STATE_MOUNT "mount"	/* a mount point; ARG2 = the mounted source */
 #define STATE_CGROUP "cgroup"	/* a cgroup directory */
 
+struct state_entry {
+	long pid;
+	unsigned long long start;	/* process start time, clock ticks after boot */
+	char kind[16], arg[PATH_MAX], arg2[PATH_MAX];
+	uint64_t dev, ino;		/* 0 0 while not yet known */
+};
+
 const char *state_path(void);
-int state_add(const char *kind, const char *arg, const char *arg2);
+/* Record an entry for this process; dev/ino may be 0. */
+int state_add(const char *kind, const char *arg, const char *arg2, uint64_t dev, uint64_t ino);
+/* Fill in dev/ino of this process's entry once the thing exists. */
+int state_set_id(const char *kind, const char *arg, uint64_t dev, uint64_t ino);
 int state_remove(const char *kind, const char *arg);
-/* Entries left by processes that no longer run. */
+/* Entries left by processes that no longer run (-1 if the file is refused). */
 int state_leftovers(void);
-/* Undo every leftover; reports each action through fn.  Returns the
- * number that could not be undone. */
-int state_cleanup(void (*fn)(const char *what, int ok, void *arg), void *arg);
+
+/* What cleanup did with one entry. */
+enum state_outcome { STATE_REMOVED, STATE_GONE, STATE_LEFT_ALONE, STATE_FAILED };
+/* Undo every leftover, newest first; reports each through fn with the
+ * reason where it was left alone or failed.  Returns the number that
+ * failed (left-alone entries are not failures), -1 if the state file
+ * itself was refused. */
+int state_cleanup(void (*fn)(const struct state_entry *e, enum state_outcome what,
+			     const char *why, void *arg),
+		  void *arg);
+
+/* The line format, exposed for tests and the fuzzer.  parse: 0, or -1
+ * (error set) for a line that is not a well-formed entry. */
+int state_parse_line(const char *line, struct state_entry *e);
+/* Returns the length written, or -1 if it does not fit. */
+int state_format_line(const struct state_entry *e, char *buf, size_t len);
+/* Start time of a process, 0 if it does not run. */
+unsigned long long state_proc_start(long pid);
 
 #endif

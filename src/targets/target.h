@@ -53,14 +53,25 @@ struct fs_spec;
 int target_from_spec(const struct fs_spec *spec, const struct provision_opts *o,
 		     struct target *t);
 void target_free(struct target *t);
+/* Whether a --fs target formats a block device (not tmpfs). */
+int target_uses_device(const struct target *t);
+/* Refuse an image size below what the target's mkfs accepts (0 for a
+ * directory target or a size that fits). */
+int target_check_size(const struct target *t, uint64_t size);
 /* Refuse a device in use or holding data (unless force); `found` says
  * what libblkid saw on it (device.c). */
 int device_check(const char *dev, int force, char *found, size_t len);
 
-/* Scratch directories (scratch.c). */
+/* Scratch directories (scratch.c): `fsbench.XXXXXX` under parent, mode
+ * 0700, recorded in the state file before it is made and identified
+ * (device, inode) once it is, so that cleanup can find it after a kill. */
 int scratch_create(const char *parent, char *out, size_t len);
-/* Remove a scratch directory tree; refuses paths not named fsbench.*. */
+/* Remove a scratch directory this process made, after checking it is
+ * still that directory, and its record. */
 int scratch_remove(const char *dir);
+/* The removal itself: a tree named fsbench.*, never following symlinks
+ * or crossing into another filesystem. */
+int scratch_remove_tree(const char *dir);
 /* Free bytes for unprivileged writers under path. */
 int free_space(const char *path, uint64_t *bytes);
 

@@ -59,9 +59,10 @@ struct app_params {
 
 #define P(f) offsetof(struct app_params, f)
 static const struct param_def app_params[] = {
-	{ "app", PT_STRING, P(app), "replay-xterm", 0, 0, NULL,
-	  "exec:PATH (a real program) or replay-xterm|replay-gnome-terminal|replay-lowriter" },
-	{ "args", PT_STRING, P(args), "", 0, 0, NULL, "arguments for an exec: program" },
+	PARAM_STRING("app", struct app_params, app, "replay-xterm",
+		     "exec:PATH (a real program) or replay-xterm|replay-gnome-terminal|replay-lowriter"),
+	PARAM_STRING("args", struct app_params, args, "",
+		     "arguments for an exec: program"),
 	{ "readers", PT_INT, P(readers), "10", 0, 64, NULL, "background sequential readers" },
 	{ "writers", PT_INT, P(writers), "0", 0, 64, NULL, "background sequential writers" },
 	{ "file_size", PT_SIZE, P(file_size), "0", 0, 1ULL << 40, NULL,

@@ -57,8 +57,8 @@ static const struct param_def tree_params[] = {
 	{ "seed", PT_INT, P(seed), "1", 0, 2147483647, NULL, "corpus generator seed" },
 	{ "reflink", PT_ENUM, P(reflink), "never", 0, 0, "never|auto",
 	  "copy: never (read + write, as cp in 2013) or auto (try FICLONE first, as cp 9)" },
-	{ "cache", PT_STRING, P(cache), "", 0, 0, NULL,
-	  "corpus cache directory (default ~/.cache/fsbench); must not be the target" },
+	PARAM_STRING("cache", struct tree_params, cache, "",
+		     "corpus cache directory (default ~/.cache/fsbench); must not be the target"),
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 

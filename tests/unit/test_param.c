@@ -22,7 +22,7 @@ static const struct param_def demo_params[] = {
 	{ "time", PT_DURATION, O(time), "2s", 0, 0, NULL, "how long" },
 	{ "flag", PT_BOOL, O(flag), "no", 0, 0, NULL, "whether" },
 	{ "mode", PT_ENUM, O(mode), "fast", 0, 0, "slow|fast|auto", "which" },
-	{ "name", PT_STRING, O(name), "x", 0, 0, NULL, "called" },
+	PARAM_STRING("name", struct demo, name, "x", "called"),
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
@@ -205,6 +205,52 @@ static void test_scale(void **state)
 	}
 }
 
+/* Issue 12 #1: a text parameter's declared capacity bounds the copy, for
+ * every workload's table (bonnie's n is 64 bytes, not PARAM_STR_MAX). */
+static void test_string_capacity(void **state)
+{
+	struct test_spec ts;
+	char arg[600];
+	(void)state;
+
+	for (const struct workload *const *w = workload_all(); *w; w++) {
+		if (params_check_table((*w)->params, (*w)->params_size))
+			fail_msg("%s: %s", (*w)->name, error_get());
+		for (const struct param_def *d = (*w)->params; d->name; d++) {
+			if (d->type != PT_STRING)
+				continue;
+			size_t cap = (size_t)d->max;
+			/* capacity - 1 characters fit (they may fail validation),
+			 * capacity characters are refused by the parser itself. */
+			int n = snprintf(arg, sizeof(arg), "%s:%s=", (*w)->name, d->name);
+			memset(arg + n, '1', cap);
+			arg[n + (int)cap] = '\0';
+			assert_int_equal(test_spec_parse(arg, &ts), -1);
+			if (!strstr(error_get(), "text up to"))
+				fail_msg("%s: %s", arg, error_get());
+		}
+	}
+	memset(arg, '1', 200);
+	memcpy(arg, "bonnie:n=", 9);
+	arg[200] = '\0';
+	assert_int_equal(test_spec_parse(arg, &ts), -1);
+	assert_non_null(strstr(error_get(), "text up to 63 characters"));
+}
+
+/* Issue 12 #10: empty items are a mistake, not something to skip. */
+static void test_empty_items(void **state)
+{
+	struct test_spec ts;
+	(void)state;
+
+	assert_int_equal(test_spec_parse("fsmark:,,,", &ts), -1);
+	assert_non_null(strstr(error_get(), "empty item"));
+	assert_int_equal(test_spec_parse("fsmark:files=2,", &ts), -1);
+	assert_int_equal(test_spec_parse("fsmark:files=2,,size=4k", &ts), -1);
+	assert_int_equal(test_spec_parse("fsmark:files=2,size=4k", &ts), 0);
+	test_spec_free(&ts);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +262,8 @@ int main(void)
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_named_tests),
 		cmocka_unit_test(test_scale),
+		cmocka_unit_test(test_string_capacity),
+		cmocka_unit_test(test_empty_items),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
