@@ -10,7 +10,9 @@ CC      ?= cc
 # libaio and leveldb ship no pkg-config file in Debian: linked by name.
 # Recursive (=) so pkg-config runs only after `deps` installed what it needs.
 ASAN     = -fsanitize=address -fsanitize=undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
-SANFLAGS = $(if $(SAN),$(ASAN))
+# FUZZ=1: the library instrumented for libFuzzer (clang only).
+FUZZSAN  = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SANFLAGS = $(if $(FUZZ),$(FUZZSAN),$(if $(SAN),$(ASAN)))
 CFLAGS   = -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers \
            $(SANFLAGS) $(shell pkg-config --cflags $(PKGS)) $(MPICFLAGS) \
            -DFSBENCH_VERSION='"$(VERSION)$(if $(GITREV),-$(GITREV),)"'
@@ -30,8 +32,11 @@ LIBOBJS  = $(LIBSRCS:%.c=$(BUILD)/%.o)
 TESTSRCS = $(wildcard tests/unit/test_*.c)
 TESTBINS = $(TESTSRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BIN      = $(if $(SAN),$(BUILD)/fsbench,fsbench)
+FUZZSRCS = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZBINS = $(FUZZSRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+FUZZ_TIME ?= 600
 
-.PHONY: all deps run test test-asan test-run check-clang clean
+.PHONY: all deps run test test-asan test-run check-clang clean fuzz fuzz-bins fuzz-long
 
 all: deps $(BIN)
 
@@ -54,6 +59,22 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a $(wildcard tests/unit/*.h
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) \
 		$(shell pkg-config --libs cmocka) $(LDLIBS)
 
+# libFuzzer harnesses, one per parser of untrusted text (tests/fuzz/).
+$(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(BUILD)/libfsbench.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -fsanitize=fuzzer,address,undefined -o $@ $< $(BUILD)/libfsbench.a $(LDLIBS)
+
+fuzz-bins: $(FUZZBINS)
+
+# `make fuzz` builds them (build-fuzz/fuzz/); `make test` replays each
+# one's corpus (tests/fuzz/corpus/NAME/) through it; `make fuzz-long`
+# fuzzes each for FUZZ_TIME seconds, keeping crashes in its corpus.
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang FUZZ=1 fuzz-bins
+
+fuzz-long: fuzz
+	@tests/fuzz/run-long build-fuzz/fuzz $(FUZZ_TIME)
+
 # The default comparison.  As root: the quick suite on five filesystems
 # fsbench makes itself on 1 GiB images.  Otherwise fsbench cannot mkfs or
 # mount, so it compares a scratch directory of the current filesystem with
@@ -70,16 +91,17 @@ run: all
 # Tests also prove the tree builds warning-free with clang.
 test: deps
 	@$(MAKE) --no-print-directory -s check-clang >/dev/null
+	@$(MAKE) --no-print-directory -s fuzz >/dev/null
 	@$(MAKE) --no-print-directory test-run
 
 test-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test-run
 
 test-run: $(BIN) $(TESTBINS)
-	@FSBENCH=$(abspath $(BIN)) TESTBIN=$(abspath $(BUILD)/tests) tests/run
+	@FSBENCH=$(abspath $(BIN)) TESTBIN=$(abspath $(BUILD)/tests) FUZZBIN=$(abspath build-fuzz/fuzz) tests/run
 
 check-clang: deps
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-clang/fsbench SAN= BIN=build-clang/fsbench
 
 clean:
-	rm -rf build build-asan build-clang fsbench
+	rm -rf build build-asan build-clang build-fuzz fsbench

@@ -55,6 +55,12 @@ int cli_write_output(const struct result *r, const char *what, const char *file,
 /* A run named by number, "last", or (by_label) its label: the newest
  * run so labelled. */
 int cli_find_run(struct store *s, const char *sel, int by_label, int64_t *id);
+/* The run named by sel (as cli_find_run), loaded.  0, or the exit status
+ * with the error set: EXIT_USAGE when no such run exists (the same
+ * mistake gives the same status in every command), EXIT_FAIL when the
+ * store could not be read. */
+int cli_load_run(struct store *s, const char *sel, int by_label, struct result **out,
+		 int64_t *id);
 /* The command line, shell-quoted, for reproducing a run. */
 void cli_command_line(int argc, char **argv, char *buf, size_t len);
 

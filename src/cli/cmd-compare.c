@@ -64,16 +64,16 @@ static int cmd_compare(int argc, char **argv)
 		return cli_fail(EXIT_USAGE, "compare: give two runs or more (numbers, last, or --label LABEL)");
 	if (cli_open_store_readonly(db, &s))
 		return cli_fail(EXIT_FAIL, "%s", error_get());
-	for (int i = 0; i < n && !rc; i++)
-		rc = cli_find_run(s, sel[i], by_label[i], &ids[i]);
 	struct result *base = NULL;
-	if (!rc)
-		rc = store_load_run(s, ids[0], &base);
+	int code = cli_load_run(s, sel[0], by_label[0], &base, &ids[0]);
+	rc = code != 0;
 	for (int i = 1; i < n && !rc; i++) {
 		struct result *r;
 		int regressions, failing;
-		if ((rc = store_load_run(s, ids[i], &r)))
+		if ((code = cli_load_run(s, sel[i], by_label[i], &r, &ids[i]))) {
+			rc = -1;
 			break;
+		}
 		if (i > 1)
 			putchar('\n');
 		rc = report_compare(stdout, base, r, fail_pct, &regressions, &failing);
@@ -83,7 +83,7 @@ static int cmd_compare(int argc, char **argv)
 	result_free(base);
 	store_close(s);
 	if (rc)
-		return cli_fail(EXIT_FAIL, "%s", error_get());
+		return cli_fail(code ? code : EXIT_FAIL, "compare: %s", error_get());
 	if (fail_pct >= 0 && failing_total)
 		return cli_fail(EXIT_FAIL, "compare: %d regression%s beyond %.1f%%", failing_total,
 				failing_total == 1 ? "" : "s", fail_pct);

@@ -50,13 +50,16 @@ static int cmd_report(int argc, char **argv)
 	if (cli_open_store_readonly(db, &s))
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	struct result **runs = calloc((size_t)n, sizeof(*runs));
-	for (int i = 0; i < n && !rc; i++) {
+	int code = runs ? 0 : (error_set("out of memory"), EXIT_FAIL);
+	for (int i = 0; i < n && !code; i++) {
 		int64_t id;
-		rc = !runs || cli_find_run(s, argv[optind + i], 0, &id) || store_load_run(s, id, &runs[i]);
-		if (!rc && baseline && result_baseline(runs[i], baseline) < 0)
-			rc = error_set("--baseline '%s' names no target of run %lld", baseline,
-				       (long long)id) != 0;
+		code = cli_load_run(s, argv[optind + i], 0, &runs[i], &id);
+		if (!code && baseline && result_baseline(runs[i], baseline) < 0) {
+			error_set("--baseline '%s' names no target of run %lld", baseline, (long long)id);
+			code = EXIT_USAGE;
+		}
 	}
+	rc = code != 0;
 	store_close(s);
 	if (!rc && html)
 		rc = cli_write_runs(runs, n, "html", html, baseline) != 0;
@@ -67,7 +70,7 @@ static int cmd_report(int argc, char **argv)
 	for (int i = 0; i < n && runs; i++)
 		result_free(runs[i]);
 	free(runs);
-	return rc ? cli_fail(EXIT_FAIL, "%s", error_get()) : EXIT_OK;
+	return rc ? cli_fail(code ? code : EXIT_FAIL, "report: %s", error_get()) : EXIT_OK;
 }
 
 const struct cmd_entry cmd_report_entry = {

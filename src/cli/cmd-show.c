@@ -46,19 +46,12 @@ static int cmd_show(int argc, char **argv)
 				format);
 	if (argc - optind > 1)
 		return cli_fail(EXIT_USAGE, "show: one run at a time (see `fsbench list runs`)");
-	if (optind < argc && strcmp(argv[optind], "last") &&
-	    (parse_int(argv[optind], &id) || id < 1))
-		return cli_fail(EXIT_USAGE, "show: bad run '%s' (a run number from `fsbench list runs`)",
-				argv[optind]);
 	if (cli_open_store_readonly(db, &s))
 		return cli_fail(EXIT_FAIL, "%s", error_get());
-	if (!id && (store_last_run(s, &id) || !id)) {
+	int code = cli_load_run(s, optind < argc ? argv[optind] : "last", 0, &r, &id);
+	if (code) {
 		store_close(s);
-		return cli_fail(EXIT_FAIL, "show: no stored runs yet (run `fsbench run` first)");
-	}
-	if (store_load_run(s, id, &r)) {
-		store_close(s);
-		return cli_fail(EXIT_FAIL, "%s", error_get());
+		return cli_fail(code, "show: %s", error_get());
 	}
 	store_close(s);
 	if (baseline && result_baseline(r, baseline) < 0) {

@@ -191,6 +191,23 @@ int cli_find_run(struct store *s, const char *sel, int by_label, int64_t *id)
 	return 0;
 }
 
+int cli_load_run(struct store *s, const char *sel, int by_label, struct result **out,
+		 int64_t *id)
+{
+	int exists = 0;
+
+	*out = NULL;
+	if (cli_find_run(s, sel, by_label, id))
+		return EXIT_USAGE;
+	if (store_run_exists(s, *id, &exists))
+		return EXIT_FAIL;
+	if (!exists) {
+		error_set("no run %lld in the result store (see `fsbench list runs`)", (long long)*id);
+		return EXIT_USAGE;
+	}
+	return store_load_run(s, *id, out) ? EXIT_FAIL : 0;
+}
+
 void cli_command_line(int argc, char **argv, char *buf, size_t len)
 {
 	size_t used = 0;

@@ -41,3 +41,17 @@ void error_clear(void)
 {
 	last[0] = '\0';
 }
+
+void error_keep(struct error_keep *k, int rc)
+{
+	k->failed = rc != 0;
+	snprintf(k->msg, sizeof(k->msg), "%s", k->failed ? last : "");
+}
+
+int error_kept(const struct error_keep *k, int rc)
+{
+	if (!k->failed)
+		return rc;
+	snprintf(last, sizeof(last), "%s", k->msg);
+	return -1;
+}

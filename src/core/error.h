@@ -25,6 +25,19 @@ int error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, with ": strerror(errno)" appended. */
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *error_get(void);
+
+/* The first error is the one reported.  Cleanup that runs after a failure
+ * (deleting files, changing back to a directory) may fail too and would
+ * overwrite the message; wrap it:
+ *     struct error_keep k; error_keep(&k, rc);  ...cleanup...;  rc = error_kept(&k, rc2);
+ * error_kept gives back the earlier failure (its message and -1) when
+ * there was one, else the cleanup's own result. */
+struct error_keep {
+	int failed;
+	char msg[1024];
+};
+void error_keep(struct error_keep *k, int rc);
+int error_kept(const struct error_keep *k, int rc);
 void error_clear(void);
 
 #endif

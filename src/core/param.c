@@ -90,6 +90,10 @@ int parse_duration(const char *s, double *out)
 		mult = 3600;
 	else
 		return -1;
+	/* Beyond a year is a typo (or 1e308h), and would overflow the
+	 * nanosecond clocks that deadlines are computed on. */
+	if (!isfinite(v * mult) || v * mult > DURATION_MAX)
+		return -1;
 	*out = v * mult;
 	return 0;
 }

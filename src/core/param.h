@@ -72,6 +72,8 @@ int params_check_table(const struct param_def *defs, size_t obj_size);
 /* Stand-alone value parsers, shared by the CLI (--fs-size, --max-runs...). */
 int parse_size(const char *s, uint64_t *out);
 int parse_int(const char *s, int64_t *out);
+/* At most DURATION_MAX seconds (a year). */
+#define DURATION_MAX (366.0 * 86400)
 int parse_duration(const char *s, double *out);
 int parse_bool(const char *s, bool *out);
 /* 1048576 -> "1M", 1536 -> "1536", 65536 -> "64k". */

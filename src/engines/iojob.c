@@ -13,6 +13,7 @@
  */
 #define _GNU_SOURCE
 #include "iojob.h"
+#include "../core/checked.h"
 #include "../core/compress.h"
 #include "../core/crc32c.h"
 #include "../core/error.h"
@@ -144,7 +145,7 @@ uint64_t io_options_space(const struct io_options *o)
 {
 	uint64_t files = o->filename[0] ? 1 : (uint64_t)o->numjobs;
 
-	return (o->offset + o->size) * files;
+	return sat_mul(sat_add(o->offset, o->size), files);
 }
 
 /* --- verify headers --------------------------------------------------- */
@@ -711,17 +712,27 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 	struct stat st;
 	int fd;
 
-	fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	/* Never through a symlink, and a file that was there before is
+	 * used only if it is a plain file of ours or the job named it:
+	 * fsbench runs as root in directories others can write to. */
+	fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd >= 0)
 		f->created = true;
 	else if (errno == EEXIST)
-		fd = open(f->path, O_RDWR | O_CLOEXEC);
+		fd = open(f->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		return error_set("%s is a symbolic link: fsbench io does not follow one", f->path);
 	if (fd < 0)
 		return error_errno("creating %s", f->path);
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return error_set("%s is not a regular file: fsbench io works on files (use `fsbench "
 				 "run --device` for a device)", f->path);
+	}
+	if (!f->created && !o->filename[0] && (st.st_nlink != 1 || st.st_uid != geteuid())) {
+		close(fd);
+		return error_set("%s was there before and is not a plain file of uid %d: name it "
+				 "with filename= to use it, or remove it", f->path, (int)geteuid());
 	}
 	if ((job->ops->flags & ENGINE_NO_DATA) && !io_has_reads(o)) {
 		close(fd);
@@ -757,7 +768,7 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 
 static int open_for_io(struct io_job *job, struct io_file *f)
 {
-	int flags = O_RDWR | O_CLOEXEC | (is_direct(&job->o) ? O_DIRECT : 0);
+	int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | (is_direct(&job->o) ? O_DIRECT : 0);
 
 	f->fd = open(f->path, flags);
 	if (f->fd >= 0)
@@ -980,7 +991,7 @@ static void job_result(const struct io_job *job, struct io_result *res)
 	res->compress_ratio = -1;
 	if (!(job->ops->flags & ENGINE_NO_DATA)) {
 		const struct io_file *f = &job->threads[0].files[0];
-		int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
 			res->compress_ratio = compress_ratio_file(fd, f->base + f->size, 65536, 64);
 			close(fd);

@@ -734,6 +734,18 @@ int store_last_run(struct store *s, int64_t *run_id)
 	return 0;
 }
 
+int store_run_exists(struct store *s, int64_t run_id, int *exists)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, "SELECT 1 FROM run WHERE id=?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	*exists = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return 0;
+}
+
 int store_find_label(struct store *s, const char *label, int64_t *run_id)
 {
 	sqlite3_stmt *st;

@@ -28,6 +28,7 @@ int store_open(const char *path, struct store **out);
 /* For list, show, report and compare: never creates or changes a file,
  * and works on a read-only file or mount. */
 int store_open_readonly(const char *path, struct store **out);
+int store_run_exists(struct store *s, int64_t run_id, int *exists);
 void store_close(struct store *s);
 
 int store_begin_run(struct store *s, const char *label, const char *cmdline,

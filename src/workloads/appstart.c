@@ -22,6 +22,7 @@
  */
 #define _GNU_SOURCE
 #include "workload.h"
+#include "../core/checked.h"
 #include "appstart.h"
 #include "../core/cache.h"
 #include "../core/error.h"
@@ -690,7 +691,8 @@ static uint64_t app_space(const void *p)
 {
 	const struct app_params *ap = p;
 
-	return background_size(ap) * (uint64_t)(ap->readers + ap->writers) + (128ULL << 20);
+	return sat_add(sat_mul(background_size(ap), sat_add(sat_u(ap->readers), sat_u(ap->writers))),
+		       128ULL << 20);
 }
 
 static void app_describe(const void *p, char *buf, size_t len)

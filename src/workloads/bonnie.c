@@ -23,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include "workload.h"
+#include "../core/checked.h"
 #include "../core/error.h"
 #include "../core/exec.h"
 #include "../core/timing.h"
@@ -105,10 +106,16 @@ static int parse_n(const char *s, struct ftest *ft)
 
 	if (!*s)
 		return error_set("parameter 'n': empty (use number[:max[:min[:dirs]]])");
+	/* number x1024 files, sizes in bytes, dirs: bounds far beyond any
+	 * real run, well inside every product made of them. */
+	static const long most[4] = { 1L << 20, 1L << 30, 1L << 30, 1L << 20 };
+
 	for (const char *p = s; k < 4; k++) {
+		errno = 0;
 		v[k] = strtol(p, &end, 10);
-		if (end == p || v[k] < (k == 1 ? -2 : 0))
-			return error_set("parameter 'n': bad value '%s' (number[:max[:min[:dirs]]])", s);
+		if (end == p || errno || v[k] < (k == 1 ? -2 : 0) || v[k] > most[k])
+			return error_set("parameter 'n': bad value '%s' (number[:max[:min[:dirs]]], "
+					 "number up to %ld)", s, most[0]);
 		if (!*end)
 			break;
 		if (*end != ':')
@@ -171,7 +178,7 @@ static uint64_t bonnie_space(const void *v)
 	struct ftest ft = { 0, 0, 0, 0 };
 
 	parse_n(p->n, &ft);
-	return file_size(p) + (uint64_t)ft.number * ((uint64_t)ft.max + 4096);
+	return sat_add(file_size(p), sat_mul((uint64_t)ft.number, sat_add((uint64_t)ft.max, 4096)));
 }
 
 static void bonnie_describe(const void *v, char *buf, size_t len)

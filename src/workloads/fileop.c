@@ -19,6 +19,7 @@
  */
 #define _GNU_SOURCE
 #include "workload.h"
+#include "../core/checked.h"
 #include "../core/error.h"
 #include "../core/timing.h"
 
@@ -117,7 +118,7 @@ static uint64_t fileop_space(const void *p)
 	const struct fileop_params *fp = p;
 	uint64_t n = (uint64_t)(fp->l ? fp->u : fp->f);
 
-	return n * n * n * (fp->s + 4096);
+	return sat_mul(sat_mul3(n, n, n), sat_add(fp->s, 4096));
 }
 
 static void fileop_describe(const void *p, char *buf, size_t len)

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include "workload.h"
+#include "../core/checked.h"
 #include "../core/error.h"
 #include "../core/exec.h"
 #include "../core/timing.h"
@@ -114,7 +115,7 @@ static uint64_t fsmark_space(const void *p)
 	const struct fsmark_params *fp = p;
 
 	/* Each worker checks for its own n x size before its loop. */
-	return (uint64_t)fp->threads * (uint64_t)fp->files * fp->size;
+	return sat_mul3(sat_u(fp->threads), sat_u(fp->files), fp->size);
 }
 
 static void size_text(uint64_t b, char *buf, size_t len)

@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include "workload.h"
+#include "../core/checked.h"
 #include "../core/comm.h"
 #include "../core/error.h"
 #include "../core/histogram.h"
@@ -384,7 +385,7 @@ static uint64_t ior_space(const void *p)
 	const struct ior_params *ip = p;
 
 	/* Per process; the runner checks one, ranks share the target. */
-	return ip->b * (uint64_t)ip->s * (uint64_t)comm_size();
+	return sat_mul3(ip->b, sat_u(ip->s), (uint64_t)comm_size());
 }
 
 static void ior_describe(const void *p, char *buf, size_t len)

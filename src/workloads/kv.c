@@ -16,6 +16,7 @@
  * (16 + value_size) bytes / 2^20 / (last finish - first start).
  */
 #include "workload.h"
+#include "../core/checked.h"
 #include "kv.h"
 #include "../core/error.h"
 #include "../core/str.h"
@@ -330,10 +331,10 @@ static uint64_t kv_space(const void *p)
 {
 	const struct kv_params *kp = p;
 	uint64_t threads = (uint64_t)threads_of(kp);
-	uint64_t ops = (uint64_t)ops_per_thread(kp) * threads;
+	uint64_t ops = sat_mul(sat_u(ops_per_thread(kp)), threads);
 
 	/* The log plus the tables before compaction: about twice the data. */
-	return ops * (16 + (uint64_t)kp->value_size + 32) * 2 + (32 << 20);
+	return sat_add(sat_mul3(ops, sat_add(sat_u(kp->value_size), 48), 2), 32 << 20);
 }
 
 static void kv_describe(const void *p, char *buf, size_t len)

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "workload.h"
+#include "../core/checked.h"
 #include "../core/comm.h"
 #include "../core/error.h"
 #include "../core/timing.h"
@@ -264,7 +265,7 @@ static uint64_t md_space(const void *p)
 {
 	const struct md_params *mp = p;
 
-	return (uint64_t)mp->n * (uint64_t)comm_size() * (mp->w + 4096) + (16 << 20);
+	return sat_add(sat_mul3(sat_u(mp->n), (uint64_t)comm_size(), sat_add(mp->w, 4096)), 16 << 20);
 }
 
 static int md_metrics_used(const void *p)

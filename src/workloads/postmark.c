@@ -18,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include "workload.h"
+#include "../core/checked.h"
 #include "../core/error.h"
 #include "../core/timing.h"
 
@@ -338,7 +339,7 @@ static uint64_t postmark_space(const void *v)
 {
 	const struct postmark_params *p = v;
 
-	return (uint64_t)p->number * (uint64_t)p->size_high;
+	return sat_mul(sat_u(p->number), sat_u(p->size_high));
 }
 
 static void postmark_describe(const void *v, char *buf, size_t len)
@@ -388,6 +389,7 @@ static int postmark_run(struct wl_ctx *ctx, double *values)
 	struct pm *pm = calloc(1, sizeof(*pm));
 	int rc = 0;
 	int64_t done = 0, deleted_alone = 0;
+	struct error_keep first;
 
 	if (!pm)
 		return error_set("out of memory");
@@ -435,9 +437,12 @@ static int postmark_run(struct wl_ctx *ctx, double *values)
 	time_t t_end = time(NULL);
 	uint64_t ns2 = now_ns();
 	int64_t before = pm->deleted;
+	int rc2 = 0;
+	error_keep(&first, rc);
 	for (int64_t i = 0; i < pm->slots; i++)	/* always: never leave files behind */
-		if (delete_file(pm, i) && !rc)
-			rc = -1;
+		if (delete_file(pm, i))
+			rc2 = -1;
+	rc = error_kept(&first, rc2);
 	deleted_alone = pm->deleted - before;
 	time_t end = time(NULL);
 	uint64_t ns3 = now_ns();
@@ -461,8 +466,10 @@ static int postmark_run(struct wl_ctx *ctx, double *values)
 			postmark_report(ctx->detail, pm, start, t_start, t_end, end, deleted_alone);
 	}
 out:
-	if (pm->home[0] && chdir(pm->home) && !rc)
+	error_keep(&first, rc);
+	if (pm->home[0] && chdir(pm->home))
 		rc = error_errno("postmark: cannot return to %s", pm->home);
+	rc = error_kept(&first, rc);
 	free(pm->source);
 	free(pm->rbuf);
 	free(pm->table);

@@ -8,6 +8,7 @@
  * as applications do (BEGIN IMMEDIATE, busy timeout 60 s).
  */
 #include "workload.h"
+#include "../core/checked.h"
 #include "sqlitedb.h"
 #include "../core/error.h"
 #include "../core/str.h"
@@ -166,7 +167,8 @@ static uint64_t ins_space(const void *p)
 {
 	const struct ins_params *ip = p;
 
-	return (uint64_t)ip->n * (uint64_t)ip->threads * (ip->row_size + 64) * 2 + (16 << 20);
+	return sat_add(sat_mul(sat_mul3(sat_u(ip->n), sat_u(ip->threads), sat_add(ip->row_size, 64)), 2),
+		       16 << 20);
 }
 
 static void ins_describe(const void *p, char *buf, size_t len)

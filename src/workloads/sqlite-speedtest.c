@@ -13,6 +13,7 @@
  * files go to the target too.
  */
 #include "workload.h"
+#include "../core/checked.h"
 #include "sqlitedb.h"
 #include "../core/error.h"
 #include "../core/timing.h"
@@ -483,7 +484,7 @@ static uint64_t speed_space(const void *p)
 
 	/* Measured: the database peaks near 360 KiB per unit of size (36 MB
 	 * at size 100); twice that leaves room for VACUUM and journals. */
-	return (uint64_t)sp->size * (768 << 10) + (32 << 20);
+	return sat_add(sat_mul(sat_u(sp->size), 768 << 10), 32 << 20);
 }
 
 static void speed_describe(const void *p, char *buf, size_t len)

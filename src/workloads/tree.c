@@ -21,6 +21,7 @@
  */
 #define _GNU_SOURCE
 #include "workload.h"
+#include "../core/checked.h"
 #include "../core/cache.h"
 #include "../core/cpu.h"
 #include "../core/error.h"
@@ -138,17 +139,16 @@ static void corpus_fill(const struct tree_params *p, int64_t i, uint64_t off, ch
 	}
 }
 
-static void cache_paths(const struct tree_params *p, char *tar, char *sums, size_t len)
+static void cache_paths(const struct tree_params *p, char *dir, char *tar, char *sums, size_t len)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char dir[4096];
 
 	if (p->cache[0])
-		snprintf(dir, sizeof(dir), "%s", p->cache);
+		snprintf(dir, len, "%s", p->cache);
 	else if (xdg && *xdg)
-		snprintf(dir, sizeof(dir), "%s/fsbench", xdg);
+		snprintf(dir, len, "%.4000s/fsbench", xdg);
 	else
-		snprintf(dir, sizeof(dir), "%s/.cache/fsbench", home && *home ? home : "/var/tmp");
+		snprintf(dir, len, "%.4000s/.cache/fsbench", home && *home ? home : "/var/tmp");
 	mkdir(dir, 0755);
 	snprintf(tar, len, "%.4000s/corpus-v1-%lld-%llu-%lld-%lld.tar", dir, (long long)p->files,
 		 (unsigned long long)p->size, (long long)p->dirs, (long long)p->seed);
@@ -161,12 +161,12 @@ static void cache_paths(const struct tree_params *p, char *tar, char *sums, size
 /* Write the corpus tar (and its checksum list) unless the cache has it. */
 static int corpus_make(const struct tree_params *p, const char *tar, const char *sums)
 {
-	char tmp[4200], tmps[4200], name[128], *buf = NULL;
+	char tmp[4400], tmps[4400], name[128], *buf = NULL;
 	struct archive *a = NULL;
 	struct archive_entry *e = NULL;
 	uint64_t *sz = NULL;
 	FILE *fs = NULL;
-	int rc = -1;
+	int rc = -1, tfd = -1, made_tmp = 0, made_tmps = 0, sfd;
 
 	if (!access(tar, R_OK) && !access(sums, R_OK))
 		return 0;
@@ -175,13 +175,24 @@ static int corpus_make(const struct tree_params *p, const char *tar, const char 
 	sz = corpus_sizes(p);
 	buf = malloc(BLOCK);
 	a = archive_write_new();
-	fs = fopen(tmps, "w");
+	/* The cache may be a shared directory: new files only, no symlinks. */
+	sfd = open(tmps, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	made_tmps = sfd >= 0;
+	fs = sfd >= 0 ? fdopen(sfd, "w") : NULL;
+	if (sfd >= 0 && !fs)
+		close(sfd);
 	if (!sz || !buf || !a || !fs) {
 		error_errno("tree: cannot prepare the corpus in %s", tmps);
 		goto out;
 	}
+	tfd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	made_tmp = tfd >= 0;
+	if (tfd < 0) {
+		error_errno("tree: cannot write the corpus %s", tmp);
+		goto out;
+	}
 	archive_write_set_format_pax_restricted(a);
-	if (archive_write_open_filename(a, tmp) != ARCHIVE_OK) {
+	if (archive_write_open_fd(a, tfd) != ARCHIVE_OK) {
 		error_set("tree: cannot write the corpus %s: %s", tmp, archive_error_string(a));
 		goto out;
 	}
@@ -237,10 +248,12 @@ out:
 		fclose(fs);
 	if (a)
 		archive_write_free(a);
-	if (rc) {
+	if (tfd >= 0)
+		close(tfd);
+	if (rc && made_tmp)
 		unlink(tmp);
+	if (rc && made_tmps)
 		unlink(tmps);
-	}
 	free(sz);
 	free(buf);
 	return rc;
@@ -451,7 +464,7 @@ static uint64_t tree_space(const void *v)
 	const struct tree_params *p = v;
 
 	/* the restored tree and its copy, plus metadata slack */
-	return 2 * p->size + (uint64_t)p->files * 8192;
+	return sat_add(sat_mul(2, p->size), sat_mul(sat_u(p->files), 8192));
 }
 
 static void tree_describe(const void *v, char *buf, size_t len)
@@ -470,15 +483,17 @@ static int tree_prepare(struct wl_ctx *ctx)
 
 	if (!st)
 		return error_set("out of memory");
-	cache_paths(p, st->tar, st->sums, sizeof(st->tar));
-	if (corpus_make(p, st->tar, st->sums)) {
+	char dir[4096];
+	cache_paths(p, dir, st->tar, st->sums, sizeof(st->tar));
+	/* The source must not be the disk under test: checked before the
+	 * corpus is written, not after it has filled the target. */
+	if (!stat(dir, &a) && !stat(ctx->dir, &b) && a.st_dev == b.st_dev) {
+		error_set("tree: the corpus cache %s is on the filesystem under test: set cache= to another filesystem",
+			  dir);
 		free(st);
 		return -1;
 	}
-	/* The source must not be the disk under test. */
-	if (!stat(st->tar, &a) && !stat(ctx->dir, &b) && a.st_dev == b.st_dev) {
-		error_set("tree: the corpus cache %s is on the filesystem under test: set cache= to another filesystem",
-			  st->tar);
+	if (corpus_make(p, st->tar, st->sums)) {
 		free(st);
 		return -1;
 	}

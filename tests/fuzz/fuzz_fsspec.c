@@ -1,0 +1,30 @@
+/* fuzz_fsspec.c: --fs lists ("ext4,btrfs:compress=zstd,label=z") and the
+ * mkfs= safety rule: whatever parses never hands mkfs a path. */
+#include "fuzz.h"
+#include "core/error.h"
+#include "core/exec.h"
+#include "targets/profiles.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_text(data, size);
+	struct fs_spec specs[8];
+	int n = 0;
+
+	if (fs_spec_split(text, specs, 8, &n) == 0) {
+		FUZZ_ASSERT(n >= 0 && n <= 8);
+		for (int i = 0; i < n; i++) {
+			char copy[256], *argv[64];
+			FUZZ_ASSERT(specs[i].profile);
+			FUZZ_ASSERT(strlen(specs[i].mkfs_extra) < sizeof(specs[i].mkfs_extra));
+			strcpy(copy, specs[i].mkfs_extra);
+			int w = split_words(copy, argv, 64);
+			for (int k = 0; k < w; k++)
+				FUZZ_ASSERT(!strchr(argv[k], '/') && argv[k][0] != '.');
+		}
+	} else {
+		FUZZ_ASSERT(error_get()[0]);
+	}
+	free(text);
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* fuzz_values.c: the value parsers behind every option and parameter
+ * (sizes, durations, integers, booleans) and the escaping of what errors
+ * echo to the terminal. */
+#include "fuzz.h"
+#include "core/param.h"
+#include "core/str.h"
+
+#include <math.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *text = fuzz_text(data, size);
+	uint64_t sz;
+	int64_t i;
+	double d;
+	bool b;
+	char out[64], esc[256];
+
+	if (parse_size(text, &sz) == 0) {
+		format_size(sz, out, sizeof(out));
+		uint64_t back;
+		FUZZ_ASSERT(parse_size(out, &back) == 0 && back == sz);
+	}
+	if (parse_duration(text, &d) == 0)
+		FUZZ_ASSERT(isfinite(d) && d >= 0 && d <= DURATION_MAX);
+	(void)parse_int(text, &i);
+	(void)parse_bool(text, &b);
+	str_escape(esc, sizeof(esc), text);
+	FUZZ_ASSERT(strlen(esc) < sizeof(esc));
+	for (const unsigned char *p = (const unsigned char *)esc; *p; p++)
+		FUZZ_ASSERT(*p >= 0x20 && *p != 0x7f);
+	free(text);
+	return 0;
+}
