@@ -4,6 +4,7 @@
 #include "../core/cache.h"
 #include "../core/cpu.h"
 #include "../core/error.h"
+#include "../core/testhook.h"
 #include "../core/sysinfo.h"
 #include "../core/timing.h"
 #include "../report/progress.h"
@@ -160,6 +161,7 @@ static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 				 t->path, (unsigned long long)(need >> 20),
 				 (unsigned long long)(have >> 20));
 	cache_flush(o->drop_caches);
+	test_pause("workload");
 	error_clear();
 	c->detail[0] = '\0';
 	cpu_snapshot(&a);
@@ -281,6 +283,7 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 			c->primary[c->n++] = values[pm];
 			total_runs++;
 			rep_time += (sm.wall - rep_time) / total_runs;
+			test_pause("store");
 			if (store_add_sample(st, test_id, target_ids[i], &sm, ts->nmetrics)) {
 				fail_cell(st, test_id, target_ids[i], c, pg, rq->targets[i].label);
 				failed = 1;

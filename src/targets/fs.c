@@ -21,6 +21,7 @@
 #include "../core/exec.h"
 #include "../core/param.h"
 #include "../core/str.h"
+#include "../core/testhook.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -210,6 +211,7 @@ static int make_image(struct target *t, struct fs_target *f)
 		return error_errno("fs '%s': cannot size %s", t->label, f->image);
 	}
 	close(fd);
+	test_pause("image");
 	return 0;
 }
 
@@ -219,6 +221,7 @@ static void fs_teardown(struct target *t)
 
 	if (!f)
 		return;
+	test_pause("teardown");
 	do_umount(f);
 	if (f->mnt[0]) {
 		rmdir(f->mnt);
@@ -271,6 +274,7 @@ static int fs_setup(struct target *t)
 			      (uint64_t)img.st_ino))
 			goto fail;
 		str_copy(f->dev, sizeof(f->dev), f->loopdev);
+		test_pause("loop");
 	}
 	str_join(f->mnt, sizeof(f->mnt), f->workdir, "/mnt");
 	if (mkdir(f->mnt, 0755)) {
@@ -280,8 +284,12 @@ static int fs_setup(struct target *t)
 	/* The source as /proc/self/mountinfo will show it, which cleanup
 	 * checks before it unmounts anything. */
 	if (state_add(STATE_MOUNT, f->mnt, p->kind == MOUNT_MEMORY ? "tmpfs" : f->dev, 0, 0) ||
-	    (p->mkfs && run_mkfs(t, f)) || do_mount(t, f))
+	    (p->mkfs && run_mkfs(t, f)))
 		goto fail;
+	test_pause("mkfs");
+	if (do_mount(t, f))
+		goto fail;
+	test_pause("mount");
 	str_copy(t->path, sizeof(t->path), f->mnt);
 	return 0;
 fail:

@@ -285,7 +285,14 @@ static int file_op(struct level *lv, enum file_phase ph, int i, int j, int k)
 		TIMED(lv->t, CREATE, fd = creat(name, O_RDWR | 0600), "create");
 		TIMED(lv->t, WRITE, write(fd, lv->buf, (size_t)fp->s) == (ssize_t)fp->s ? 0 : -1,
 		      "write");
-		fsync(fd);	/* untimed: writeback never shows in "close" */
+		/* untimed: writeback never shows in "close"; but a failed
+		 * fsync means the data is not on the disk, which is an error */
+		if (fsync(fd)) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return error_errno("fileop: fsync %s", name);
+		}
 		TIMED(lv->t, CLOSE, close(fd), "close");
 		return 0;
 	case P_STAT:

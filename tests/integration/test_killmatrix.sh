@@ -1,0 +1,153 @@
+# test_killmatrix.sh: SIGKILL, SIGTERM and SIGINT at every phase of a
+# --fs run (image, loop, mkfs, mount, workload, store, teardown) and of a
+# --target run (workload, store).  fsbench stops itself at the phase
+# (FSBENCH_TEST_PAUSE, core/testhook.h) so the signal lands exactly there.
+# Afterwards `fsbench cleanup` leaves nothing of fsbench's, and decoys with
+# similar names beside it (a loop device, mounts, directories) survive.
+# The image directory has a space in its name and a mount sits where a
+# path cut at that space would point.  Then cleanup is shown a mount point
+# and a loop device that someone else now uses under the recorded names:
+# it names them and leaves them alone.
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/loop-control ] || ! command -v mkfs.ext4 >/dev/null; then
+	skip "kill matrix" "needs root, loop devices and mkfs.ext4"
+	finish
+	exit 0
+fi
+export FSBENCH_STATE=$WORK/state
+IMG="$WORK/x y"			# cut at the space: $WORK/x
+mkdir -p "$IMG" "$WORK/x" "$WORK/t"
+P=(--image-dir "$IMG" --fs-size 64M --db "$DB" --runs 1 -q)
+TEST=fsmark:files=20,size=4k
+
+# Decoys: a loop device over an image of ours, mounted where the cut path
+# points; a directory and a mount named like fsbench's in the image dir.
+truncate -s 32M "$WORK/decoy.img" && mkfs.ext4 -q -F "$WORK/decoy.img"
+DLOOP=$(losetup -f --show "$WORK/decoy.img")
+mount "$DLOOP" "$WORK/x" && echo decoy > "$WORK/x/keep"
+mkdir -p "$IMG/fsbench.decoy0/mnt" && echo decoy > "$IMG/fsbench.decoy0/keep"
+mount -t tmpfs -o size=1m fsbench-decoy "$IMG/fsbench.decoy0/mnt" && echo decoy > "$IMG/fsbench.decoy0/mnt/keep"
+undecoy() {
+	umount "$IMG/fsbench.decoy0/mnt" 2>/dev/null
+	umount "$WORK/x" 2>/dev/null
+	losetup -d "$DLOOP" 2>/dev/null
+}
+trap 'undecoy; cleanup_work' EXIT
+
+decoys_ok() {
+	[ "$(cat "$WORK/x/keep" 2>/dev/null)" = decoy ] &&
+	[ "$(cat "$IMG/fsbench.decoy0/keep" 2>/dev/null)" = decoy ] &&
+	[ "$(cat "$IMG/fsbench.decoy0/mnt/keep" 2>/dev/null)" = decoy ] &&
+	losetup "$DLOOP" 2>/dev/null | grep -q decoy.img
+}
+# Nothing of fsbench's: no loop over an image in $IMG, no mount under it
+# but the decoy's, nothing in it but the decoy, no state entry left.
+nothing_left() {
+	local i
+	for i in $(seq 40); do	# loop devices clear themselves asynchronously
+		losetup -a | grep -q "$IMG/fsbench\.[^d]" || break
+		sleep 0.1
+	done
+	! losetup -a | grep -q "$IMG/fsbench\.[^d]" &&
+	[ "$(grep -c "$(printf '%s' "$IMG" | sed 's/ /\\\\040/')/" /proc/self/mounts)" -eq 1 ] &&
+	[ "$(ls -A "$IMG")" = fsbench.decoy0 ] &&
+	[ -z "$(ls -A "$WORK/t")" ] &&
+	[ "$(awk 'NR > 1' "$FSBENCH_STATE" 2>/dev/null | wc -l)" -eq 0 ]
+}
+# Wait until process $1 has stopped itself (state T), or ended.
+wait_stopped() {
+	local i st
+	for i in $(seq 600); do
+		st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+		[ "$st" = T ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+kills=0 left=0
+# one KIND PHASE SIG: a run stopped at PHASE, sent SIG.
+one() {
+	local kind=$1 phase=$2 sig=$3 rc
+	if [ "$kind" = fs ]; then
+		FSBENCH_TEST_PAUSE=$phase "$FSBENCH" run "$TEST" --fs ext4 "${P[@]}" >/dev/null 2>"$WORK/err" &
+	else
+		FSBENCH_TEST_PAUSE=$phase "$FSBENCH" run "$TEST" --target "$WORK/t" "${P[@]}" \
+			>/dev/null 2>"$WORK/err" &
+	fi
+	local pid=$!
+	if ! wait_stopped "$pid"; then
+		wait "$pid"
+		not_ok "$kind $phase SIG$sig: never reached the phase" "$(head -c 300 "$WORK/err")"
+		return
+	fi
+	kill -"$sig" "$pid"
+	[ "$sig" != KILL ] && kill -CONT "$pid"
+	wait "$pid"; rc=$?
+	kills=$((kills + 1))
+	if [ "$sig" != KILL ]; then
+		# An interrupted run undoes everything itself and exits 130; at
+		# teardown the run was already complete and stored (exit 0).
+		if { [ "$rc" -eq 130 ] || { [ "$phase" = teardown ] && [ "$rc" -eq 0 ]; }; } && nothing_left; then
+			ok "$kind $phase SIG$sig: exits $rc and leaves nothing"
+		else
+			not_ok "$kind $phase SIG$sig: exits $rc and leaves nothing" \
+				"$(losetup -a | grep fsbench) $(ls -A "$IMG" "$WORK/t") $(cat "$WORK/err")"
+			left=$((left + 1))
+		fi
+	fi
+	"$FSBENCH" cleanup >"$WORK/clean" 2>&1; rc=$?
+	if [ "$rc" -eq 0 ] && nothing_left && decoys_ok; then
+		ok "$kind $phase SIG$sig: cleanup (rc $rc) leaves nothing, decoys intact"
+	else
+		not_ok "$kind $phase SIG$sig: cleanup (rc $rc) leaves nothing, decoys intact" \
+			"$(cat "$WORK/clean") | $(losetup -a | grep -v decoy) | $(ls -A "$IMG") | $(cat "$FSBENCH_STATE")"
+		left=$((left + 1))
+	fi
+}
+
+for phase in image loop mkfs mount workload store teardown; do
+	for sig in KILL TERM INT; do
+		one fs "$phase" "$sig"
+	done
+done
+for phase in workload store; do
+	for sig in KILL TERM INT; do
+		one target "$phase" "$sig"
+	done
+done
+echo "# kill matrix: $kills kills, $left left something behind"
+check "kill matrix: $kills kills, nothing left behind" [ "$left" -eq 0 ]
+
+# The recorded mount point now holds someone else's mount: left alone.
+FSBENCH_TEST_PAUSE=mount "$FSBENCH" run "$TEST" --fs ext4 "${P[@]}" >/dev/null 2>&1 &
+pid=$!
+if wait_stopped "$pid"; then
+	mnt=$(awk '$3 == "mount" { print $4 }' "$FSBENCH_STATE" | sed 's/%20/ /g')
+	loop=$(awk '$3 == "loop" { print $4 }' "$FSBENCH_STATE")
+	kill -KILL "$pid"; wait "$pid" 2>/dev/null
+	umount "$mnt"
+	for _ in $(seq 40); do losetup "$loop" >/dev/null 2>&1 || break; sleep 0.1; done
+	mount -t tmpfs -o size=1m someone-else "$mnt" && echo theirs > "$mnt/keep"
+	truncate -s 8M "$WORK/other.img"
+	losetup "$loop" "$WORK/other.img" 2>/dev/null; reused=$?
+	"$FSBENCH" cleanup >"$WORK/clean" 2>&1
+	check "a foreign mount at a recorded mount point is left alone and named" \
+		sh -c "grep -q 'LEFT ALONE mount .*mounted from someone-else' '$WORK/clean' &&
+		       [ \"\$(cat '$mnt/keep')\" = theirs ]"
+	if [ "$reused" -eq 0 ]; then
+		check "a recorded loop device now backed by another file is left alone and named" \
+			sh -c "grep -q 'LEFT ALONE loop $loop' '$WORK/clean' && losetup '$loop' | grep -q other.img"
+		losetup -d "$loop"
+	else
+		skip "reused loop device" "$loop was taken by someone else first"
+	fi
+	umount "$mnt"
+	"$FSBENCH" cleanup >"$WORK/clean" 2>&1; rc=$?
+	check "once they are gone, cleanup finishes (rc $rc)" sh -c "[ $rc -eq 0 ] && $(declare -f nothing_left); IMG='$IMG' WORK='$WORK' FSBENCH_STATE='$FSBENCH_STATE' nothing_left"
+else
+	not_ok "foreign mount at a recorded mount point" "run never reached the mount phase"
+fi
+check "decoys intact at the end" decoys_ok
+finish
