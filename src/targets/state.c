@@ -54,6 +54,16 @@ static int plain_byte(unsigned char c)
 
 static int put_field(char *buf, size_t len, size_t *used, const char *s, int last)
 {
+	if (!strcmp(s, "-")) {		/* "-" itself, not the empty field */
+		s = "";
+		if (*used + 4 >= len)
+			return -1;
+		*used += (size_t)snprintf(buf + *used, len - *used, "%%2D");
+	} else if (!*s) {		/* an empty field is "-" so it still counts */
+		if (*used + 2 >= len)
+			return -1;
+		buf[(*used)++] = '-';
+	}
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*used + 4 >= len)
 			return -1;
@@ -61,15 +71,6 @@ static int put_field(char *buf, size_t len, size_t *used, const char *s, int las
 			buf[(*used)++] = (char)*p;
 		else
 			*used += (size_t)snprintf(buf + *used, len - *used, "%%%02X", *p);
-	}
-	if (!strcmp(s, "-")) {	/* "-" itself, not the empty field */
-		if (*used + 4 >= len)
-			return -1;
-		*used += (size_t)snprintf(buf + *used, len - *used, "%%2D");
-	} else if (!*s) {	/* an empty field is "-" so it still counts */
-		if (*used + 2 >= len)
-			return -1;
-		buf[(*used)++] = '-';
 	}
 	if (*used + 2 >= len)
 		return -1;

@@ -185,6 +185,20 @@ fi
 check "#13 control characters are escaped, not echoed" \
 	sh -c "grep -qF 'fs\\x1b[31mmark\\x07' '$WORK/e' && ! grep -q \$'\\e' '$WORK/e'"
 
+# Hostile names everywhere: --db, --label, --target and FSBENCH_STATE with
+# spaces, quotes, a newline and non-ASCII; what is stored and shown is
+# the name as given, escaped where it reaches the terminal.
+odd="$WORK/d b 'q\" é"$'\n'"z"
+mkdir -p "$odd/t"
+FSBENCH_STATE="$odd/state file" "$FSBENCH" run fsmark:files=4,size=4k --target "lab"$'\e'"el=$odd/t" \
+	--label "run 'x' é" --runs 1 --db "$odd/r db.sqlite" -q >/dev/null 2>"$WORK/e"; rc=$?
+check "odd --db, --label, --target and FSBENCH_STATE: run exits 0 (rc $rc)" [ "$rc" -eq 0 ]
+"$FSBENCH" list runs --db "$odd/r db.sqlite" >"$WORK/o" 2>&1
+check "the odd store lists its run and label" grep -q "run 'x' é" "$WORK/o"
+check "the odd state file is 0600 and empty after the run" \
+	sh -c "[ \"\$(stat -c %a \"\$1\")\" = 600 ] && [ \"\$(wc -l < \"\$1\")\" -eq 1 ]" _ "$odd/state file"
+check "the odd target holds nothing afterwards" [ -z "$(ls -A "$odd/t")" ]
+
 # 14. One exit status per mistake, in every command.
 for cmd in "show 0" "report 0" "compare 0 1" "show 999" "report 999" "compare 1 999"; do
 	# shellcheck disable=SC2086
