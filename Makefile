@@ -95,6 +95,7 @@ test: deps
 	@$(MAKE) --no-print-directory test-run
 
 test-asan: deps
+	@$(MAKE) --no-print-directory -s fuzz >/dev/null
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test-run
 
 test-run: $(BIN) $(TESTBINS)

@@ -103,10 +103,15 @@ static void list_suites(void)
 
 static int print_run(const struct run_row *r, void *arg)
 {
+	char label[256], targets[1024], tests[2048];
+
 	(void)arg;
+	/* Labels and paths are the user's text: no raw control characters. */
+	str_escape(label, sizeof(label), r->label);
+	str_escape(targets, sizeof(targets), r->targets);
+	str_escape(tests, sizeof(tests), r->tests);
 	printf("%5lld  %-19s  %-11s  %-16.16s  %-24.24s  %s\n", (long long)r->id, r->started,
-	       strcmp(r->status, "running") ? r->status : "incomplete", r->label,
-	       r->targets, r->tests);
+	       strcmp(r->status, "running") ? r->status : "incomplete", label, targets, tests);
 	return 0;
 }
 

@@ -429,9 +429,10 @@ static int cmd_run(int argc, char **argv)
 	if (left)
 		fprintf(stderr, "fsbench: warning: an earlier run left mounts, loop devices or images behind (see %s): run `fsbench cleanup`\n",
 			state_path());
-	if (runner_prepare(&c.rq)) {
+	rc = runner_prepare(&c.rq);
+	if (rc) {
 		free_cli(&c);
-		return cli_fail(EXIT_USAGE, "%s", error_get());
+		return cli_fail(rc == -2 ? EXIT_FAIL : EXIT_USAGE, "%s", error_get());
 	}
 	if (c.ram) {
 		char ram[32];

@@ -105,16 +105,20 @@ static int mkdir_parents(const char *file)
 	return 0;
 }
 
+/* --db FILE, or the default store's path in def. */
+static const char *store_path(const char *path, char *def, size_t len)
+{
+	if (path)
+		return path;
+	return store_default_path(def, (unsigned)len) ? NULL : def;
+}
+
 int cli_open_store(const char *path, struct store **out)
 {
 	char def[PATH_MAX];
 
-	if (!path) {
-		if (store_default_path(def, sizeof(def)))
-			return -1;
-		path = def;
-	}
-	if (mkdir_parents(path))
+	path = store_path(path, def, sizeof(def));
+	if (!path || mkdir_parents(path))
 		return -1;
 	return store_open(path, out);
 }
@@ -123,12 +127,8 @@ int cli_open_store_readonly(const char *path, struct store **out)
 {
 	char def[PATH_MAX];
 
-	if (!path) {
-		if (store_default_path(def, sizeof(def)))
-			return -1;
-		path = def;
-	}
-	return store_open_readonly(path, out);
+	path = store_path(path, def, sizeof(def));
+	return path ? store_open_readonly(path, out) : -1;
 }
 
 int cli_write_runs(struct result *const *runs, int n, const char *what, const char *file,

@@ -47,7 +47,7 @@ void runner_defaults(struct runner_opts *o)
 
 int runner_prepare(struct run_request *rq)
 {
-	int i;
+	int i, rc = -1;
 
 	for (i = 0; i < rq->ntargets; i++) {
 		struct target *t = &rq->targets[i];
@@ -57,8 +57,12 @@ int runner_prepare(struct run_request *rq)
 					  t->label);
 				goto fail;
 			}
-		if (t->ops->setup(t))
+		if (t->ops->setup(t)) {
+			/* A directory that is not there is the user's input; a
+			 * filesystem that could not be made is a failure. */
+			rc = strcmp(t->ops->kind, "dir") ? -2 : -1;
 			goto fail;
+		}
 		if (fsinfo_collect("", t->path, &t->info))
 			snprintf(t->info.fstype, sizeof(t->info.fstype), "unknown");
 	}
@@ -84,7 +88,7 @@ int runner_prepare(struct run_request *rq)
 fail:
 	while (--i >= 0)
 		rq->targets[i].ops->teardown(&rq->targets[i]);
-	return -1;
+	return rc;
 }
 
 void runner_teardown(struct run_request *rq)

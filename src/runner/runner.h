@@ -50,6 +50,9 @@ struct runner_events {
 void runner_defaults(struct runner_opts *o);
 /* Set up targets and check everything that can be checked before running:
  * directories, free space.  On error nothing is left set up. */
+/* Set up every target and check the tests fit: 0; -1 for bad input (a
+ * missing directory, duplicate labels, too little space); -2 when a
+ * filesystem could not be made.  Error set either way. */
 int runner_prepare(struct run_request *rq);
 /* Run everything, recording into the store.  Returns 0 when every test
  * passed on every target, 1 when some failed, -1 on a store error;

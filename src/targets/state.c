@@ -512,8 +512,8 @@ static enum state_outcome undo_mount(const struct state_entry *e, char *why, siz
 
 	while (mounted_source(e->arg, src, sizeof(src))) {
 		if (!e->arg2[0] || strcmp(src, e->arg2)) {
-			snprintf(why, len, "mounted from %s, not from %s as fsbench mounted it", src,
-				 e->arg2[0] ? e->arg2 : "(unrecorded)");
+			snprintf(why, len, "mounted from %.1500s, not from %.1500s as fsbench mounted it",
+				 src, e->arg2[0] ? e->arg2 : "(unrecorded)");
 			return undone ? STATE_REMOVED : STATE_LEFT_ALONE;
 		}
 		if (umount2(e->arg, UMOUNT_NOFOLLOW) &&
@@ -551,7 +551,7 @@ static enum state_outcome undo_loop(const struct state_entry *e, char *why, size
 	loop_backing_file(e->arg, back, sizeof(back));
 	if (strcmp(back, e->arg2) || !e->ino || info.lo_inode != e->ino ||
 	    info.lo_device != e->dev) {
-		snprintf(why, len, "now backed by %s (inode %llu), not by fsbench's %s",
+		snprintf(why, len, "now backed by %.1500s (inode %llu), not by fsbench's %.1500s",
 			 back[0] ? back : "another file", (unsigned long long)info.lo_inode,
 			 e->arg2);
 		return STATE_LEFT_ALONE;

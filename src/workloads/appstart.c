@@ -431,7 +431,7 @@ static int prepare_replay(struct app_state *s)
 
 static void app_cleanup(struct wl_ctx *ctx);
 
-static int app_prepare(struct wl_ctx *ctx)
+static int prepare_state(struct wl_ctx *ctx)
 {
 	const struct app_params *p = ctx->params;
 	struct app_state *s = calloc(1, sizeof(*s));
@@ -471,6 +471,16 @@ static int app_prepare(struct wl_ctx *ctx)
 			return -1;
 	}
 	return 0;
+}
+
+/* The runner calls cleanup only after a prepare that succeeded: a failed
+ * one undoes its own half. */
+static int app_prepare(struct wl_ctx *ctx)
+{
+	if (!prepare_state(ctx))
+		return 0;
+	app_cleanup(ctx);
+	return -1;
 }
 
 struct replay_thread {

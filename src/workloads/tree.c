@@ -98,7 +98,7 @@ static uint64_t splitmix(uint64_t *s)
  * tail), scaled so they add up to exactly `total`. */
 static uint64_t *corpus_sizes(const struct tree_params *p)
 {
-	uint64_t *sz = malloc(sizeof(*sz) * (size_t)p->files), s = (uint64_t)p->seed, sum = 0;
+	uint64_t *sz = calloc((size_t)p->files, sizeof(*sz)), s = (uint64_t)p->seed, sum = 0;
 	double *w = malloc(sizeof(*w) * (size_t)p->files), wsum = 0;
 
 	if (!sz || !w) {

@@ -1,9 +1,11 @@
 /* fuzz_fsspec.c: --fs lists ("ext4,btrfs:compress=zstd,label=z") and the
- * mkfs= safety rule: whatever parses never hands mkfs a path. */
+ * mkfs= safety rule: whatever parses never hands mkfs a path; and
+ * --target [LABEL=]DIR. */
 #include "fuzz.h"
 #include "core/error.h"
 #include "core/exec.h"
 #include "targets/profiles.h"
+#include "targets/target.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -25,6 +27,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_ASSERT(error_get()[0]);
 	}
+	static struct target t;
+	if (target_parse(text, &t) == 0)
+		FUZZ_ASSERT(t.spec[0] && strlen(t.label) < sizeof(t.label));
 	free(text);
 	return 0;
 }

@@ -91,5 +91,24 @@ check "the store passes PRAGMA integrity_check ($integrity)" [ "$integrity" = ok
 check "the earlier run's samples are intact ($before)" [ "$(samples)" = "$before" ]
 failures=$(python3 -c "import sqlite3; print(sqlite3.connect('$DB').execute(\"select count(*) from failure where message is null or message = ''\").fetchone()[0])")
 check "every stored failure has its reason" [ "$failures" = 0 ]
+# On a filesystem fsbench made: the failed run still unmounts, detaches
+# and removes everything.
+if [ "$(id -u)" -eq 0 ] && "$FSBENCH" list fs | grep -q '^ext4 .* yes '; then
+	IMG=$WORK/img; mkdir -p "$IMG"
+	for f in write:ENOSPC:3 fsync:EIO:1 mkdir:EROFS:1; do
+		IFS=: read -r call err n <<<"$f"
+		rm -f "$WORK/fault.log"
+		LD_PRELOAD=$SHIM FAULT_CALL=$call FAULT_N=$n FAULT_ERR=$err FAULT_DIR=$IMG FAULT_LOG=$WORK/fault.log \
+			"$FSBENCH" run fsmark:files=20,size=4k --fs ext4 --image-dir "$IMG" --fs-size 64M \
+			--runs 1 --db "$DB" -q >/dev/null 2>"$WORK/err"
+		rc=$?
+		for _ in $(seq 40); do losetup -a | grep -q "$IMG" || break; sleep 0.1; done
+		check "fault on --fs ext4 ($call $err): exit $rc, nothing mounted, attached or left" \
+			sh -c "[ -s '$WORK/fault.log' ] && [ $rc -eq 1 ] && ! grep -q '$IMG' /proc/mounts &&
+			       ! losetup -a | grep -q '$IMG' && [ -z \"\$(ls -A '$IMG')\" ]"
+	done
+else
+	skip "faults on a provisioned filesystem" "needs root and ext4"
+fi
 check "no state entry left" [ "$(awk 'NR > 1' "$FSBENCH_STATE" 2>/dev/null | wc -l)" -eq 0 ]
 finish
