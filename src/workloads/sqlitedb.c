@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <pthread.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -45,14 +46,25 @@ static int db_error(sqlite3 *db, const char *what)
  * database's own directory, on the target. */
 static int point_temp_files_at(const char *path)
 {
+	/* One global shared by every connection: sqlite-inserts' threads
+	 * open at once, so it is changed under a lock, and only when it
+	 * differs (they all share one directory; freeing it under another
+	 * thread's feet was a double free). */
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	const char *slash = strrchr(path, '/');
 	char *dir = slash ? sqlite3_mprintf("%.*s", (int)(slash - path), path)
 			  : sqlite3_mprintf(".");
 
 	if (!dir)
 		return error_set("out of memory");
-	sqlite3_free(sqlite3_temp_directory);
-	sqlite3_temp_directory = dir;
+	pthread_mutex_lock(&lock);
+	if (sqlite3_temp_directory && !strcmp(sqlite3_temp_directory, dir)) {
+		sqlite3_free(dir);
+	} else {
+		sqlite3_free(sqlite3_temp_directory);
+		sqlite3_temp_directory = dir;
+	}
+	pthread_mutex_unlock(&lock);
 	return 0;
 }
 
