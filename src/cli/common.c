@@ -7,6 +7,7 @@
 #include "../report/report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -134,12 +135,22 @@ int cli_open_store_readonly(const char *path, struct store **out)
 int cli_write_runs(struct result *const *runs, int n, const char *what, const char *file,
 		   const char *baseline)
 {
-	FILE *f = strcmp(file, "-") ? fopen(file, "w") : stdout;
+	FILE *f = stdout;
 	struct report_opts o;
 	int rc = 0;
 
-	if (!f)
-		return error_errno("cannot write %s", file);
+	if (strcmp(file, "-")) {
+		/* Often in /tmp: never through a symlink someone planted. */
+		int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 && errno == ELOOP)
+			return error_set("cannot write %s: it is a symbolic link", file);
+		f = fd >= 0 ? fdopen(fd, "w") : NULL;
+		if (!f) {
+			if (fd >= 0)
+				close(fd);
+			return error_errno("cannot write %s", file);
+		}
+	}
 	report_opts_for(f, &o);
 	o.baseline = baseline;
 	if (!strcmp(what, "html"))	/* one page for all the runs */

@@ -101,6 +101,11 @@ rm -f "$shared/job.0.0"; ln "$victim" "$shared/job.0.0" 2>/dev/null &&
 	  check "#6 io refuses a planted hard link (rc $rc)" \
 		sh -c "[ $rc -ne 0 ] && [ \"\$(cat '$victim')\" = precious ]"; }
 rm -f "$shared/job.0.0"
+ln -s "$victim" "$shared/r.html"
+"$FSBENCH" report last --db "$DB" --html "$shared/r.html" >/dev/null 2>"$WORK/e"; rc=$?
+check "report --html does not write through a planted symlink (rc $rc)" \
+	sh -c "[ $rc -ne 0 ] && [ \"\$(cat '$victim')\" = precious ]"
+rm -f "$shared/r.html"
 
 # 7. A state file that is not ours alone is refused.
 mkdir -p "$WORK/state"
