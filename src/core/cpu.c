@@ -1,5 +1,7 @@
 /* cpu.c: workload and machine CPU accounting (see cpu.h). */
 #include "cpu.h"
+
+#include <math.h>
 #include "timing.h"
 
 #include <inttypes.h>
@@ -66,8 +68,16 @@ void cpu_between(const struct cpu_snap *a, const struct cpu_snap *b,
 	u->user = b->user - a->user;
 	u->sys = b->sys - a->sys;
 	u->cpu_pct = u->wall > 0 ? (u->user + u->sys) / u->wall * 100 : 0;
-	u->machine_pct = 0;
-	if (u->wall > 0 && hz > 0 && b->busy_ticks >= a->busy_ticks)
-		u->machine_pct = (double)(b->busy_ticks - a->busy_ticks) / hz /
-				 u->wall * 100;
+	/* /proc/stat counts whole ticks per CPU: over a window of a few
+	 * ticks that quantisation is the figure (724% on 2 cores for a 5 ms
+	 * sample).  Below CPU_MIN_TICKS ticks of all CPUs there is no figure;
+	 * above, busy / total ticks of the window, in CPUs x 100, which cannot
+	 * exceed the machine. */
+	u->machine_pct = NAN;
+	(void)hz;
+	if (b->total_ticks >= a->total_ticks + CPU_MIN_TICKS && b->busy_ticks >= a->busy_ticks) {
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		u->machine_pct = (double)(b->busy_ticks - a->busy_ticks) /
+				 (double)(b->total_ticks - a->total_ticks) * 100 * (ncpu > 0 ? ncpu : 1);
+	}
 }

@@ -19,11 +19,16 @@ struct cpu_snap {
 	uint64_t busy_ticks, total_ticks;	/* /proc/stat "cpu" line */
 };
 
+/* Ticks of /proc/stat (all CPUs) below which the machine's CPU% is not
+ * measurable: 100 keeps the tick quantisation near 2% on 2 CPUs. */
+#define CPU_MIN_TICKS 100
+
 struct cpu_usage {
 	double wall;		/* seconds */
 	double user, sys;	/* workload CPU seconds */
 	double cpu_pct;		/* (user + sys) / wall x 100 */
-	double machine_pct;	/* machine busy CPU seconds / wall x 100 */
+	double machine_pct;	/* machine busy CPU seconds / wall x 100; NAN when the
+				 * window is under CPU_MIN_TICKS ticks of all CPUs */
 };
 
 void cpu_snapshot(struct cpu_snap *s);

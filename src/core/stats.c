@@ -38,13 +38,14 @@ double stats_t_quantile(double p, double df)
 
 void stats_summarize(const double *x, int n, struct summary *s)
 {
-	double sum = 0, ss = 0;
+	double sum = 0, ss = 0, lsum = 0, lss = 0;
+	int positive = n > 0, negative = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->n = n;
 	if (n <= 0) {
 		s->mean = s->median = s->min = s->max = NAN;
-		s->ci_lo = s->ci_hi = NAN;
+		s->ci_lo = s->ci_hi = s->lmean = s->lsd = NAN;
 		return;
 	}
 	s->min = s->max = x[0];
@@ -54,19 +55,39 @@ void stats_summarize(const double *x, int n, struct summary *s)
 			s->min = x[i];
 		if (x[i] > s->max)
 			s->max = x[i];
+		positive &= x[i] > 0;
+		negative |= x[i] < 0;
 	}
 	s->mean = sum / n;
 	for (int i = 0; i < n; i++)
 		ss += (x[i] - s->mean) * (x[i] - s->mean);
 	s->median = median_of(x, n);
 	s->ci_lo = s->ci_hi = s->mean;
+	s->log_scale = positive;
+	s->lmean = s->lsd = NAN;
+	if (positive) {
+		for (int i = 0; i < n; i++)
+			lsum += log(x[i]);
+		s->lmean = lsum / n;
+		for (int i = 0; i < n; i++)
+			lss += (log(x[i]) - s->lmean) * (log(x[i]) - s->lmean);
+		s->lsd = n > 1 ? sqrt(lss / (n - 1)) : 0;
+	}
 	if (n < 2)
 		return;
 	s->sd = sqrt(ss / (n - 1));
 	s->se = s->sd / sqrt(n);
-	double h = stats_t_quantile(0.975, n - 1) * s->se;
-	s->ci_lo = s->mean - h;
-	s->ci_hi = s->mean + h;
+	double t = stats_t_quantile(0.975, n - 1);
+	if (positive) {
+		double h = t * s->lsd / sqrt(n);
+		s->ci_lo = exp(s->lmean - h);
+		s->ci_hi = exp(s->lmean + h);
+	} else {
+		s->ci_lo = s->mean - t * s->se;
+		s->ci_hi = s->mean + t * s->se;
+		if (!negative && s->ci_lo < 0)
+			s->ci_lo = 0;	/* nothing below 0 was possible */
+	}
 	s->cv = s->mean != 0 ? s->sd / fabs(s->mean) : 0;
 }
 
@@ -88,26 +109,35 @@ bool stats_has_outlier(const double *x, int n)
 	return false;
 }
 
-struct welch stats_welch(const struct summary *a, const struct summary *b)
+/* Welch's test of two means m1, m2 with variances v1, v2 (of the values,
+ * not of the means) over n1, n2 samples. */
+static struct welch welch(double m1, double v1, int n1, double m2, double v2, int n2)
 {
 	struct welch w = { 0, 0, 1 };
 	double va, vb, se2;
 
-	if (a->n < 2 || b->n < 2)
+	if (n1 < 2 || n2 < 2)
 		return w;
-	va = a->sd * a->sd / a->n;
-	vb = b->sd * b->sd / b->n;
+	va = v1 / n1;
+	vb = v2 / n2;
 	se2 = va + vb;
 	if (se2 == 0) {
 		/* Two constant samples: different means are as certain as it gets. */
-		w.p = a->mean == b->mean ? 1 : 0;
-		w.t = a->mean == b->mean ? 0 : INFINITY;
+		w.p = m1 == m2 ? 1 : 0;
+		w.t = m1 == m2 ? 0 : INFINITY;
 		return w;
 	}
-	w.t = (a->mean - b->mean) / sqrt(se2);
-	w.df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
+	w.t = (m1 - m2) / sqrt(se2);
+	w.df = se2 * se2 / (va * va / (n1 - 1) + vb * vb / (n2 - 1));
 	w.p = 2 * gsl_cdf_tdist_Q(fabs(w.t), w.df);
 	return w;
+}
+
+struct welch stats_welch(const struct summary *a, const struct summary *b)
+{
+	if (a->log_scale && b->log_scale)
+		return welch(a->lmean, a->lsd * a->lsd, a->n, b->lmean, b->lsd * b->lsd, b->n);
+	return welch(a->mean, a->sd * a->sd, a->n, b->mean, b->sd * b->sd, b->n);
 }
 
 struct ratio stats_ratio(const struct summary *a, const struct summary *b)
@@ -115,7 +145,7 @@ struct ratio stats_ratio(const struct summary *a, const struct summary *b)
 	struct ratio r = { NAN, NAN, NAN, 1, 0 };
 	struct welch w;
 
-	if (a->n < 1 || b->n < 1 || b->mean == 0)
+	if (a->n < 1 || b->n < 1 || b->mean == 0 || !isfinite(a->mean) || !isfinite(b->mean))
 		return r;
 	r.value = a->mean / b->mean;
 	r.lo = r.hi = r.value;
@@ -123,15 +153,23 @@ struct ratio stats_ratio(const struct summary *a, const struct summary *b)
 		return r;
 	w = stats_welch(a, b);
 	r.p = w.p;
-	/* Delta method: var(a/b) ~ r^2 (se_a^2/a^2 + se_b^2/b^2). */
-	double rel = 0;
-	if (a->mean != 0)
-		rel += (a->se / a->mean) * (a->se / a->mean);
-	rel += (b->se / b->mean) * (b->se / b->mean);
 	double df = w.df > 0 ? w.df : (double)(a->n + b->n - 2);
-	double h = stats_t_quantile(0.975, df) * fabs(r.value) * sqrt(rel);
-	r.lo = r.value - h;
-	r.hi = r.value + h;
+	double q = stats_t_quantile(0.975, df);
+	if (a->log_scale && b->log_scale) {
+		double d = a->lmean - b->lmean;
+		double h = q * sqrt(a->lsd * a->lsd / a->n + b->lsd * b->lsd / b->n);
+		r.lo = exp(d - h);
+		r.hi = exp(d + h);
+	} else {
+		/* Delta method: var(a/b) ~ r^2 (se_a^2/a^2 + se_b^2/b^2). */
+		double rel = 0;
+		if (a->mean != 0)
+			rel += (a->se / a->mean) * (a->se / a->mean);
+		rel += (b->se / b->mean) * (b->se / b->mean);
+		double h = q * fabs(r.value) * sqrt(rel);
+		r.lo = r.value - h;
+		r.hi = r.value + h;
+	}
 	if (r.p < 0.05 && (r.lo > 1 || r.hi < 1))
 		r.verdict = r.value > 1 ? 1 : -1;
 	return r;

@@ -2,9 +2,18 @@
  * stats.h: the statistics every comparison rests on.
  *
  * A summary of n repetitions (mean, sample SD, standard error, median, min,
- * max, Student-t 95% confidence interval, coefficient of variation), the
- * outlier rule the adaptive runner uses, and Welch's t-test with a ratio
+ * max, a 95% confidence interval, coefficient of variation), the outlier
+ * rule the adaptive runner uses, and Welch's t-test with a ratio
  * confidence interval for "is A really faster than B".
+ *
+ * Rates and times are positive and skewed, and a few runs of them spread
+ * far: an interval on the plain scale can then reach below zero.  So when
+ * every sample is positive, intervals and tests are computed on the log
+ * scale (a Student t interval of log x, back-transformed: an interval for
+ * the geometric mean, always positive; Welch's test on log x, so a ratio's
+ * interval is multiplicative and its test asks whether the log ratio is
+ * 0).  Otherwise (a 0 or a negative value) the plain t interval is used,
+ * clipped at 0 when no sample is negative.
  */
 #ifndef FSB_STATS_H
 #define FSB_STATS_H
@@ -14,8 +23,10 @@
 struct summary {
 	int n;
 	double mean, sd, se, median, min, max;
-	double ci_lo, ci_hi;	/* 95% CI of the mean (Student t); = mean if n<2 */
+	double ci_lo, ci_hi;	/* 95% CI (see above); = mean if n<2 */
 	double cv;		/* sd / |mean|; 0 if n<2 or mean == 0 */
+	int log_scale;		/* every sample > 0: the interval is on logs */
+	double lmean, lsd;	/* mean and SD of log x when log_scale */
 };
 
 void stats_summarize(const double *x, int n, struct summary *s);
@@ -31,7 +42,11 @@ struct welch {
 };
 struct welch stats_welch(const struct summary *a, const struct summary *b);
 
-/* Ratio a/b of means with a 95% interval from the delta method. */
+/* Ratio a/b of means.  Its 95% interval and test: on the log scale when
+ * both summaries are (exp of the difference of log means, Welch on log
+ * x), else from the delta method.  The value shown is the ratio of the
+ * arithmetic means; it lies inside the interval for any data a benchmark
+ * produces (the two differ by the samples' skew). */
 struct ratio {
 	double value, lo, hi;
 	double p;		/* Welch p-value of the difference */

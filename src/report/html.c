@@ -54,7 +54,8 @@ static const char css[] =
 	"table.system th{width:9em}"
 	"figure{margin:.2em 0 1em}figcaption{font-size:.8em;color:#555}svg.chart text{font-family:sans-serif;font-size:12px}"
 	"details{margin:2em 0}pre{white-space:pre-wrap;background:#f4f4f4;padding:.5em}"
-	".legend{font-size:.85em;color:#333}"
+	".legend{font-size:.85em;color:#333}p.warn{font-size:.85em;color:#8a4b00;margin:.1em 0 .8em}"
+	"div.scroll{overflow-x:auto;max-width:100%}p.howto{background:#f4f4f4;padding:.4em .6em;font-size:.9em}"
 	"@media print{details{display:block}h2{page-break-after:avoid}figure{page-break-inside:avoid}}";
 
 /* Hatch patterns shared by every chart, so bars differ in greyscale too. */
@@ -105,6 +106,21 @@ static void ticks(FILE *f, const struct axis *ax, double x0, double w, double y_
 	}
 }
 
+/* A visible line per shaky figure of one metric (verdict.c decides). */
+static void warnings(FILE *f, const struct result *r, const struct r_test *t, int mi)
+{
+	for (int i = 0; i < r->ntargets; i++) {
+		char warn[128];
+		if (!report_warning(t, i, mi, warn, sizeof(warn)))
+			continue;
+		fputs("<p class=\"warn\">&#9888; ", f);
+		xml_escape(f, r->targets[i].label);
+		fputs(": ", f);
+		xml_escape(f, warn);
+		fputs(": a shaky figure.</p>\n", f);
+	}
+}
+
 /* Seed 000's chart: one horizontal bar per target, CI whisker, value. */
 static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct palette *pal)
 {
@@ -116,16 +132,26 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 	struct axis ax;
 	char num[32];
 
+	int any = 0;
 	if (!s)
 		return;
 	for (int i = 0; i < n; i++) {
 		result_summary(t, i, mi, &s[i]);
+		any |= s[i].n > 0;
 		if (s[i].n && isfinite(s[i].ci_hi) && s[i].ci_hi > hi)
 			hi = s[i].ci_hi;
 		if (s[i].n && s[i].mean > hi)
 			hi = s[i].mean;
 		int len = (int)strlen(r->targets[i].label);
 		lw = len > lw ? len : lw;
+	}
+	if (!any) {	/* an axis with no bar says nothing: say why instead */
+		fputs("<p class=\"legend\">", f);
+		xml_escape(f, m->label);
+		fputs(": no figure on any target (failed, or under what the tool measures, as "
+		      "bonnie's +++++).</p>\n", f);
+		free(s);
+		return;
 	}
 	svg_axis(hi, 5, &ax);
 	double label_w = lw * 7.2 + 14, value_w = 130;
@@ -188,43 +214,91 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 		xml_escape(f, m->unit);
 		fputs("</text>", f);
 	}
-	fprintf(f, "</svg><figcaption>Mean of the runs; whiskers: 95%% confidence interval."
-		   "</figcaption></figure>\n");
+	fprintf(f, "</svg><figcaption>Mean of the runs; whiskers: 95%% confidence interval "
+		   "(on the log scale, so it stays positive).</figcaption></figure>\n");
+	warnings(f, r, t, mi);
 	free(s);
 }
 
 /* Seed 003's chart: metrics sharing a unit side by side, a bar per target. */
+/* Position of v on a value axis of height h: linear from 0 to ax->max, or
+ * logarithmic from lo to hi (decades). */
+static double axis_pos(double v, const struct axis *ax, int log_scale, double lo, double hi,
+		       double h)
+{
+	if (!log_scale)
+		return v / ax->max * h;
+	if (v <= lo)
+		return 0;
+	return log10(v / lo) / log10(hi / lo) * h;
+}
+
+/* Seed 003's chart: metrics sharing a unit side by side, a bar per target.
+ * Values spanning more than two decades (latency percentiles: p50 of
+ * 50 us beside a p99.99 of 170 ms) get a log axis, which shows both. */
 static void chart_grouped(FILE *f, const struct result *r, int ti, const char *unit,
 			  struct palette *pal)
 {
 	const struct r_test *t = &r->tests[ti];
 	int cols[64], nc = 0, n = r->ntargets;
-	double hi = 0;
+	double hi = 0, lo = INFINITY;
 	struct axis ax;
+	char num[32];
 
-	for (int m = 0; m < t->nmetrics && nc < 64; m++)
-		if (!strcmp(t->metrics[m].unit, unit))
+	for (int m = 0; m < t->nmetrics && nc < 64; m++) {
+		int any = 0;
+		for (int i = 0; i < n; i++) {
+			struct summary s;
+			result_summary(t, i, m, &s);
+			any |= s.n > 0;
+		}
+		if (!strcmp(t->metrics[m].unit, unit) && any)	/* no empty groups */
 			cols[nc++] = m;
+	}
 	for (int c = 0; c < nc; c++)
 		for (int i = 0; i < n; i++) {
 			struct summary s;
 			result_summary(t, i, cols[c], &s);
 			if (s.n && s.mean > hi)
 				hi = s.mean;
+			if (s.n && s.mean > 0 && s.mean < lo)
+				lo = s.mean;
 		}
+	if (nc < 2 || !(hi > 0))
+		return;
+	int log_scale = isfinite(lo) && hi / lo > 100;
+	double llo = 0, lhi = 0;
+	if (log_scale) {
+		llo = pow(10, floor(log10(lo)));
+		lhi = pow(10, ceil(log10(hi)));
+		if (lhi <= llo)
+			lhi = llo * 10;
+	}
 	svg_axis(hi, 5, &ax);
 	int crowded = nc > 6;	/* long labels: slanted, with room below */
 	double left = 60, top = 10, plot_h = 220, plot_w = CHART_W - left - 10;
 	double bottom = crowded ? 90 : 40;
 	double group = plot_w / nc, bw = (group - 12) / n;
-	fprintf(f, "<figure><svg class=\"chart grouped\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
-		   " height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" data-test=\"",
-		CHART_W, top + plot_h + bottom, CHART_W, top + plot_h + bottom);
+	fprintf(f, "<figure><svg class=\"chart grouped%s\" xmlns=\"http://www.w3.org/2000/svg\""
+		   " width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\""
+		   " data-scale=\"%s\" data-test=\"", log_scale ? " log" : "",
+		CHART_W, top + plot_h + bottom, CHART_W, top + plot_h + bottom,
+		log_scale ? "log" : "linear");
 	xml_escape(f, t->name);
 	fputs("\" data-unit=\"", f);
 	xml_escape(f, unit);
 	fputs("\">", f);
-	ticks(f, &ax, top + plot_h, plot_h, left, CHART_W - 10, 1);
+	if (!log_scale) {
+		ticks(f, &ax, top + plot_h, plot_h, left, CHART_W - 10, 1);
+	} else {
+		for (double v = llo; v <= lhi * 1.001; v *= 10) {
+			double y = top + plot_h - axis_pos(v, &ax, 1, llo, lhi, plot_h);
+			svg_number(v, num, sizeof(num));
+			fprintf(f, "<line class=\"tick\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\""
+				   " stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+				left, (double)CHART_W - 10, y, y, left - 4, y + 4, num);
+		}
+	}
 	for (int c = 0; c < nc; c++) {
 		double gx = left + c * group + 6;
 		for (int i = 0; i < n; i++) {
@@ -232,7 +306,7 @@ static void chart_grouped(FILE *f, const struct result *r, int ti, const char *u
 			result_summary(t, i, cols[c], &s);
 			if (!s.n)
 				continue;
-			double h = s.mean / ax.max * plot_h;
+			double h = axis_pos(s.mean, &ax, log_scale, llo, lhi, plot_h);
 			bar_rect(f, gx + i * bw, top + plot_h - h, bw - 1, h,
 				 colour_index(pal, r->targets[i].label), r->targets[i].label);
 		}
@@ -247,7 +321,8 @@ static void chart_grouped(FILE *f, const struct result *r, int ti, const char *u
 	}
 	fputs("</svg><figcaption>", f);
 	xml_escape(f, unit);
-	fputs(" by column; legend: ", f);
+	fputs(log_scale ? " by column, on a log axis (each line ten times the one below); legend: "
+			: " by column; legend: ", f);
 	for (int i = 0; i < n; i++) {
 		fprintf(f, "%s<span style=\"color:%s\">&#9632;</span> ", i ? ", " : "",
 			svg_colour(colour_index(pal, r->targets[i].label)));
@@ -296,12 +371,11 @@ static void system_table(FILE *f, const struct result *r)
 }
 
 /* Class of a ratio cell: seed 002's colours, strong only when significant. */
-static const char *ratio_class(const struct summary *a, const struct summary *b, int direction,
-			       struct ratio *q)
+static const char *ratio_class(const struct ratio *q, int direction)
 {
-	*q = stats_ratio(a, b);
 	double better = direction > 0 ? q->value : 1 / q->value;
-	int v = q->verdict * (direction > 0 ? 1 : -1);
+	int v = q->verdict == REPORT_TOO_FEW ? 0 : q->verdict;
+
 	if (!isfinite(better))
 		return "noise";
 	if (better >= 1.05)
@@ -311,14 +385,15 @@ static const char *ratio_class(const struct summary *a, const struct summary *b,
 	return "noise";
 }
 
-/* "1.20 faster"; `brief` tables say "~" for no significant difference. */
-static void verdict_text(FILE *f, const struct summary *a, const struct summary *b,
-			 const struct ratio *q, int direction, int brief)
+/* "1.20 faster"; `brief` tables use the marks of the legend. */
+static void verdict_text(FILE *f, const struct ratio *q, int brief)
 {
-	int v = q->verdict * (direction > 0 ? 1 : -1);
-
-	fprintf(f, "%.2f %s", q->value, a->n < 2 || b->n < 2 ? (brief ? "?" : "(too few runs)") :
-		v > 0 ? "faster" : v < 0 ? "slower" : brief ? "~" : "no significant difference");
+	if (brief)
+		fprintf(f, "%.2f %c", q->value, report_mark(q));
+	else
+		fprintf(f, "%.2f %s", q->value, q->verdict == REPORT_TOO_FEW ? "(too few runs)" :
+			q->verdict > 0 ? "faster" : q->verdict < 0 ? "slower" :
+			"no significant difference");
 }
 
 static void summary_table(FILE *f, const struct result *r, int base)
@@ -326,11 +401,12 @@ static void summary_table(FILE *f, const struct result *r, int base)
 	fprintf(f, "<h2>Summary</h2>\n<p class=\"legend\">Ratios are target / ");
 	xml_escape(f, r->targets[base].label);
 	fputs(" (the baseline) of the primary metric; faster or slower only when Welch's t-test"
-	      " gives p &lt; 0.05 and the 95% interval of the ratio excludes 1. Colours follow seed 002:"
+	      " on the log scale gives p &lt; 0.05 and the 95% interval of the ratio excludes 1;"
+	      " empty where either side has no figure. Colours follow seed 002:"
 	      " <span style=\"background:#b8e0b8\">faster</span> /"
 	      " <span style=\"background:#f4b6b6\">slower</span> by 5% or more and significant;"
 	      " pale when beyond 5% but within the noise; grey within 5%.</p>\n"
-	      "<table class=\"summary\"><tr><th>Test</th><th>Metric</th><th>Fastest</th>", f);
+	      "<div class=\"scroll\"><table class=\"summary\"><tr><th>Test</th><th>Metric</th><th>Fastest</th>", f);
 	target_headers(f, r);
 	fputs("</tr>\n", f);
 	for (int ti = 0; ti < r->ntests; ti++) {
@@ -361,39 +437,39 @@ static void summary_table(FILE *f, const struct result *r, int base)
 		xml_escape(f, best >= 0 ? r->targets[best].label : "-");
 		fputs("</td>", f);
 		for (int i = 0; i < r->ntargets; i++) {
-			struct summary s;
 			struct ratio q;
-			result_summary(t, i, m, &s);
-			if (i == base || !s.n || !b.n) {
-				fprintf(f, "<td class=\"num\">%s</td>", i == base && b.n ? "baseline" : "-");
+			if (i == base || report_ratio(t, i, base, m, &q)) {
+				/* no ratio without both values: an empty cell */
+				fprintf(f, "<td class=\"num\">%s</td>", i == base && b.n ? "baseline" : "");
 				continue;
 			}
-			fprintf(f, "<td class=\"num %s\">", ratio_class(&s, &b, t->metrics[m].direction, &q));
-			verdict_text(f, &s, &b, &q, t->metrics[m].direction, 0);
+			fprintf(f, "<td class=\"num %s\">", ratio_class(&q, t->metrics[m].direction));
+			verdict_text(f, &q, 0);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 }
 
 static void test_tables(FILE *f, const struct result *r, int ti, int base)
 {
 	const struct r_test *t = &r->tests[ti];
-	char num[64];
+	char num[64], head[128];
 
 	for (int ratio = 0; ratio < (r->ntargets > 1 ? 2 : 1); ratio++) {
-		if (ratio)
-			fputs("<p class=\"legend\">Ratio to the baseline: faster or slower when "
-			      "significant, ~ when not.</p>\n", f);
-		fprintf(f, "<table class=\"%s\"><tr><th>%s</th>", ratio ? "ratio" : "raw",
-			ratio ? "ratio to baseline" : "mean &#177; SE");
+		if (ratio) {
+			fputs("<p class=\"legend\">Ratio to the baseline: ", f);
+			xml_escape(f, REPORT_LEGEND);
+			fputs("; empty where either side has no figure.</p>\n", f);
+		}
+		fprintf(f, "<div class=\"scroll\"><table class=\"%s\"><tr><th>%s</th>",
+			ratio ? "ratio" : "raw", ratio ? "ratio to baseline" : "mean &#177; SE");
 		for (int m = 0; m < t->nmetrics; m++) {
+			report_header(&t->metrics[m], head, sizeof(head));
 			fputs("<th>", f);
-			xml_escape(f, t->metrics[m].label);
-			fputs(" (", f);
-			xml_escape(f, t->metrics[m].unit);
-			fputs(")</th>", f);
+			xml_escape(f, head);
+			fputs("</th>", f);
 		}
 		fputs("</tr>\n", f);
 		for (int i = 0; i < r->ntargets; i++) {
@@ -406,23 +482,26 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 				result_summary(t, i, m, &s);
 				result_summary(t, base, m, &b);
 				if (!s.n) {
-					fprintf(f, "<td class=\"num\">%s</td>", t->cells[i].failure ? "failed" : "-");
+					fprintf(f, "<td class=\"num\">%s</td>",
+						!ratio && t->cells[i].failure ? "failed" : "");
 				} else if (!ratio) {
 					int dec = report_decimals(s.mean);
 					snprintf(num, sizeof(num), "%.*f &#177; %.*f", dec, s.mean, dec, s.se);
 					fprintf(f, "<td class=\"num\">%s</td>", num);
-				} else if (i == base || !b.n) {
+				} else if (i == base) {
 					fputs("<td class=\"num\">1.00</td>", f);
+				} else if (report_ratio(t, i, base, m, &q)) {
+					fputs("<td class=\"num\"></td>", f);
 				} else {
 					fprintf(f, "<td class=\"num %s\">",
-						ratio_class(&s, &b, t->metrics[m].direction, &q));
-					verdict_text(f, &s, &b, &q, t->metrics[m].direction, 1);
+						ratio_class(&q, t->metrics[m].direction));
+					verdict_text(f, &q, 1);
 					fputs("</td>", f);
 				}
 			}
 			fputs("</tr>\n", f);
 		}
-		fputs("</table>\n", f);
+		fputs("</table></div>\n", f);
 	}
 	for (int i = 0; i < r->ntargets; i++)
 		if (t->cells[i].failure) {
@@ -472,7 +551,7 @@ static void samples_section(FILE *f, const struct result *r)
 {
 	fputs("<details><summary>Every sample, and the command that made this run</summary>\n<pre>", f);
 	xml_escape(f, r->cmdline);
-	fputs("</pre>\n<table class=\"samples\"><tr><th>Test</th><th>Target</th><th>Run</th>"
+	fputs("</pre>\n<div class=\"scroll\"><table class=\"samples\"><tr><th>Test</th><th>Target</th><th>Run</th>"
 	      "<th>Values</th><th>Wall s</th><th>CPU %</th><th>Machine CPU %</th></tr>\n", f);
 	for (int ti = 0; ti < r->ntests; ti++) {
 		const struct r_test *t = &r->tests[ti];
@@ -489,12 +568,18 @@ static void samples_section(FILE *f, const struct result *r)
 					xml_escape(f, t->metrics[m].name);
 					fprintf(f, " %.6g", s->values[m]);
 				}
-				fprintf(f, "</td><td class=\"num\">%.3f</td><td class=\"num\">%.0f</td>"
-					   "<td class=\"num\">%.0f</td></tr>\n",
-					s->wall, s->cpu_pct, s->machine_cpu_pct);
+				fprintf(f, "</td><td class=\"num\">%.3f</td>", s->wall);
+				/* no figure where none was measured (NaN) */
+				double cpu[2] = { s->cpu_pct, s->machine_cpu_pct };
+				for (int c = 0; c < 2; c++)
+					if (isfinite(cpu[c]))
+						fprintf(f, "<td class=\"num\">%.0f</td>", cpu[c]);
+					else
+						fputs("<td class=\"num\"></td>", f);
+				fputs("</tr>\n", f);
 			}
 	}
-	fputs("</table>\n", f);
+	fputs("</table></div>\n", f);
 	/* Each tool's own output (fileop's table, PostMark's report,
 	 * bonnie++'s CSV line), as the original tool would have printed it. */
 	for (int ti = 0; ti < r->ntests; ti++) {
@@ -534,7 +619,11 @@ static void run_page(FILE *f, const struct result *r, const char *baseline, stru
 	xml_escape(f, r->version);
 	fputs(" &#8212; ", f);
 	xml_escape(f, r->status);
-	fputs("</p>\n", f);
+	fputs("</p>\n<p class=\"howto\">How to read this page: each test has a chart per "
+	      "measure (bars are means, whiskers their 95% interval), then tables of means and of "
+	      "ratios to the baseline. A ratio is marked faster or slower only when the "
+	      "difference is statistically significant; &#9888; marks a figure from too few runs or "
+	      "with a spread above 3%. Every sample is at the end.</p>\n", f);
 	system_table(f, r);
 	if (r->ntargets)
 		summary_table(f, r, base);

@@ -47,9 +47,6 @@ static json_t *metric_json(const struct result *r, const struct r_test *t, int m
 {
 	const struct r_metric *mt = &t->metrics[m];
 	json_t *results = json_array();
-	struct summary b;
-
-	result_summary(t, base, m, &b);
 	for (int i = 0; i < r->ntargets; i++) {
 		struct summary s;
 		json_t *samples = json_array(), *o;
@@ -60,16 +57,19 @@ static json_t *metric_json(const struct result *r, const struct r_test *t, int m
 		o = summary_json(&s);
 		json_object_set_new(o, "target", json_string(r->targets[i].label));
 		json_object_set_new(o, "samples", samples);
-		if (i != base && s.n && b.n) {
-			struct ratio q = stats_ratio(&s, &b);
-			int v = q.verdict * (mt->direction > 0 ? 1 : -1);
+		struct ratio q;
+		/* A ratio only where both sides have a value (verdict.c). */
+		if (i != base && !report_ratio(t, i, base, m, &q))
 			json_object_set_new(o, "ratio_to_baseline",
 				json_pack("{s:o,s:[oo],s:o,s:s}", "value", num(q.value),
 					  "ci95", num(q.lo), num(q.hi), "welch_p", num(q.p),
-					  "verdict", s.n < 2 || b.n < 2 ? "too few runs" :
-					  v > 0 ? "faster" : v < 0 ? "slower" :
+					  "verdict", q.verdict == REPORT_TOO_FEW ? "too few runs" :
+					  q.verdict > 0 ? "faster" : q.verdict < 0 ? "slower" :
 					  "no significant difference"));
-		}
+		char warn[128];
+		if (report_warning(t, i, m, warn, sizeof(warn)))
+			json_object_set_new(o, "warning", json_string(warn));
+		json_object_set_new(o, "ci95_scale", json_string(s.log_scale ? "log" : "linear"));
 		json_array_append_new(results, o);
 	}
 	return json_pack("{s:s,s:s,s:s,s:s,s:b,s:o}", "name", mt->name, "unit", mt->unit,

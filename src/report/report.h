@@ -42,6 +42,26 @@ void report_tables(FILE *f, const struct result *r, int test,
 /* Decimals that suit a column whose largest magnitude is `max`. */
 int report_decimals(double max);
 
+/* verdict.c: one decision per cell for every renderer. */
+#define REPORT_TOO_FEW 2	/* ratio verdict: fewer than 2 runs on a side */
+#define REPORT_MIN_RUNS 3	/* fewer runs than this: a warning */
+#define REPORT_CV_LIMIT 0.03	/* CV at or above this: a warning */
+/* Target i / baseline for metric m: 0 with q filled, verdict in "faster"
+ * terms (+1 faster, -1 slower, 0 no significant difference, or
+ * REPORT_TOO_FEW); -1 when either side has no value: no ratio, an empty
+ * cell. */
+int report_ratio(const struct r_test *t, int i, int base, int m, struct ratio *q);
+/* '+', '-', '~' or '?' (too few runs to test). */
+char report_mark(const struct ratio *q);
+/* 1 and a short text when target i's figure for metric m is shaky. */
+int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len);
+/* A column header with its unit, once: "Latency mean (usec)", "TPS". */
+void report_header(const struct r_metric *m, char *buf, size_t len);
+/* One legend for the marks, the same everywhere. */
+#define REPORT_LEGEND "+ faster, - slower, ~ no significant difference (Welch's t-test on " \
+	"the log scale, p < 0.05, and the 95% interval of the ratio excludes 1), ? too few " \
+	"runs to test, * beyond the +-5% band"
+
 int report_json(FILE *f, const struct result *r, const char *baseline);
 int report_csv(FILE *f, const struct result *r);
 int report_markdown(FILE *f, const struct result *r, const struct report_opts *o);

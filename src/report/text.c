@@ -108,7 +108,12 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 	else
 		fprintf(f, "%s < Lower Is Better\n", m->unit);
 
-	int bar_max = o->width - (lw + 3) - vw - 2 - sw - 1;
+	int marks = 0;	/* room for " !" when any row carries a warning */
+	for (int i = 0; i < r->ntargets; i++) {
+		char warn[128];
+		marks |= report_warning(t, i, mi, warn, sizeof(warn));
+	}
+	int bar_max = o->width - (lw + 3) - vw - 2 - sw - 1 - (marks ? 2 : 0);
 	if (bar_max < 10)
 		bar_max = 10;
 	for (int i = 0; i < r->ntargets; i++) {
@@ -127,20 +132,22 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 			fprintf(f, "  SE +/- %.*f, N = %d", dec, s[i].se, s[i].n);
 		else
 			fprintf(f, "  N = 1");
-		fputc('\n', f);
+		char warn[128];
+		fprintf(f, "%s\n", report_warning(t, i, mi, warn, sizeof(warn)) ? " !" : "");
+	}
+	/* The reason behind each "!": a figure a reader should not lean on. */
+	for (int i = 0; i < r->ntargets; i++) {
+		char warn[128];
+		if (report_warning(t, i, mi, warn, sizeof(warn)))
+			fprintf(f, "! %s: %s: shaky figure\n", r->targets[i].label, warn);
 	}
 	free(s);
 }
 
-/* Verdict of target vs baseline for one metric, in "faster" terms. */
-static int faster(const struct ratio *q, int direction)
-{
-	return q->verdict * (direction > 0 ? 1 : -1);
-}
-
 struct column {
-	char head[64], unit[32];
+	char head[96], unit[32];
 	int width, dec;
+	int empty;		/* no target has a figure: the column is left out */
 };
 
 /* Columns of the means table: every metric, then the workload's CPU% and
@@ -168,27 +175,22 @@ static void column_summary(const struct r_test *t, int c, int target, struct sum
 	free(x);
 }
 
+/* A ratio cell: empty unless both sides have a value. */
 static void cell_ratio(const struct r_test *t, int ti, int mi, int base, char *buf,
 		       size_t len, int *sig, int *band)
 {
-	struct summary a, b;
 	struct ratio q;
 
-	result_summary(t, ti, mi, &a);
-	result_summary(t, base, mi, &b);
 	*sig = 0;
 	*band = 0;
-	if (!a.n || !b.n || b.mean == 0) {
-		snprintf(buf, len, "-");
+	if (report_ratio(t, ti, base, mi, &q)) {
+		buf[0] = '\0';
 		return;
 	}
-	q = stats_ratio(&a, &b);
-	*sig = faster(&q, t->metrics[mi].direction);
+	*sig = q.verdict == REPORT_TOO_FEW ? 0 : q.verdict;
 	double better = t->metrics[mi].direction > 0 ? q.value : 1 / q.value;
 	*band = better >= 1.05 ? 1 : better <= 1 / 1.05 ? -1 : 0;
-	snprintf(buf, len, "%.2f%c%s", q.value,
-		 a.n < 2 || b.n < 2 ? '?' : *sig > 0 ? '+' : *sig < 0 ? '-' : '~',
-		 *band ? "*" : "");
+	snprintf(buf, len, "%.2f%c%s", q.value, report_mark(&q), *band ? "*" : "");
 }
 
 static void print_cell(FILE *f, const char *text, int width, const char *color,
@@ -206,10 +208,20 @@ static void print_cell(FILE *f, const char *text, int width, const char *color,
 		fputs("\033[0m", f);
 }
 
+/* The unit every metric column shares, or "" (fileop: all ops/s). */
+static const char *common_unit(const struct r_test *t)
+{
+	for (int m = 1; m < t->nmetrics; m++)
+		if (strcmp(t->metrics[m].unit, t->metrics[0].unit))
+			return "";
+	return t->nmetrics ? t->metrics[0].unit : "";
+}
+
 static void layout_columns(const struct result *r, const struct r_test *t,
 			   struct column *cols, int ncols)
 {
 	char buf[64];
+	int shared = common_unit(t)[0] != '\0';
 
 	for (int c = 0; c < ncols; c++) {
 		struct summary s;
@@ -220,13 +232,20 @@ static void layout_columns(const struct result *r, const struct r_test *t,
 				max = fabs(s.mean);
 		}
 		cols[c].dec = c < t->nmetrics ? report_decimals(max) : 0;
-		snprintf(cols[c].head, sizeof(cols[c].head), "%s",
-			 c < t->nmetrics ? t->metrics[c].label : c == t->nmetrics ? "CPU%" : "Machine CPU%");
+		if (c < t->nmetrics && shared)	/* the title says the unit once */
+			snprintf(cols[c].head, sizeof(cols[c].head), "%s", t->metrics[c].label);
+		else if (c < t->nmetrics)
+			report_header(&t->metrics[c], cols[c].head, sizeof(cols[c].head));
+		else
+			snprintf(cols[c].head, sizeof(cols[c].head), "%s",
+				 c == t->nmetrics ? "CPU%" : "Machine CPU%");
 		snprintf(cols[c].unit, sizeof(cols[c].unit), "%s",
 			 c < t->nmetrics ? t->metrics[c].unit : "%");
 		cols[c].width = (int)strlen(cols[c].head);
+		cols[c].empty = 1;
 		for (int i = 0; i < r->ntargets; i++) {
 			column_summary(t, c, i, &s);
+			cols[c].empty &= !s.n;
 			int n = snprintf(buf, sizeof(buf), "%.*f", cols[c].dec, s.mean);
 			if (n + 1 > cols[c].width)
 				cols[c].width = n + 1;
@@ -247,7 +266,8 @@ static void table_cell(const struct result *r, const struct r_test *t, int ratio
 
 	*color = NULL;
 	if (ratio && i == base) {
-		snprintf(buf, len, "1.00");
+		column_summary(t, c, i, &s);
+		snprintf(buf, len, "%s", s.n ? "1.00" : "");
 	} else if (ratio) {
 		cell_ratio(t, i, c, base, buf, len, &sig, &band);
 		if (o->color && !markdown)
@@ -265,18 +285,46 @@ static void table_cell(const struct result *r, const struct r_test *t, int ratio
 	(void)r;
 }
 
-static void table_title(FILE *f, const struct result *r, const struct r_test *t,
-			int ratio, int base, int markdown)
+/* text wrapped at width, continuation lines indented by `indent`. */
+static void wrap_text(FILE *f, const char *text, int width, int indent)
 {
-	if (!ratio)
-		fprintf(f, markdown ? "\nMeans (%s):\n\n" : "%s: means\n", t->name);
+	int col = 0;
+
+	for (const char *w = text; *w;) {
+		int len = (int)strcspn(w, " ");
+		if (col && col + 1 + len > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col) {
+			fputc(' ', f);
+			col++;
+		}
+		col += fprintf(f, "%.*s", len, w);
+		w += len;
+		while (*w == ' ')
+			w++;
+	}
+	fputc('\n', f);
+}
+
+static void table_title(FILE *f, const struct result *r, const struct r_test *t,
+			int ratio, int base, int markdown, int width)
+{
+	const char *unit = common_unit(t);
+	char line[1024];
+
+	if (!ratio && markdown)
+		fprintf(f, "\nMeans (%s%s%s):\n\n", t->name, unit[0] ? ", " : "", unit);
+	else if (!ratio)
+		fprintf(f, "%s: means%s%s%s\n", t->name, unit[0] ? " (" : "", unit, unit[0] ? ")" : "");
 	else if (markdown)
-		fprintf(f, "\nRatio to %s (target / baseline; + faster, - slower, "
-			"~ no significant difference at 95%%, * beyond the +-5%% band):\n\n",
-			r->targets[base].label);
-	else
-		fprintf(f, "\n%s: ratio to %s\n(+ faster, - slower, ~ no significant "
-			"difference at 95%%; * beyond +-5%%)\n", t->name, r->targets[base].label);
+		fprintf(f, "\nRatio to %s (target / baseline; %s; empty where a side has no "
+			"figure):\n\n", r->targets[base].label, REPORT_LEGEND);
+	else {
+		fprintf(f, "\n%s: ratio to %s\n", t->name, r->targets[base].label);
+		snprintf(line, sizeof(line), "(%s)", REPORT_LEGEND);
+		wrap_text(f, line, width, 1);
+	}
 }
 
 /* Raw (means) and ratio tables of one test, columns wrapped to the width. */
@@ -296,25 +344,35 @@ void report_tables(FILE *f, const struct result *r, int ti,
 		return;
 	}
 	layout_columns(r, t, cols, ncols);
-	for (int ratio = 0; ratio < (r->ntargets > 1 ? 2 : 1); ratio++) {
-		int n = ratio ? t->nmetrics : ncols;
-		table_title(f, r, t, ratio, base, markdown);
+	int *vis = calloc((size_t)ncols, sizeof(int)), nvis[2] = { 0, 0 };
+	if (!vis) {
+		free(cols);
+		return;
+	}
+	for (int c = 0; c < ncols; c++)
+		if (!cols[c].empty) {
+			vis[nvis[0]++] = c;
+			nvis[1] += c < t->nmetrics;
+		}
+	for (int ratio = 0; ratio < (r->ntargets > 1 ? 2 : 1) && nvis[ratio]; ratio++) {
+		int n = nvis[ratio];	/* metric columns come first in vis */
+		table_title(f, r, t, ratio, base, markdown, o->width);
 		for (int first = 0; first < n;) {
 			int last = first, used = lw;
 			while (last < n && (markdown || last == first ||
-					    used + 2 + cols[last].width <= o->width))
-				used += 2 + cols[last++].width;
+					    used + 2 + cols[vis[last]].width <= o->width))
+				used += 2 + cols[vis[last++]].width;
 			if (markdown) {
 				fprintf(f, "| target |");
-				for (int c = first; c < last; c++)
-					fprintf(f, " %s (%s) |", cols[c].head, cols[c].unit);
+				for (int k = first; k < last; k++)
+					fprintf(f, " %s |", cols[vis[k]].head);
 				fprintf(f, "\n|---|");
-				for (int c = first; c < last; c++)
+				for (int k = first; k < last; k++)
 					fprintf(f, "---:|");
 			} else {
 				fprintf(f, "%-*s", lw, "");
-				for (int c = first; c < last; c++)
-					print_cell(f, cols[c].head, cols[c].width, NULL, 0);
+				for (int k = first; k < last; k++)
+					print_cell(f, cols[vis[k]].head, cols[vis[k]].width, NULL, 0);
 			}
 			fputc('\n', f);
 			for (int i = 0; i < r->ntargets; i++) {
@@ -322,7 +380,8 @@ void report_tables(FILE *f, const struct result *r, int ti,
 					fprintf(f, "| %s |", r->targets[i].label);
 				else
 					fprintf(f, "%-*s", lw, r->targets[i].label);
-				for (int c = first; c < last; c++) {
+				for (int k = first; k < last; k++) {
+					int c = vis[k];
 					table_cell(r, t, ratio, c, i, base, &cols[c], o, markdown,
 						   buf, sizeof(buf), &color);
 					print_cell(f, buf, cols[c].width, color, markdown);
@@ -332,6 +391,7 @@ void report_tables(FILE *f, const struct result *r, int ti,
 			first = last;
 		}
 	}
+	free(vis);
 	free(cols);
 }
 

@@ -175,7 +175,8 @@ static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 	sm->wall = u.wall;
 	sm->cpu_user = u.user;
 	sm->cpu_sys = u.sys;
-	sm->cpu_pct = u.cpu_pct;
+	/* getrusage is tick-sampled too: no figure for a sample this short */
+	sm->cpu_pct = u.wall >= 0.1 ? u.cpu_pct : NAN;
 	sm->machine_cpu_pct = u.machine_pct;
 	sm->detail = c->detail;
 	return rc;
@@ -217,8 +218,10 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 	const struct test_spec *ts = &rq->tests[k];
 	struct runner_opts opts = rq->opts;
 	const struct runner_opts *o = &opts;
-	if (ts->runs)
-		opts.runs = ts->runs;	/* a suite fixed this test's runs */
+	/* A suite's runs = applies unless the user said --runs: the user's
+	 * explicit word wins. */
+	if (ts->runs && !rq->opts.runs)
+		opts.runs = ts->runs;
 	int limit = o->runs ? o->runs : o->max_runs, pm = primary_metric(ts);
 	int failed = 0, total_runs = 0;
 	uint64_t t0 = now_ns();

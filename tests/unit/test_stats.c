@@ -19,9 +19,78 @@ static void test_summary_by_hand(void **state)
 	assert_float_equal(s.min, 2, 0);
 	assert_float_equal(s.max, 9, 0);
 	assert_float_equal(s.cv, sqrt(32.0 / 7) / 5, 1e-12);
-	/* t(0.975, 7) = 2.364624 */
+	/* All positive: the interval is t(0.975, 7) = 2.364624 on the logs. */
+	double l[8], lm = 0, lss = 0;
+	for (int i = 0; i < 8; i++)
+		lm += (l[i] = log(x[i])) / 8;
+	for (int i = 0; i < 8; i++)
+		lss += (l[i] - lm) * (l[i] - lm);
+	double h = 2.364624 * sqrt(lss / 7) / sqrt(8);
+	assert_true(s.log_scale);
+	assert_float_equal(s.ci_lo, exp(lm - h), 1e-4);
+	assert_float_equal(s.ci_hi, exp(lm + h), 1e-4);
+	/* With a zero in it: the plain t interval, clipped at 0. */
+	double z[] = { 0, 4, 4, 4, 5, 5, 7, 9 };
+	stats_summarize(z, 8, &s);
+	assert_false(s.log_scale);
 	assert_float_equal(s.ci_hi - s.mean, 2.364624 * s.se, 1e-5);
 	assert_float_equal(s.mean - s.ci_lo, 2.364624 * s.se, 1e-5);
+	double z2[] = { 0, 0, 9 };
+	stats_summarize(z2, 3, &s);
+	assert_float_equal(s.ci_lo, 0, 0);	/* never below what is possible */
+}
+
+/* Two runs of a rate far apart: the plain interval reaches below 0
+ * (2000 +- 12.7 x 1000); the log-scale one stays positive. */
+static void test_interval_stays_positive(void **state)
+{
+	(void)state;
+	double x[] = { 1000, 3000 }, y[] = { 1, 5, 2000 };
+	struct summary s;
+
+	stats_summarize(x, 2, &s);
+	assert_true(s.ci_lo > 0 && s.ci_lo < 1000 && s.ci_hi > 3000);
+	stats_summarize(y, 3, &s);
+	assert_true(s.ci_lo > 0);
+}
+
+/* A 25x difference with 3 runs each (tmpfs vs disk, the spread of a
+ * fast target large in absolute terms): significant on the log scale,
+ * where on the plain scale Welch gives p = 0.13. */
+static void test_large_difference_few_runs(void **state)
+{
+	(void)state;
+	double fast[] = { 1500, 5000, 2000 }, slow[] = { 100, 130, 95 };
+	struct summary f, s;
+
+	stats_summarize(fast, 3, &f);
+	stats_summarize(slow, 3, &s);
+	struct ratio r = stats_ratio(&f, &s);
+	assert_int_equal(r.verdict, 1);
+	assert_true(r.p < 0.05 && r.value > 25);
+	assert_true(r.lo > 1 && r.lo <= r.value && r.value <= r.hi);
+	f.log_scale = s.log_scale = 0;	/* what the plain scale said */
+	assert_true(stats_welch(&f, &s).p > 0.05);
+}
+
+/* On logs, Welch's test of x is the plain test of log x. */
+static void test_log_welch_is_welch_of_logs(void **state)
+{
+	(void)state;
+	double a[] = { 11, 13, 12.5, 15 }, b[] = { 9, 9.5, 10.5, 8 }, la[4], lb[4];
+	struct summary sa, sb, sla, slb;
+
+	for (int i = 0; i < 4; i++)
+		la[i] = log(a[i]), lb[i] = log(b[i]);
+	stats_summarize(a, 4, &sa);
+	stats_summarize(b, 4, &sb);
+	stats_summarize(la, 4, &sla);
+	stats_summarize(lb, 4, &slb);
+	sla.log_scale = slb.log_scale = 0;
+	struct welch w1 = stats_welch(&sa, &sb), w2 = stats_welch(&sla, &slb);
+	assert_float_equal(w1.t, w2.t, 1e-9);
+	assert_float_equal(w1.df, w2.df, 1e-9);
+	assert_float_equal(w1.p, w2.p, 1e-12);
 }
 
 static void test_median_odd_and_unsorted(void **state)
@@ -90,6 +159,7 @@ static void test_welch_reference(void **state)
 
 	stats_summarize(a, 15, &sa);
 	stats_summarize(b, 15, &sb);
+	sa.log_scale = sb.log_scale = 0;	/* the article tests the plain means */
 	struct welch w = stats_welch(&sa, &sb);
 	assert_float_equal(w.t, -2.46, 0.01);
 	assert_float_equal(w.df, 24.9885, 0.001);	/* hand: (va+vb)^2 / (va^2/14 + vb^2/14) */
@@ -109,7 +179,7 @@ static void test_ratio_verdicts(void **state)
 	struct ratio r = stats_ratio(&f, &s);
 	assert_float_equal(r.value, 200.25 / 100, 1e-9);
 	assert_int_equal(r.verdict, 1);
-	assert_true(r.lo > 1 && r.hi > r.value);
+	assert_true(r.lo > 1 && r.lo < r.value && r.hi > r.value);
 	assert_int_equal(stats_ratio(&s, &f).verdict, -1);
 	assert_int_equal(stats_ratio(&n, &s).verdict, 0);	/* within noise */
 	/* Too few runs: a ratio, but no verdict. */
@@ -130,6 +200,9 @@ int main(void)
 		cmocka_unit_test(test_outlier_rule),
 		cmocka_unit_test(test_welch_reference),
 		cmocka_unit_test(test_ratio_verdicts),
+		cmocka_unit_test(test_interval_stays_positive),
+		cmocka_unit_test(test_large_difference_few_runs),
+		cmocka_unit_test(test_log_welch_is_welch_of_logs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

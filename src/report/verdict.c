@@ -1,0 +1,60 @@
+/*
+ * verdict.c: what every renderer says about a cell, decided once.
+ *
+ * A ratio to the baseline exists only where both sides have a value; its
+ * mark says faster, slower, no significant difference, or too few runs to
+ * tell; a warning says when a figure is shaky (fewer than 3 runs, or a
+ * coefficient of variation at or above the adaptive runner's 3% target).
+ * Text, Markdown, HTML and JSON all ask here, so they cannot disagree.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+int report_ratio(const struct r_test *t, int i, int base, int m, struct ratio *q)
+{
+	struct summary a, b;
+
+	result_summary(t, i, m, &a);
+	result_summary(t, base, m, &b);
+	if (!a.n || !b.n || b.mean == 0 || !isfinite(a.mean) || !isfinite(b.mean))
+		return -1;
+	*q = stats_ratio(&a, &b);
+	q->verdict *= t->metrics[m].direction > 0 ? 1 : -1;	/* in "faster" terms */
+	if (a.n < 2 || b.n < 2)
+		q->verdict = REPORT_TOO_FEW;
+	return 0;
+}
+
+char report_mark(const struct ratio *q)
+{
+	return q->verdict == REPORT_TOO_FEW ? '?' : q->verdict > 0 ? '+' : q->verdict < 0 ? '-' : '~';
+}
+
+int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len)
+{
+	struct summary s;
+
+	buf[0] = '\0';
+	result_summary(t, i, m, &s);
+	if (!s.n)
+		return 0;
+	if (s.n < REPORT_MIN_RUNS)
+		snprintf(buf, len, "only %d run%s", s.n, s.n == 1 ? "" : "s");
+	else if (s.cv >= REPORT_CV_LIMIT)
+		snprintf(buf, len, "CV %.1f%% over %d runs (target < %.0f%%)", 100 * s.cv, s.n,
+			 100 * REPORT_CV_LIMIT);
+	return buf[0] != '\0';
+}
+
+void report_header(const struct r_metric *m, char *buf, size_t len)
+{
+	/* "Latency mean (usec)", but "TPS" rather than "TPS (TPS)", and no
+	 * unit twice in "CPU%". */
+	if (!m->unit[0] || strstr(m->label, m->unit) || !strcmp(m->label, m->unit))
+		snprintf(buf, len, "%s", m->label);
+	else
+		snprintf(buf, len, "%s (%s)", m->label, m->unit);
+}
