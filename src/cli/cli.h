@@ -48,10 +48,10 @@ int cli_open_store_readonly(const char *path, struct store **out);
  * stdout): HTML as one page, the others one after another.  A file that
  * could not be written whole is removed. */
 int cli_write_runs(struct result *const *runs, int n, const char *what, const char *file,
-		   const char *baseline);
+		   const char *baseline, int verbose);
 /* The same for one run. */
 int cli_write_output(const struct result *r, const char *what, const char *file,
-		     const char *baseline);
+		     const char *baseline, int verbose);
 /* A run named by number, "last", or (by_label) its label: the newest
  * run so labelled. */
 int cli_find_run(struct store *s, const char *sel, int by_label, int64_t *id);

@@ -62,11 +62,11 @@ static int cmd_report(int argc, char **argv)
 	rc = code != 0;
 	store_close(s);
 	if (!rc && html)
-		rc = cli_write_runs(runs, n, "html", html, baseline) != 0;
+		rc = cli_write_runs(runs, n, "html", html, baseline, 1) != 0;
 	if (!rc && md)
-		rc = cli_write_runs(runs, n, "markdown", md, baseline) != 0;
+		rc = cli_write_runs(runs, n, "markdown", md, baseline, 1) != 0;
 	if (!rc && !html && !md)
-		rc = cli_write_runs(runs, n, "text", "-", baseline) != 0;
+		rc = cli_write_runs(runs, n, "text", "-", baseline, 1) != 0;
 	for (int i = 0; i < n && runs; i++)
 		result_free(runs[i]);
 	free(runs);

@@ -17,6 +17,7 @@
 #include "../targets/state.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static const char run_usage[] =
 	"`fsbench list tests`.  Each target gets a scratch directory fsbench.XXXXXX\n"
 	"that is removed afterwards.\n";
 
-enum { O_MAX = 256, O_WARMUP, O_BASELINE, O_LABEL, O_DB, O_JSON, O_CSV, O_MD, O_NODROP,
+enum { O_MAX = 256, O_VERBOSE, O_WARMUP, O_BASELINE, O_LABEL, O_DB, O_JSON, O_CSV, O_MD, O_NODROP,
        O_FSSIZE, O_IMGDIR, O_DEVICE, O_FORCE, O_NODIO, O_FRESH, O_SCALE, O_RAM, O_HTML, O_FIO };
 
 #define MAX_FIO_FILES 8
@@ -67,6 +68,8 @@ static const struct cli_opt run_opts[] = {
 	{ "html", 1, O_HTML, "FILE", "also write an HTML report with charts" },
 	{ "no-drop-caches", 0, O_NODROP, NULL, "only sync between runs" },
 	{ "quiet", 0, 'q', NULL, "no charts or progress on the terminal" },
+	{ "verbose", 0, O_VERBOSE, NULL, "every chart and the means and ratio tables, not only "
+	  "each test's primary chart and the summary" },
 	{ "help", 0, 'h', NULL, "this help" },
 	{ NULL, 0, 0, NULL, NULL },
 };
@@ -86,6 +89,9 @@ struct run_cli {
 	uint64_t ram;
 	struct memlimit mem;
 	char ram_note[128];
+	int verbose;
+	FILE *human;		/* charts and summary: stdout, or stderr when a
+				 * document (--json - ...) takes stdout */
 };
 
 static int count_arg(const char *opt, const char *v, int min, int max, int *out)
@@ -281,6 +287,7 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 		case O_HTML: c->html = optarg; break;
 		case O_NODROP: rq->opts.drop_caches = 0; break;
 		case 'q': rq->opts.quiet = 1; break;
+		case O_VERBOSE: c->verbose = 1; break;
 		case 'h':
 			cli_print_help(stdout, run_usage, run_opts);
 			exit(EXIT_OK);
@@ -296,6 +303,18 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 		test_spec_scale(&rq->tests[rq->ntests], c->scale);
 		rq->ntests++;
 	}
+	/* `--json - | jq`: stdout holds the document alone. */
+	const char *outs[] = { c->json, c->csv, c->markdown, c->html };
+	int dashes = 0;
+	c->human = stdout;
+	for (int i = 0; i < 4; i++)
+		if (outs[i] && !strcmp(outs[i], "-")) {
+			c->human = stderr;
+			dashes++;
+		}
+	if (dashes > 1)
+		return error_set("run: only one of --json, --csv, --markdown and --html can be - "
+				 "(stdout)");
 	if (c->nfio && add_fio_jobs(c))
 		return -1;
 	if (c->suite_name && add_suite(c))
@@ -346,13 +365,45 @@ static void print_test(void *arg, int64_t run_id, int test)
 
 	if (c->rq.opts.quiet || store_load_run(c->store, run_id, &r))
 		return;
-	report_opts_for(stdout, &o);
+	report_opts_for(c->human, &o);
 	o.baseline = c->rq.baseline;
+	o.verbose = c->verbose;
 	if (test == 0)
-		report_system(stdout, r, &o);
-	report_test(stdout, r, test, &o);
-	fflush(stdout);
+		report_system(c->human, r, &o);
+	report_test(c->human, r, test, &o);
+	fflush(c->human);
 	result_free(r);
+}
+
+/* The end of a run: the summary, then where everything went. */
+static void print_end(struct run_cli *c, int64_t run_id)
+{
+	struct result *r;
+	struct report_opts o;
+	char where[PATH_MAX], line[4096];
+	const char *outs[] = { c->json, c->csv, c->markdown, c->html };
+	size_t used;
+
+	if (!c->rq.opts.quiet && !store_load_run(c->store, run_id, &r)) {
+		report_opts_for(c->human, &o);
+		o.baseline = c->rq.baseline;
+		o.verbose = c->verbose;
+		report_summary(c->human, r, &o);
+		result_free(r);
+	}
+	if (c->db)
+		snprintf(where, sizeof(where), "%s", c->db);
+	else if (store_default_path(where, sizeof(where)))
+		snprintf(where, sizeof(where), "the result store");
+	used = (size_t)snprintf(line, sizeof(line), "run %lld stored in %s", (long long)run_id, where);
+	for (int i = 0, n = 0; i < 4 && used < sizeof(line); i++)
+		if (outs[i] && strcmp(outs[i], "-"))
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s",
+						 n++ ? ", " : "; wrote ", outs[i]);
+	fprintf(c->human, "\nfsbench: %s\n", line);
+	if (!c->verbose && !c->rq.opts.quiet)
+		fprintf(c->human, "fsbench: every chart and table: fsbench show %lld --all%s%s\n",
+			(long long)run_id, c->db ? " --db " : "", c->db ? c->db : "");
 }
 
 static int write_outputs(struct run_cli *c, int64_t run_id)
@@ -365,13 +416,13 @@ static int write_outputs(struct run_cli *c, int64_t run_id)
 	if (store_load_run(c->store, run_id, &r))
 		return -1;
 	if (c->json)
-		rc |= cli_write_output(r, "json", c->json, c->rq.baseline);
+		rc |= cli_write_output(r, "json", c->json, c->rq.baseline, 1);
 	if (c->csv)
-		rc |= cli_write_output(r, "csv", c->csv, c->rq.baseline);
+		rc |= cli_write_output(r, "csv", c->csv, c->rq.baseline, 1);
 	if (c->markdown)
-		rc |= cli_write_output(r, "markdown", c->markdown, c->rq.baseline);
+		rc |= cli_write_output(r, "markdown", c->markdown, c->rq.baseline, 1);
 	if (c->html)
-		rc |= cli_write_output(r, "html", c->html, c->rq.baseline);
+		rc |= cli_write_output(r, "html", c->html, c->rq.baseline, 1);
 	result_free(r);
 	return rc ? -1 : 0;
 }
@@ -462,6 +513,8 @@ static int cmd_run(int argc, char **argv)
 		free_cli(&c);
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}
+	if (comm_rank() == 0)
+		print_end(&c, run_id);
 	free_cli(&c);
 	return rc ? EXIT_FAIL : EXIT_OK;
 }

@@ -15,6 +15,7 @@ static int cmd_show(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "baseline", required_argument, NULL, 'b' },
+		{ "all", no_argument, NULL, 'a' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -22,7 +23,7 @@ static int cmd_show(int argc, char **argv)
 	struct store *s;
 	struct result *r;
 	int64_t id = 0;
-	int ch;
+	int ch, all = 0;
 
 	optind = 1;
 	opterr = 0;
@@ -31,9 +32,12 @@ static int cmd_show(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 'f': format = optarg; break;
 		case 'b': baseline = optarg; break;
+		case 'a': all = 1; break;
 		case 'h':
 			printf("usage: fsbench show [RUN|last] [--format text|json|csv|markdown|html]"
-			       " [--baseline LABEL] [--db FILE]\n");
+			       " [--baseline LABEL] [--all] [--db FILE]\n\n"
+			       "Text shows each test's primary chart and a summary; --all adds every\n"
+			       "chart and the means and ratio tables.\n");
 			return EXIT_OK;
 		default:
 			return cli_fail(EXIT_USAGE, "show: unknown or incomplete option '%s'",
@@ -59,7 +63,7 @@ static int cmd_show(int argc, char **argv)
 		return cli_fail(EXIT_USAGE, "--baseline '%s' names no target of run %lld",
 				baseline, (long long)id);
 	}
-	int rc = cli_write_output(r, format, "-", baseline);
+	int rc = cli_write_output(r, format, "-", baseline, all);
 	result_free(r);
 	return rc ? cli_fail(EXIT_FAIL, "%s", error_get()) : EXIT_OK;
 }

@@ -133,7 +133,7 @@ int cli_open_store_readonly(const char *path, struct store **out)
 }
 
 int cli_write_runs(struct result *const *runs, int n, const char *what, const char *file,
-		   const char *baseline)
+		   const char *baseline, int verbose)
 {
 	FILE *f = stdout;
 	struct report_opts o;
@@ -153,6 +153,7 @@ int cli_write_runs(struct result *const *runs, int n, const char *what, const ch
 	}
 	report_opts_for(f, &o);
 	o.baseline = baseline;
+	o.verbose = verbose;
 	if (!strcmp(what, "html"))	/* one page for all the runs */
 		rc = report_html(f, runs, n, baseline);
 	for (int i = 0; i < n && !rc && strcmp(what, "html"); i++) {
@@ -175,11 +176,11 @@ int cli_write_runs(struct result *const *runs, int n, const char *what, const ch
 }
 
 int cli_write_output(const struct result *r, const char *what, const char *file,
-		     const char *baseline)
+		     const char *baseline, int verbose)
 {
 	struct result *one = (struct result *)r;
 
-	return cli_write_runs(&one, 1, what, file, baseline);
+	return cli_write_runs(&one, 1, what, file, baseline, verbose);
 }
 
 int cli_find_run(struct store *s, const char *sel, int by_label, int64_t *id)

@@ -23,6 +23,8 @@ struct report_opts {
 	int width;		/* columns; 80 when not a terminal */
 	int color;		/* ANSI colour in the ratio table */
 	const char *baseline;	/* target label; NULL = stored or first */
+	int verbose;		/* every chart and table; default: the primary
+				 * metric's chart per test and a summary */
 };
 
 /* Terminal width and colour for a stream, honouring NO_COLOR and COLUMNS. */
@@ -31,8 +33,12 @@ void report_opts_for(FILE *f, struct report_opts *o);
 void report_system(FILE *f, const struct result *r, const struct report_opts *o);
 void report_test(FILE *f, const struct result *r, int test,
 		 const struct report_opts *o);
-/* System table then every test. */
+/* System table, every test, then the summary. */
 void report_text(FILE *f, const struct result *r, const struct report_opts *o);
+/* The answer at a glance: per test its primary metric, the fastest
+ * target, each target's ratio to the baseline with its mark, and how many
+ * figures are shaky. */
+void report_summary(FILE *f, const struct result *r, const struct report_opts *o);
 
 /* Pieces, for tests and for other renderers. */
 void report_chart(FILE *f, const struct result *r, int test, int metric,

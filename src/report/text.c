@@ -451,23 +451,90 @@ void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 	fputc('\n', f);
 }
 
+static int primary_metric(const struct r_test *t)
+{
+	for (int m = 0; m < t->nmetrics; m++)
+		if (t->metrics[m].primary)
+			return m;
+	return 0;
+}
+
 void report_test(FILE *f, const struct result *r, int ti, const struct report_opts *o)
 {
 	const struct r_test *t = &r->tests[ti];
 
 	fputc('\n', f);
-	/* Many columns (fileop's 13): the primary chart, then the tables. */
+	/* By default the seed-000 chart of the primary metric; verbose: every
+	 * chart (up to REPORT_MAX_CHARTS, fileop's 13 columns get one) and the
+	 * tables. */
 	for (int m = 0; m < t->nmetrics; m++) {
-		if (t->nmetrics > REPORT_MAX_CHARTS && !t->metrics[m].primary)
+		int primary = m == primary_metric(t);
+		if (!primary && (!o->verbose || t->nmetrics > REPORT_MAX_CHARTS))
 			continue;
 		report_chart(f, r, ti, m, o);
 		fputc('\n', f);
 	}
-	report_tables(f, r, ti, o, 0);
+	if (o->verbose)
+		report_tables(f, r, ti, o, 0);
 	for (int i = 0; i < r->ntargets; i++)
 		if (t->cells[i].failure)
 			fprintf(f, "%s failed on %s: %s\n", t->name, r->targets[i].label,
 				t->cells[i].failure);
+}
+
+void report_summary(FILE *f, const struct result *r, const struct report_opts *o)
+{
+	int base = result_baseline(r, o->baseline);
+
+	if (base < 0 || !r->ntests)
+		return;
+	fprintf(f, "\nSummary: each target / %s on each test's primary metric\n",
+		r->targets[base].label);
+	if (r->ntargets > 1) {
+		char legend[512];
+		snprintf(legend, sizeof(legend), "(%s)", REPORT_LEGEND);
+		wrap_text(f, legend, o->width, 1);
+	}
+	for (int ti = 0; ti < r->ntests; ti++) {
+		const struct r_test *t = &r->tests[ti];
+		int m = primary_metric(t), best = -1, shaky = 0;
+		double bestv = 0;
+		char line[2048];
+		size_t used;
+
+		if (!t->nmetrics)
+			continue;
+		for (int i = 0; i < r->ntargets; i++) {
+			struct summary s;
+			char warn[128];
+			result_summary(t, i, m, &s);
+			shaky += report_warning(t, i, m, warn, sizeof(warn));
+			if (s.n && (best < 0 || (t->metrics[m].direction > 0 ? s.mean > bestv
+									      : s.mean < bestv))) {
+				best = i;
+				bestv = s.mean;
+			}
+		}
+		used = (size_t)snprintf(line, sizeof(line), "%s (%s, %s is better): %s%s", t->name,
+					t->metrics[m].unit, t->metrics[m].direction > 0 ? "more" : "less",
+					best >= 0 ? "fastest " : "no figure",
+					best >= 0 ? r->targets[best].label : "");
+		for (int i = 0; i < r->ntargets && used < sizeof(line); i++) {
+			struct ratio q;
+			if (i == base || report_ratio(t, i, base, m, &q))
+				continue;
+			double better = t->metrics[m].direction > 0 ? q.value : 1 / q.value;
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %.2f%c%s",
+						 used ? ";" : "", r->targets[i].label, q.value,
+						 report_mark(&q),
+						 better >= 1.05 || better <= 1 / 1.05 ? "*" : "");
+		}
+		if (shaky && used < sizeof(line))
+			snprintf(line + used, sizeof(line) - used, "; ! %d shaky figure%s", shaky,
+				 shaky == 1 ? "" : "s");
+		fputs("  ", f);
+		wrap_text(f, line, o->width - 2, 4);
+	}
 }
 
 void report_text(FILE *f, const struct result *r, const struct report_opts *o)
@@ -475,4 +542,5 @@ void report_text(FILE *f, const struct result *r, const struct report_opts *o)
 	report_system(f, r, o);
 	for (int i = 0; i < r->ntests; i++)
 		report_test(f, r, i, o);
+	report_summary(f, r, o);
 }

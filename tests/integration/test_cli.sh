@@ -7,7 +7,7 @@ A=$WORK/a; B=$WORK/b
 mkdir -p "$A" "$B"
 
 out=$WORK/out.txt err=$WORK/err.txt
-FSB run fsmark:files=30,size=16k --target a="$A" --target b="$B" --runs 3 \
+FSB run fsmark:files=30,size=16k --target a="$A" --target b="$B" --runs 3 --verbose \
 	--db "$DB" --json "$WORK/r.json" --csv "$WORK/r.csv" --markdown "$WORK/r.md" >"$out" 2>"$err"
 rc=$?
 check "run exits 0" [ "$rc" -eq 0 ]
@@ -19,7 +19,13 @@ check "lower-is-better metric charted" grep -qx "usec < Lower Is Better" "$out"
 check "ratio table against a" grep -q "ratio to a" "$out"
 check "system table" grep -q "Processor: " "$out"
 check "target file system shown" grep -q "File-System: " "$out"
-check "lines fit 80 columns" [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$out")" -le 80 ]
+check "lines fit 80 columns (but the paths on the last lines)" \
+	[ "$(grep -v '^fsbench: ' "$out" | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 80 ]
+check "the last lines say where the run is stored and what was written" \
+	grep -q "^fsbench: run [0-9]* stored in $DB; wrote $WORK/r.json, $WORK/r.csv, $WORK/r.md" "$out"
+FSB run fsmark:files=5,size=4k --target a="$A" --runs 1 --db "$DB" --json - 2>"$WORK/jerr" | jq -e . >/dev/null
+check "--json - writes the document alone to stdout (jq reads it)" [ "${PIPESTATUS[0]}" -eq 0 ]
+check "... and the charts go to stderr" grep -q "Higher Is Better" "$WORK/jerr"
 check "cache policy stated" grep -Eq "drop page cache|not dropped" "$err"
 check "no scratch directories left" [ -z "$(find "$A" "$B" -name 'fsbench.*')" ]
 
@@ -46,9 +52,14 @@ check "Markdown table" grep -q '^| target | Files/s | App Overhead (usec) |' "$W
 id=$(jq -r .run.id "$j")
 FSB show "$id" --db "$DB" --format json > "$WORK/show.json"
 check "show --format json equals run --json" cmp -s "$WORK/show.json" "$j"
-FSB show "$id" --db "$DB" > "$WORK/show.txt"
+FSB show "$id" --db "$DB" --all > "$WORK/show.txt"
 check "show re-renders the charts" grep -Eq '^a \.+ [0-9.]+ +\|=+' "$WORK/show.txt"
-check "show text matches run output" diff <(grep -v '^fsbench ' "$out") <(grep -v '^fsbench ' "$WORK/show.txt")
+check "show --all text matches run --verbose output" \
+	diff -B <(grep -v '^fsbench' "$out") <(grep -v '^fsbench' "$WORK/show.txt")
+FSB show "$id" --db "$DB" > "$WORK/brief.txt"
+check "show without --all: the primary chart and the summary, no tables" \
+	sh -c "grep -q '^Summary: ' '$WORK/brief.txt' && ! grep -q 'ratio to a$' '$WORK/brief.txt' &&
+	       [ \$(wc -l < '$WORK/brief.txt') -lt \$(wc -l < '$WORK/show.txt') ]"
 check "show csv" sh -c "\"$FSBENCH\" show $id --db \"$DB\" --format csv | cmp -s - \"$WORK/r.csv\""
 check "list runs" sh -c "\"$FSBENCH\" list runs --db \"$DB\" | grep -Eq '^ +$id .* complete .*a, b'"
 check "list tests shows parameters and named tests" \

@@ -6,7 +6,7 @@
 T=$WORK/t
 mkdir -p "$T"
 run() {	# name, test spec
-	FSB run "$2" --target t="$T" --runs 2 --db "$DB" --json "$WORK/$1.json" >"$WORK/$1.out" 2>"$WORK/$1.err"
+	FSB run "$2" --target t="$T" --runs 2 --verbose --db "$DB" --json "$WORK/$1.json" >"$WORK/$1.out" 2>"$WORK/$1.err"
 }
 run fileop "fileop:l=2,u=3,s=4k"
 check "fileop runs" jqt '.run.status == "complete"' "$WORK/fileop.json"
