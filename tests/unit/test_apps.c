@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "workloads/appstart.h"
 #include "workloads/kv.h"
+#include "runner/testspec.h"
 
 #include <ctype.h>
 #include <limits.h>
@@ -61,6 +62,13 @@ static void test_kv_benchmarks(void **state)
 	assert_non_null(strstr(detail, "fillsync"));
 	assert_non_null(strstr(detail, "(100 ops)"));
 	assert_true(v[0] > 0 && v[1] > 0);
+	/* The title says the work that ran, in db_bench's terms (issue 14). */
+	{
+		struct test_spec ts;
+		assert_int_equal(test_spec_parse("kv:benchmark=fillsync,num=50000,threads=2", &ts), 0);
+		assert_non_null(strstr(ts.subtitle, "num 50000: 50 Synced Writes per Thread, 2 Threads"));
+		test_spec_free(&ts);
+	}
 	/* MB/s = ops x 116 bytes / 2^20 / wall: consistent with micros/op
 	 * for one thread (wall = its own time). */
 	assert_int_equal(run_workload("kv:benchmark=fillseq,num=20000", dir, v, detail, NULL), 0);

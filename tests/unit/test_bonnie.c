@@ -3,6 +3,7 @@
 #include "testutil.h"
 #include "core/error.h"
 #include "run_workload.h"
+#include "runner/testspec.h"
 
 #include <math.h>
 
@@ -77,6 +78,32 @@ static void test_run_104(void **state)
 	assert_true(!isnan(v[0]) || !strcmp(field(d, 3, f, sizeof(f)), "+++++"));
 }
 
+/* precise=1: the measured figure of every phase, +++++ in bonnie++'s own
+ * line still, and the title says so (issue 14). */
+static void test_precise(void **state)
+{
+	(void)state;
+	double v[24];
+	char d[DETAIL_MAX], f[64];
+	struct test_spec ts;
+
+	assert_int_equal(run("bonnie:size=16M,ram=0,n=1:100:10:4,seek_wait=0,seeks=200,byte_io=256k,"
+			     "precise=1", v, d), 0);
+	int plus = 0;
+	for (int k = 10; k <= 21; k += 2) {
+		field(d, k, f, sizeof(f));
+		plus += !strcmp(f, "+++++");
+		assert_true(isfinite(v[k - 10]) && v[k - 10] > 0);	/* a figure, always */
+	}
+	assert_true(plus > 0);	/* 16 MiB from the page cache: under 0.5 s somewhere */
+	assert_int_equal(test_spec_parse("bonnie:size=16M,ram=0,precise=1", &ts), 0);
+	assert_non_null(strstr(ts.subtitle, "precise: phases under 0.5 s measured"));
+	test_spec_free(&ts);
+	assert_int_equal(test_spec_parse("bonnie:size=16M,ram=0", &ts), 0);
+	assert_null(strstr(ts.subtitle, "precise"));
+	test_spec_free(&ts);
+}
+
 static void test_parameters(void **state)
 {
 	(void)state;
@@ -113,6 +140,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_run_200, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_run_104, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_precise, setup_dir, teardown_dir),
 		cmocka_unit_test(test_parameters),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
