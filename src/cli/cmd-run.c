@@ -513,7 +513,7 @@ static int cmd_run(int argc, char **argv)
 		free_cli(&c);
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}
-	if (comm_rank() == 0)
+	if (comm_rank() == 0 && !c.rq.opts.quiet)
 		print_end(&c, run_id);
 	free_cli(&c);
 	return rc ? EXIT_FAIL : EXIT_OK;
