@@ -5,6 +5,7 @@
 #include "report/report.h"
 
 #include <jansson.h>
+#include <math.h>
 
 static struct result *res;
 
@@ -173,6 +174,102 @@ static void test_csv_and_markdown(void **state)
 	free(out);
 }
 
+/* The compact terminal view and the verbose one, against golden files
+ * (tests/fixtures/golden/; FSBENCH_GOLDEN_UPDATE=1 rewrites them after a
+ * deliberate change).  The first line holds the run's date: left out. */
+static void golden(const char *name, int verbose)
+{
+	struct report_opts o = { 80, 0, NULL, verbose };
+	char *out = NULL, file[1024], *want = NULL;
+	size_t n = 0;
+
+	RENDER(out, report_text(f, res, &o));
+	const char *body = strchr(out, '\n') + 1;
+	snprintf(file, sizeof(file), "%s/golden/%s", fixture_dir(), name);
+	if (getenv("FSBENCH_GOLDEN_UPDATE")) {
+		FILE *g = fopen(file, "w");
+		assert_non_null(g);
+		fputs(body, g);
+		fclose(g);
+	}
+	FILE *g = fopen(file, "r");
+	assert_non_null(g);
+	assert_int_equal(getdelim(&want, &n, '\0', g) > 0, 1);
+	fclose(g);
+	if (strcmp(want, body))
+		fail_msg("%s differs from the golden file %s:\n%s", name, file, body);
+	free(want);
+	free(out);
+}
+
+/* A ratio exists only where both sides have a value: the baseline without
+ * a figure for a metric gives empty cells in that column, in text, HTML and
+ * JSON, not "1.00" (issue 14). */
+static void test_empty_baseline(void **state)
+{
+	(void)state;
+	struct r_cell *bc = &res->tests[0].cells[0];
+	double saved[3];
+	struct report_opts o = { 200, 0, NULL, 1 };
+	char *out = NULL;
+
+	for (int k = 0; k < bc->nsamples; k++) {
+		saved[k] = bc->samples[k].values[1];
+		bc->samples[k].values[1] = NAN;	/* base: no App Overhead */
+	}
+	RENDER(out, report_tables(f, res, 0, &o, 0));
+	const char *ratio = strstr(out, "ratio to base");
+	assert_non_null(ratio);
+	const char *row = line_starting(ratio, "base ");
+	assert_non_null(row);
+	assert_int_equal(count_char(row, '.'), 1);	/* "1.00" for Files/s only */
+	row = line_starting(ratio, "fast ");
+	assert_non_null(strstr(row, "1.20+*"));
+	assert_null(strstr(row, "0.80"));		/* no ratio to nothing */
+	free(out);
+	RENDER(out, report_json(f, res, NULL));
+	json_error_t err;
+	json_t *doc = json_loads(out, 0, &err);
+	assert_non_null(doc);
+	json_t *r1 = json_array_get(json_object_get(json_array_get(json_object_get(
+		json_array_get(json_object_get(doc, "tests"), 0), "metrics"), 1), "results"), 1);
+	assert_null(json_object_get(r1, "ratio_to_baseline"));
+	json_decref(doc);
+	free(out);
+	RENDER(out, report_html(f, &res, 1, NULL));
+	assert_null(strstr(out, "0.80"));
+	free(out);
+	for (int k = 0; k < bc->nsamples; k++)
+		bc->samples[k].values[1] = saved[k];
+}
+
+/* Two runs a side: a ratio, marked '?' (too few to test), and a warning. */
+static void test_too_few_runs(void **state)
+{
+	(void)state;
+	struct r_cell *c0 = &res->tests[0].cells[0], *c1 = &res->tests[0].cells[1];
+	int n0 = c0->nsamples, n1 = c1->nsamples;
+	struct report_opts o = { 200, 0, NULL, 1 };
+	char *out = NULL;
+
+	c0->nsamples = 1;
+	c1->nsamples = 1;
+	RENDER(out, report_text(f, res, &o));
+	assert_non_null(strstr(out, "1.20?*"));
+	assert_non_null(strstr(out, "? too few runs"));		/* and it is in the legend */
+	assert_non_null(strstr(out, "! base: only 1 run: shaky figure"));
+	free(out);
+	c0->nsamples = n0;
+	c1->nsamples = n1;
+}
+
+static void test_golden_views(void **state)
+{
+	(void)state;
+	golden("compact.txt", 0);
+	golden("verbose.txt", 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +277,9 @@ int main(void)
 		cmocka_unit_test(test_tables_and_marks),
 		cmocka_unit_test(test_json_document),
 		cmocka_unit_test(test_csv_and_markdown),
+		cmocka_unit_test(test_empty_baseline),
+		cmocka_unit_test(test_too_few_runs),
+		cmocka_unit_test(test_golden_views),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
