@@ -104,14 +104,15 @@ const struct param_def io_option_defs[] = {
 };
 
 enum {
-	M_IOPS, M_MIB, M_MB, M_MEAN, M_SD, M_P50, M_P90, M_P99, M_P999, M_P9999, M_MAX,
+	M_IOPS, M_MIB, M_MEAN, M_SD, M_P50, M_P90, M_P99, M_P999, M_P9999, M_MAX,
 	M_RIOPS, M_WIOPS, M_COUNT
 };
 
 static const struct metric_def io_metrics[] = {
 	{ "iops", "IOPS", HIGHER_IS_BETTER, "IOPS", 1 },
-	{ "bw_mib", "MiB/s", HIGHER_IS_BETTER, "Bandwidth MiB/s", 0 },
-	{ "bw_mb", "MB/s", HIGHER_IS_BETTER, "Bandwidth MB/s", 0 },
+	/* fio's unit (its text also prints MB/s in brackets; one unit here,
+	 * not two columns of the same figure) */
+	{ "bw_mib", "MiB/s", HIGHER_IS_BETTER, "Bandwidth", 0 },
 	{ "clat_mean", "usec", LOWER_IS_BETTER, "Latency mean", 0 },
 	{ "clat_stddev", "usec", LOWER_IS_BETTER, "Latency stddev", 0 },
 	{ "clat_p50", "usec", LOWER_IS_BETTER, "Latency p50", 0 },
@@ -224,7 +225,6 @@ static int io_run(struct wl_ctx *ctx, double *v)
 	secs = res->elapsed_ns ? (double)res->elapsed_ns / 1e9 : 1e-9;
 	v[M_IOPS] = (double)(res->ios[0] + res->ios[1]) / secs;
 	v[M_MIB] = (double)(res->bytes[0] + res->bytes[1]) / secs / (1 << 20);
-	v[M_MB] = (double)(res->bytes[0] + res->bytes[1]) / secs / 1e6;
 	v[M_MEAN] = res->clat.mean / 1000.0;
 	v[M_SD] = hist_stddev(&res->clat) / 1000.0;
 	v[M_P50] = usec(hist_percentile(&res->clat, 50));
