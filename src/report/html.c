@@ -111,7 +111,7 @@ static void warnings(FILE *f, const struct result *r, const struct r_test *t, in
 {
 	for (int i = 0; i < r->ntargets; i++) {
 		char warn[128];
-		if (!report_warning(t, i, mi, warn, sizeof(warn)))
+		if (!report_warning(t, i, mi, warn, sizeof(warn), 0))
 			continue;
 		fputs("<p class=\"warn\">&#9888; ", f);
 		xml_escape(f, r->targets[i].label);

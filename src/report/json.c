@@ -67,7 +67,7 @@ static json_t *metric_json(const struct result *r, const struct r_test *t, int m
 					  q.verdict > 0 ? "faster" : q.verdict < 0 ? "slower" :
 					  "no significant difference"));
 		char warn[128];
-		if (report_warning(t, i, m, warn, sizeof(warn)))
+		if (report_warning(t, i, m, warn, sizeof(warn), 0))
 			json_object_set_new(o, "warning", json_string(warn));
 		json_object_set_new(o, "ci95_scale", json_string(s.log_scale ? "log" : "linear"));
 		json_array_append_new(results, o);

@@ -59,8 +59,9 @@ int report_decimals(double max);
 int report_ratio(const struct r_test *t, int i, int base, int m, struct ratio *q);
 /* '+', '-', '~' or '?' (too few runs to test). */
 char report_mark(const struct ratio *q);
-/* 1 and a short text when target i's figure for metric m is shaky. */
-int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len);
+/* 1 and a text when target i's figure for metric m is shaky ("only 2
+ * runs", "CV 7.2% over 3 runs (target < 3%)"; brief: "2 runs", "CV 7.2%"). */
+int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, int brief);
 /* A column header with its unit, once: "Latency mean (usec)", "TPS". */
 void report_header(const struct r_metric *m, char *buf, size_t len);
 /* One legend for the marks, the same everywhere. */

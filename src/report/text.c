@@ -70,6 +70,28 @@ static void dotted_label(FILE *f, const char *label, int width)
 	fputc(' ', f);
 }
 
+/* text wrapped at width, continuation lines indented by `indent`. */
+static void wrap_text(FILE *f, const char *text, int width, int indent)
+{
+	int col = 0;
+
+	for (const char *w = text; *w;) {
+		int len = (int)strcspn(w, " ");
+		if (col && col + 1 + len > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col) {
+			fputc(' ', f);
+			col++;
+		}
+		col += fprintf(f, "%.*s", len, w);
+		w += len;
+		while (*w == ' ')
+			w++;
+	}
+	fputc('\n', f);
+}
+
 void report_chart(FILE *f, const struct result *r, int ti, int mi,
 		  const struct report_opts *o)
 {
@@ -111,7 +133,7 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 	int marks = 0;	/* room for " !" when any row carries a warning */
 	for (int i = 0; i < r->ntargets; i++) {
 		char warn[128];
-		marks |= report_warning(t, i, mi, warn, sizeof(warn));
+		marks |= report_warning(t, i, mi, warn, sizeof(warn), 0);
 	}
 	int bar_max = o->width - (lw + 3) - vw - 2 - sw - 1 - (marks ? 2 : 0);
 	if (bar_max < 10)
@@ -133,14 +155,21 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 		else
 			fprintf(f, "  N = 1");
 		char warn[128];
-		fprintf(f, "%s\n", report_warning(t, i, mi, warn, sizeof(warn)) ? " !" : "");
+		fprintf(f, "%s\n", report_warning(t, i, mi, warn, sizeof(warn), 0) ? " !" : "");
 	}
-	/* The reason behind each "!": a figure a reader should not lean on. */
-	for (int i = 0; i < r->ntargets; i++) {
+	/* The reason behind each "!", on one line: figures a reader should
+	 * not lean on. */
+	char line[2048] = "! shaky:";
+	size_t used = strlen(line);
+	int shaky = 0;
+	for (int i = 0; i < r->ntargets && used < sizeof(line); i++) {
 		char warn[128];
-		if (report_warning(t, i, mi, warn, sizeof(warn)))
-			fprintf(f, "! %s: %s: shaky figure\n", r->targets[i].label, warn);
+		if (report_warning(t, i, mi, warn, sizeof(warn), 1))
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s",
+						 shaky++ ? "," : "", r->targets[i].label, warn);
 	}
+	if (shaky)
+		wrap_text(f, line, o->width, 2);
 	free(s);
 }
 
@@ -285,28 +314,6 @@ static void table_cell(const struct result *r, const struct r_test *t, int ratio
 	(void)r;
 }
 
-/* text wrapped at width, continuation lines indented by `indent`. */
-static void wrap_text(FILE *f, const char *text, int width, int indent)
-{
-	int col = 0;
-
-	for (const char *w = text; *w;) {
-		int len = (int)strcspn(w, " ");
-		if (col && col + 1 + len > width) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		} else if (col) {
-			fputc(' ', f);
-			col++;
-		}
-		col += fprintf(f, "%.*s", len, w);
-		w += len;
-		while (*w == ' ')
-			w++;
-	}
-	fputc('\n', f);
-}
-
 static void table_title(FILE *f, const struct result *r, const struct r_test *t,
 			int ratio, int base, int markdown, int width)
 {
@@ -445,10 +452,17 @@ void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 				     t->mkfs[0] ? "mkfs" : "Directory" };
 		const char *tv[] = { t->fstype, t->mount_opts, t->disk, t->scheduler,
 				     t->mkfs[0] ? t->mkfs : t->path };
+		if (!o->verbose) {
+			/* one entry per target: what it is and how it was made */
+			char line[2048];
+			snprintf(line, sizeof(line), "%s: %s on %s, %s", t->label, t->fstype,
+				 t->disk, t->mkfs[0] ? t->mkfs : t->path);
+			wrap_text(f, line, o->width, 4);
+			continue;
+		}
 		fprintf(f, "%s:\n", t->label);
 		wrap_fields(f, tn, tv, 5, o->width);
 	}
-	fputc('\n', f);
 }
 
 static int primary_metric(const struct r_test *t)
@@ -471,11 +485,14 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 		int primary = m == primary_metric(t);
 		if (!primary && (!o->verbose || t->nmetrics > REPORT_MAX_CHARTS))
 			continue;
+		if (m && o->verbose)
+			fputc('\n', f);
 		report_chart(f, r, ti, m, o);
-		fputc('\n', f);
 	}
-	if (o->verbose)
+	if (o->verbose) {
+		fputc('\n', f);
 		report_tables(f, r, ti, o, 0);
+	}
 	for (int i = 0; i < r->ntargets; i++)
 		if (t->cells[i].failure)
 			fprintf(f, "%s failed on %s: %s\n", t->name, r->targets[i].label,
@@ -492,7 +509,10 @@ void report_summary(FILE *f, const struct result *r, const struct report_opts *o
 		r->targets[base].label);
 	if (r->ntargets > 1) {
 		char legend[512];
-		snprintf(legend, sizeof(legend), "(%s)", REPORT_LEGEND);
+		/* the full legend stands above the ratio tables (--verbose) */
+		snprintf(legend, sizeof(legend), "(%s)", o->verbose ? REPORT_LEGEND :
+			 "+ faster, - slower, ~ not significant (95%), ? too few runs, * beyond "
+			 "+-5%; ! shaky: fewer than 3 runs or CV of 3% or more");
 		wrap_text(f, legend, o->width, 1);
 	}
 	for (int ti = 0; ti < r->ntests; ti++) {
@@ -508,7 +528,7 @@ void report_summary(FILE *f, const struct result *r, const struct report_opts *o
 			struct summary s;
 			char warn[128];
 			result_summary(t, i, m, &s);
-			shaky += report_warning(t, i, m, warn, sizeof(warn));
+			shaky += report_warning(t, i, m, warn, sizeof(warn), 0);
 			if (s.n && (best < 0 || (t->metrics[m].direction > 0 ? s.mean > bestv
 									      : s.mean < bestv))) {
 				best = i;

@@ -33,7 +33,7 @@ char report_mark(const struct ratio *q)
 	return q->verdict == REPORT_TOO_FEW ? '?' : q->verdict > 0 ? '+' : q->verdict < 0 ? '-' : '~';
 }
 
-int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len)
+int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, int brief)
 {
 	struct summary s;
 
@@ -42,7 +42,9 @@ int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len)
 	if (!s.n)
 		return 0;
 	if (s.n < REPORT_MIN_RUNS)
-		snprintf(buf, len, "only %d run%s", s.n, s.n == 1 ? "" : "s");
+		snprintf(buf, len, "%s%d run%s", brief ? "" : "only ", s.n, s.n == 1 ? "" : "s");
+	else if (s.cv >= REPORT_CV_LIMIT && brief)
+		snprintf(buf, len, "CV %.1f%%", 100 * s.cv);
 	else if (s.cv >= REPORT_CV_LIMIT)
 		snprintf(buf, len, "CV %.1f%% over %d runs (target < %.0f%%)", 100 * s.cv, s.n,
 			 100 * REPORT_CV_LIMIT);
