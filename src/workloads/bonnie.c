@@ -191,7 +191,7 @@ static void bonnie_describe(const void *v, char *buf, size_t len)
 
 	snprintf(buf, len, "bonnie++ %s, %llu MiB file, -n %s%s", p->semantics ? "2.00" : "1.04",
 		 (unsigned long long)(file_size(p) >> 20), p->n,
-		 p->precise ? " (precise: phases under 0.5 s measured, not +++++)" : "");
+		 p->precise ? " (precise: no +++++)" : "");
 }
 
 /* ---- timing ---------------------------------------------------------- */
