@@ -251,6 +251,48 @@ static void test_empty_items(void **state)
 	test_spec_free(&ts);
 }
 
+/* Issue 14: every workload's chart title says the work its run does, in
+ * the original tool's terms, and follows the parameters (the counts each
+ * run performs are checked against these in the workloads' own tests). */
+static void test_titles_say_what_runs(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "fsmark:files=7,size=8k,threads=2", "Test: 7 Files, 8KB Size, 2 Threads" },
+		{ "fileop:f=3,s=2k", "Level 3, 2048-byte files" },
+		{ "postmark:transactions=77,number=33", "77 Transactions, 33 Files of 500 to 10000 Bytes" },
+		{ "tree:files=55,size=2M,dirs=5", "55 Files, 2 MB in 5 Dirs" },
+		{ "bonnie:size=64M,ram=0,n=2", "bonnie++ 2.00, 64 MiB file, -n 2" },
+		{ "io:rw=randwrite,bs=8k,iodepth=4,ioengine=libaio",
+		  "Random Write - Engine: Linux AIO - Buffered: Yes - Direct: No - Block Size: 8KB - IO Depth: 4" },
+		{ "sqlite-speedtest:size=7", "Size 7 -" },
+		{ "sqlite-inserts:n=9,threads=3", "9 Single-Row Transactions x 3 Threads" },
+		/* db_bench's fillsync does num/1000 synced writes: both said */
+		{ "kv:benchmark=fillsync,num=5000,threads=2", "num 5000: 5 Synced Writes per Thread, 2 Threads" },
+		{ "kv:benchmark=fillseq,num=500,threads=1", "Sequential Fill - 500 Keys, 1 Thread" },
+		{ "appstart:writers=1", "Sequential Reads + Writes" },
+		{ "ior:b=2m,t=64k,s=3", "Block Size: 2M - Transfer: 64k - Segments: 3" },
+		{ "mdtest:n=17", "17 Items Per Rank" },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct test_spec ts;
+		if (test_spec_parse(cases[i][0], &ts))
+			fail_msg("%s: %s", cases[i][0], error_get());
+		if (!strstr(ts.subtitle, cases[i][1]))
+			fail_msg("%s: title '%s' lacks '%s'", cases[i][0], ts.subtitle, cases[i][1]);
+		test_spec_free(&ts);
+	}
+	/* every workload has a title that is not empty */
+	for (const struct workload *const *w = workload_all(); *w; w++) {
+		struct test_spec ts;
+		if (test_spec_parse((*w)->name, &ts) == 0) {
+			assert_true(ts.subtitle[0] != '\0');
+			test_spec_free(&ts);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_string_capacity),
 		cmocka_unit_test(test_empty_items),
+		cmocka_unit_test(test_titles_say_what_runs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
