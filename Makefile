@@ -1,5 +1,6 @@
 # fsbench build.  `make run` and `make test` are the two documented entry
-# points; both install missing Debian packages first (scripts/install-deps).
+# points; both install missing Debian packages first (scripts/install-deps),
+# as does `make deps`.  `make` alone only builds.
 
 PKGS     = sqlite3 jansson gsl mount blkid libarchive zlib liburing libzstd
 VERSION  = 0.1.0
@@ -13,7 +14,7 @@ ASAN     = -fsanitize=address -fsanitize=undefined -fno-omit-frame-pointer -fno-
 # FUZZ=1: the library instrumented for libFuzzer (clang only).
 FUZZSAN  = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 SANFLAGS = $(if $(FUZZ),$(FUZZSAN),$(if $(SAN),$(ASAN)))
-CFLAGS   = -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers \
+CFLAGS   = -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -MMD -MP \
            $(SANFLAGS) $(shell pkg-config --cflags $(PKGS)) $(MPICFLAGS) \
            -DFSBENCH_VERSION='"$(VERSION)$(if $(GITREV),-$(GITREV),)"'
 LDFLAGS  = $(SANFLAGS)
@@ -38,7 +39,7 @@ FUZZ_TIME ?= 600
 
 .PHONY: all deps run test test-asan test-run check-clang clean fuzz fuzz-bins fuzz-long
 
-all: deps $(BIN)
+all: $(BIN)
 
 deps:
 	@scripts/install-deps --check || scripts/install-deps
@@ -50,11 +51,12 @@ $(BUILD)/libfsbench.a: $(LIBOBJS)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/%.o: %.c $(wildcard src/*/*.h) Makefile
+# Each object depends on the headers it includes (-MMD -MP writes .d files).
+$(BUILD)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a $(wildcard tests/unit/*.h)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) \
 		$(shell pkg-config --libs cmocka) $(LDLIBS)
@@ -80,7 +82,8 @@ fuzz-long: fuzz
 # mount, so it compares a scratch directory of the current filesystem with
 # one under /dev/shm, and says so.
 RUN_FS = ext4,xfs,btrfs,btrfs:compress=zstd,exfat-fuse
-run: all
+run: deps
+	@$(MAKE) --no-print-directory all
 	@if [ "$$(id -u)" -eq 0 ]; then \
 		./fsbench run --suite quick --fs $(RUN_FS) --fs-size 1G; \
 	else \
@@ -105,4 +108,6 @@ check-clang: deps
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-clang/fsbench SAN= BIN=build-clang/fsbench
 
 clean:
-	rm -rf build build-asan build-clang build-fuzz fsbench
+	rm -rf build build-asan build-clang build-fuzz fsbench fsbench.d
+
+-include $(OBJS:.o=.d) $(TESTBINS:=.d) $(FUZZBINS:=.d) $(BIN).d

@@ -23,7 +23,8 @@ for src in "$here"/../fuzz/fuzz_*.c; do
 		not_ok "fuzz $h: corpus replay" "empty corpus $corpus/$h"
 		continue
 	fi
-	if "$FUZZBIN/$name" -runs=0 "$corpus/$h" >"$WORK/$h.log" 2>&1 &&
+	# a crash leaves its input in $WORK, not in the checkout
+	if "$FUZZBIN/$name" -runs=0 -artifact_prefix="$WORK/" "$corpus/$h" >"$WORK/$h.log" 2>&1 &&
 	   ! grep -qE 'runtime error|ERROR: (Address|Leak|Undefined)' "$WORK/$h.log"; then
 		ok "fuzz $h: $n inputs replay clean"
 	else
