@@ -51,7 +51,8 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
 #define ENGINE_NO_DATA	2u
 
 struct io_engine_ops {
-	const char *name;
+	const char *name;	/* ioengine=NAME, as fio calls it */
+	const char *title;	/* in chart titles, as PTS writes it: "IO_uring" */
 	const char *help;
 	unsigned flags;
 	/* Per-thread set-up after files are open and buffers allocated. */
@@ -65,9 +66,13 @@ struct io_engine_ops {
 	void (*cleanup)(struct io_thread *t);
 };
 
-const struct io_engine_ops *engine_find(const char *name);
-/* "psync|sync|io_uring|libaio|mmap|null", for the parameter table. */
-#define ENGINE_CHOICES "psync|sync|io_uring|libaio|mmap|null"
+/* The engines are one list (engines.c); everything else derives from it. */
+/* The index-th engine of the list, NULL past its end; the io parameter
+ * `ioengine` is an index into it. */
+const struct io_engine_ops *engine_at(int index);
+/* "psync|sync|...": the list's names, for the parameter table's choices
+ * (filled from the list when the program loads). */
+extern char engine_choices[];
 
 /* Transfer a whole request with pread/pwrite-like calls: shared by psync
  * and sync.  Returns bytes done or -errno. */

@@ -188,6 +188,7 @@ static struct io_req *uring_event(struct io_thread *t, unsigned i)
 
 const struct io_engine_ops engine_io_uring = {
 	.name = "io_uring",
+	.title = "IO_uring",
 	.help = "Linux io_uring through liburing (registerfiles, fixedbufs, sqthread_poll)",
 	.init = uring_init,
 	.queue = uring_queue,

@@ -909,7 +909,6 @@ void io_job_close(struct io_job *job)
 
 int io_job_open(const struct io_options *o, const char *dir, struct io_job **out)
 {
-	char engine[32];
 	struct io_job *job;
 	uint64_t min_bs, max_bs;
 
@@ -921,11 +920,10 @@ int io_job_open(const struct io_options *o, const char *dir, struct io_job **out
 		return error_set("out of memory");
 	job->o = *o;
 	str_copy(job->dir, sizeof(job->dir), dir);
-	param_value_text(param_find(io_option_defs, "ioengine"), o, engine, sizeof(engine));
-	job->ops = engine_find(engine);
+	job->ops = engine_at(o->ioengine);
 	if (!job->ops) {
 		free(job);
-		return error_set("unknown ioengine '%s'", engine);
+		return error_set("unknown ioengine %d", o->ioengine);
 	}
 	if (o->verify && (job->ops->flags & ENGINE_NO_DATA)) {
 		free(job);

@@ -116,6 +116,7 @@ static struct io_req *aio_event(struct io_thread *t, unsigned i)
 
 const struct io_engine_ops engine_libaio = {
 	.name = "libaio",
+	.title = "Linux AIO",
 	.help = "Linux native AIO through libaio (asynchronous with direct=1)",
 	.init = aio_init,
 	.queue = aio_queue,

@@ -79,6 +79,7 @@ static int mmap_queue(struct io_thread *t, struct io_req *r)
 
 const struct io_engine_ops engine_mmap = {
 	.name = "mmap",
+	.title = "mmap",
 	.help = "memcpy to and from a shared mapping of each file",
 	.flags = ENGINE_SYNC,
 	.init = mmap_init,

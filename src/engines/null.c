@@ -14,6 +14,7 @@ static int null_queue(struct io_thread *t, struct io_req *r)
 
 const struct io_engine_ops engine_null = {
 	.name = "null",
+	.title = "null",
 	.help = "no I/O at all: measures fsbench's own per-I/O cost",
 	.flags = ENGINE_SYNC | ENGINE_NO_DATA,
 	.queue = null_queue,

@@ -44,6 +44,7 @@ static int psync_queue(struct io_thread *t, struct io_req *r)
 
 const struct io_engine_ops engine_psync = {
 	.name = "psync",
+	.title = "PSync",
 	.help = "pread/pwrite, one request at a time",
 	.flags = ENGINE_SYNC,
 	.queue = psync_queue,

@@ -13,6 +13,7 @@ static int sync_queue(struct io_thread *t, struct io_req *r)
 
 const struct io_engine_ops engine_sync = {
 	.name = "sync",
+	.title = "Sync",
 	.help = "lseek then read/write, one request at a time",
 	.flags = ENGINE_SYNC,
 	.queue = sync_queue,

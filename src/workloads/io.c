@@ -70,7 +70,7 @@ const struct param_def io_option_defs[] = {
 	{ "norandommap", PT_BOOL, P(norandommap), "0", 0, 0, NULL,
 	  "random offsets with repeats, instead of every block once per pass" },
 	{ "randseed", PT_INT, P(randseed), "0x89", 0, 0, NULL, "seed for offsets and data" },
-	{ "ioengine", PT_ENUM, P(ioengine), "psync", 0, 0, ENGINE_CHOICES, "I/O engine" },
+	{ "ioengine", PT_ENUM, P(ioengine), "psync", 0, 0, engine_choices, "I/O engine" },
 	{ "verify", PT_ENUM, P(verify), "0", 0, 0, "0|crc32c",
 	  "crc32c: header in every block, checked on read-back" },
 	{ "zero_buffers", PT_BOOL, P(zero_buffers), "0", 0, 0, NULL, "write zeros" },
@@ -156,11 +156,9 @@ static uint64_t io_space(const void *p)
 
 static const char *engine_title(const struct io_options *o)
 {
-	static const char *titles[] = { "PSync", "Sync", "IO_uring", "Linux AIO", "mmap", "null" };
+	const struct io_engine_ops *e = engine_at(o->ioengine);
 
-	/* In ENGINE_CHOICES order. */
-	return o->ioengine >= 0 && o->ioengine < (int)(sizeof(titles) / sizeof(titles[0]))
-	       ? titles[o->ioengine] : "?";
+	return e ? e->title : "?";
 }
 
 static void io_describe(const void *p, char *buf, size_t len)
@@ -179,7 +177,8 @@ static void io_describe(const void *p, char *buf, size_t len)
 	else
 		snprintf(bs, sizeof(bs), "%lluB", (unsigned long long)o->bs);
 	/* PTS's title, then what its profile keeps fixed but fsbench lets vary. */
-	if (o->iodepth != 64 && strcmp(engine_title(o), "PSync") && strcmp(engine_title(o), "Sync"))
+	const struct io_engine_ops *eng = engine_at(o->ioengine);
+	if (o->iodepth != 64 && eng && !(eng->flags & ENGINE_SYNC))
 		snprintf(extra, sizeof(extra), " - IO Depth: %lld", (long long)o->iodepth);
 	n = strlen(extra);
 	if (o->numjobs > 1)
