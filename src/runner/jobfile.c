@@ -3,6 +3,7 @@
  */
 #include "jobfile.h"
 #include "../core/error.h"
+#include "../core/ini.h"
 #include "../core/str.h"
 
 #include <ctype.h>
@@ -115,89 +116,49 @@ static void parser_init(struct parser *p, const char *name, bool ignore_unknown,
 		p->group = out->group[out->njobs - 1] + 1;
 }
 
+static int on_section(void *arg, const char *name, int line)
+{
+	struct parser *p = arg;
+
+	close_job(p);
+	return strcmp(name, "global") ? start_job(p, name, line) : 0;
+}
+
+static int on_entry(void *arg, const char *key, const char *value, int line)
+{
+	struct parser *p = arg;
+
+	if (!value && !strncmp(key, "include ", 8))
+		return error_set("%s:%d: include is not supported: put the jobs in one file", p->name,
+				 line);
+	return set_option(p, line, key, value ? value : "1");
+}
+
+static const struct ini_handler handler = { on_section, on_entry };
+
+static int finish(struct parser *p, int rc)
+{
+	if (!rc)
+		close_job(p);
+	if (!rc && !p->set->njobs)
+		rc = error_set("%s: no jobs (only [global]?): add a [job] section", p->name);
+	return rc;
+}
+
 int jobfile_parse(const char *name, const char *text, bool ignore_unknown, struct jobset *out)
 {
 	struct parser p;
-	char *copy = strdup(text), *line, *next;
-	int lineno = 0, rc = 0;
 
-	if (!copy)
-		return error_set("out of memory");
 	parser_init(&p, name, ignore_unknown, out);
-	for (line = copy; line; line = next) {
-		char *s, *eq;
-
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		lineno++;
-		s = str_trim(line);
-		if (!*s || *s == ';' || *s == '#')
-			continue;
-		if (*s == '[') {
-			char *end = strchr(s, ']');
-			if (!end || end == s + 1 || str_trim(end + 1)[0]) {
-				rc = error_set("%s:%d: malformed section header '%s' (want [name])", name,
-					       lineno, s);
-				break;
-			}
-			*end = 0;
-			close_job(&p);
-			if (!strcmp(s + 1, "global"))
-				continue;
-			if ((rc = start_job(&p, s + 1, lineno)))
-				break;
-			continue;
-		}
-		if (!strncmp(s, "include ", 8)) {
-			rc = error_set("%s:%d: include is not supported: put the jobs in one file", name,
-				       lineno);
-			break;
-		}
-		eq = strchr(s, '=');
-		if (eq) {
-			*eq = 0;
-			rc = set_option(&p, lineno, str_trim(s), str_trim(eq + 1));
-		} else {
-			rc = set_option(&p, lineno, s, "1");
-		}
-		if (rc)
-			break;
-	}
-	if (!rc)
-		close_job(&p);
-	if (!rc && !out->njobs)
-		rc = error_set("%s: no jobs (only [global]?): add a [job] section", name);
-	free(copy);
-	return rc;
+	return finish(&p, ini_parse(name, text, &handler, &p));
 }
 
 int jobfile_load(const char *path, bool ignore_unknown, struct jobset *out)
 {
-	FILE *f = fopen(path, "r");
-	char *text;
-	long len;
-	int rc;
+	struct parser p;
 
-	if (!f)
-		return error_errno("cannot read job file %s", path);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	rewind(f);
-	if (len < 0 || len > (1 << 20)) {
-		fclose(f);
-		return error_set("job file %s: not a job file (too large)", path);
-	}
-	text = calloc(1, (size_t)len + 1);
-	if (!text || fread(text, 1, (size_t)len, f) != (size_t)len) {
-		free(text);
-		fclose(f);
-		return error_set("cannot read job file %s", path);
-	}
-	fclose(f);
-	rc = jobfile_parse(path, text, ignore_unknown, out);
-	free(text);
-	return rc;
+	parser_init(&p, path, ignore_unknown, out);
+	return finish(&p, ini_load(path, 1 << 20, &handler, &p));
 }
 
 int jobfile_from_args(int argc, char **argv, bool ignore_unknown, struct jobset *out)

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "suite.h"
 #include "../core/error.h"
+#include "../core/ini.h"
 #include "../core/param.h"
 #include "../core/str.h"
 
@@ -144,108 +145,96 @@ static int parse_runs(const struct suite *s, int line, const char *v, int *out)
 	return 0;
 }
 
-static int parse_file(FILE *f, double scale, struct suite *s)
-{
-	char buf[4096];
+/* The reader's state between the INI callbacks. */
+struct suite_parse {
+	struct suite *s;
 	struct pending p;
-	int line = 0, in_suite = 0, seen_suite = 0;
+	double scale;
+	int in_suite, seen_suite;
+};
 
-	memset(&p, 0, sizeof(p));
-	while (fgets(buf, sizeof(buf), f)) {
-		line++;
-		if (!strchr(buf, '\n') && !feof(f))
-			return error_set("%s:%d: line longer than %zu characters", s->path, line,
-					 sizeof(buf) - 2);
-		char *l = str_trim(buf), *eq;
-		if (!*l || *l == '#' || *l == ';')
-			continue;
-		if (*l == '[') {
-			char *end = strchr(l, ']');
-			if (!end)
-				return error_set("%s:%d: unterminated section header", s->path, line);
-			*end = '\0';
-			if (finish_test(s, &p, scale))
-				return -1;
-			l = str_trim(l + 1);
-			in_suite = !strcmp(l, "suite");
-			if (in_suite && seen_suite++)
-				return error_set("%s:%d: a second [suite] section", s->path, line);
-			if (!in_suite) {
-				if (strncmp(l, "test", 4) || !isspace((unsigned char)l[4]))
-					return error_set("%s:%d: unknown section [%s] (use [suite] or [test NAME])",
-							 s->path, line, l);
-				const char *name = str_trim(l + 5);
-				if (!*name)
-					return error_set("%s:%d: [test] without a name", s->path, line);
-				if (set_field(s, line, "test name", p.name, sizeof(p.name), name))
-					return -1;
-				if (seen_test(s, p.name))
-					return error_set("%s:%d: a second [test %s] section", s->path,
-							 line, p.name);
-				p.line = line;
-			}
-			continue;
-		}
-		eq = strchr(l, '=');
-		if (!eq)
-			return error_set("%s:%d: expected key = value", s->path, line);
-		*eq = '\0';
-		char *key = str_trim(l), *val = str_trim(eq + 1);
-		int rc = 0;
-		if (!*key)
-			return error_set("%s:%d: a value without a key", s->path, line);
-		if (in_suite) {
-			if (!strcmp(key, "name"))
-				rc = set_field(s, line, key, s->name, sizeof(s->name), val);
-			else if (!strcmp(key, "description"))
-				rc = set_field(s, line, key, s->description, sizeof(s->description), val);
-			else if (!strcmp(key, "filesystems"))
-				rc = set_field(s, line, key, s->filesystems, sizeof(s->filesystems), val);
-			else if (!strcmp(key, "runs"))
-				rc = parse_runs(s, line, val, &s->runs);
-			else
-				return error_set("%s:%d: unknown [suite] key '%s'", s->path, line, key);
-		} else if (!p.name[0]) {
-			return error_set("%s:%d: '%s' outside a section", s->path, line, key);
-		} else if (!strcmp(key, "workload") || !strcmp(key, "test")) {
-			rc = set_field(s, line, key, p.workload, sizeof(p.workload), val);
-		} else if (!strcmp(key, "title")) {
-			rc = set_field(s, line, key, p.title, sizeof(p.title), val);
-		} else if (!strcmp(key, "subtitle")) {
-			rc = set_field(s, line, key, p.subtitle, sizeof(p.subtitle), val);
-		} else if (!strcmp(key, "runs")) {
-			rc = parse_runs(s, line, val, &p.runs);
-		} else if (strchr(key, ',') || strchr(val, ',')) {
-			return error_set("%s:%d: '%s': a comma would start another parameter",
-					 s->path, line, key);
-		} else {
-			size_t used = strlen(p.params);
-			int n = snprintf(p.params + used, sizeof(p.params) - used, "%s%s=%s",
-					 used ? "," : "", key, val);
-			if (n < 0 || (size_t)n >= sizeof(p.params) - used)
-				return error_set("%s:%d: test '%s': parameters longer than %zu characters",
-						 s->path, line, p.name, sizeof(p.params) - 1);
-		}
-		if (rc)
-			return -1;
+static int on_section(void *arg, const char *name, int line)
+{
+	struct suite_parse *sp = arg;
+	struct suite *s = sp->s;
+
+	if (finish_test(s, &sp->p, sp->scale))
+		return -1;
+	sp->in_suite = !strcmp(name, "suite");
+	if (sp->in_suite)
+		return sp->seen_suite++ ? error_set("%s:%d: a second [suite] section", s->path, line) : 0;
+	if (strncmp(name, "test", 4) || !isspace((unsigned char)name[4]))
+		return error_set("%s:%d: unknown section [%s] (use [suite] or [test NAME])", s->path,
+				 line, name);
+	const char *test = name + 5;
+	while (isspace((unsigned char)*test))
+		test++;
+	if (!*test)
+		return error_set("%s:%d: [test] without a name", s->path, line);
+	if (set_field(s, line, "test name", sp->p.name, sizeof(sp->p.name), test))
+		return -1;
+	if (seen_test(s, sp->p.name))
+		return error_set("%s:%d: a second [test %s] section", s->path, line, sp->p.name);
+	sp->p.line = line;
+	return 0;
+}
+
+static int on_entry(void *arg, const char *key, const char *val, int line)
+{
+	struct suite_parse *sp = arg;
+	struct suite *s = sp->s;
+	struct pending *p = &sp->p;
+
+	if (!val)
+		return error_set("%s:%d: expected key = value", s->path, line);
+	if (sp->in_suite) {
+		if (!strcmp(key, "name"))
+			return set_field(s, line, key, s->name, sizeof(s->name), val);
+		if (!strcmp(key, "description"))
+			return set_field(s, line, key, s->description, sizeof(s->description), val);
+		if (!strcmp(key, "filesystems"))
+			return set_field(s, line, key, s->filesystems, sizeof(s->filesystems), val);
+		if (!strcmp(key, "runs"))
+			return parse_runs(s, line, val, &s->runs);
+		return error_set("%s:%d: unknown [suite] key '%s'", s->path, line, key);
 	}
-	return finish_test(s, &p, scale);
+	if (!p->name[0])
+		return error_set("%s:%d: '%s' outside a section", s->path, line, key);
+	if (!strcmp(key, "workload") || !strcmp(key, "test"))
+		return set_field(s, line, key, p->workload, sizeof(p->workload), val);
+	if (!strcmp(key, "title"))
+		return set_field(s, line, key, p->title, sizeof(p->title), val);
+	if (!strcmp(key, "subtitle"))
+		return set_field(s, line, key, p->subtitle, sizeof(p->subtitle), val);
+	if (!strcmp(key, "runs"))
+		return parse_runs(s, line, val, &p->runs);
+	if (strchr(key, ',') || strchr(val, ','))
+		return error_set("%s:%d: '%s': a comma would start another parameter", s->path, line,
+				 key);
+	size_t used = strlen(p->params);
+	int n = snprintf(p->params + used, sizeof(p->params) - used, "%s%s=%s", used ? "," : "", key,
+			 val);
+	if (n < 0 || (size_t)n >= sizeof(p->params) - used)
+		return error_set("%s:%d: test '%s': parameters longer than %zu characters", s->path,
+				 line, p->name, sizeof(p->params) - 1);
+	return 0;
 }
 
 int suite_load(const char *name, double scale, struct suite *s)
 {
-	FILE *f;
-
 	memset(s, 0, sizeof(*s));
 	if (strchr(name, '/') || strstr(name, ".suite"))
 		str_copy(s->path, sizeof(s->path), name);
 	else
 		snprintf(s->path, sizeof(s->path), "%s/%s.suite", suite_dir(), name);
-	f = fopen(s->path, "r");
-	if (!f)
+	static const struct ini_handler handler = { on_section, on_entry };
+	struct suite_parse sp;
+	memset(&sp, 0, sizeof(sp));
+	sp.s = s;
+	sp.scale = scale;
+	if (access(s->path, R_OK))
 		return error_errno("--suite %s: cannot read %s (see `fsbench list suites`)", name, s->path);
-	int rc = parse_file(f, scale, s);
-	fclose(f);
+	int rc = ini_load(s->path, 1 << 20, &handler, &sp) || finish_test(s, &sp.p, scale);
 	if (rc) {
 		suite_free(s);
 		return -1;
