@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "../core/comm.h"
 #include "../core/error.h"
+#include "../report/progress.h"
 #include "../report/report.h"
 #include "../runner/jobfile.h"
 #include "../runner/runner.h"
@@ -90,6 +91,7 @@ struct run_cli {
 	struct memlimit mem;
 	char ram_note[128];
 	int verbose;
+	struct progress *pg;	/* the live line; the runner only reports events */
 	FILE *human;		/* charts and summary: stdout, or stderr when a
 				 * document (--json - ...) takes stdout */
 };
@@ -357,14 +359,41 @@ static int parse_args(int argc, char **argv, struct run_cli *c)
 	return 0;
 }
 
-static void print_test(void *arg, int64_t run_id, int test)
+/* The runner's events, drawn here: the progress line, failures, and each
+ * finished test's charts from the store. */
+static void on_run_started(void *arg, int64_t run_id, const char *how)
+{
+	struct run_cli *c = arg;
+
+	progress_note(c->pg, "fsbench: run %lld: %s", (long long)run_id, how);
+}
+
+static void on_rep_started(void *arg, const char *test, const char *target, int rep, int planned,
+			   double eta_s)
+{
+	struct run_cli *c = arg;
+
+	progress_rep(c->pg, test, target, rep, planned, eta_s);
+}
+
+static void on_failure(void *arg, const char *message)
+{
+	struct run_cli *c = arg;
+
+	progress_error(c->pg, "fsbench: %s", message);
+}
+
+static void on_test_done(void *arg, int64_t run_id, int test, int ntargets, int runs,
+			 double seconds, int failed)
 {
 	struct run_cli *c = arg;
 	struct result *r;
 	struct report_opts o;
 
+	progress_test_done(c->pg, c->rq.tests[test].name, ntargets, runs, seconds, failed);
 	if (c->rq.opts.quiet || store_load_run(c->store, run_id, &r))
 		return;
+	progress_clear(c->pg);
 	report_opts_for(c->human, &o);
 	o.baseline = c->rq.baseline;
 	o.verbose = c->verbose;
@@ -442,7 +471,7 @@ static void free_cli(struct run_cli *c)
 static int cmd_run(int argc, char **argv)
 {
 	struct run_cli c;
-	struct runner_events ev = { print_test, &c };
+	struct runner_events ev = { on_run_started, on_rep_started, on_failure, on_test_done, &c };
 	char cmdline[8192];
 	int64_t run_id = 0;
 	int interrupted = 0, rc;
@@ -496,7 +525,10 @@ static int cmd_run(int argc, char **argv)
 		snprintf(c.ram_note, sizeof(c.ram_note), "%s (%s)", ram, c.mem.how);
 		c.rq.memory_limit = c.ram_note;
 	}
+	c.pg = progress_start(c.rq.opts.quiet);
 	rc = runner_execute(c.store, &c.rq, &ev, &run_id, &interrupted);
+	progress_stop(c.pg);
+	c.pg = NULL;
 	memlimit_release(&c.mem);
 	runner_teardown(&c.rq);
 	if (rc < 0) {

@@ -7,7 +7,6 @@
 #include "../core/testhook.h"
 #include "../core/sysinfo.h"
 #include "../core/timing.h"
-#include "../report/progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -141,15 +140,25 @@ static int wants_more(const struct runner_opts *o, const struct cell *c, int lim
 	return s.cv >= o->cv_limit || stats_has_outlier(c->primary, c->n);
 }
 
+static void report_failure(const struct runner_events *ev, const char *label, const char *msg)
+{
+	char line[1400];
+
+	if (!ev || !ev->failure)
+		return;
+	snprintf(line, sizeof(line), "%s%s%s", label ? label : "", label ? ": " : "", msg);
+	ev->failure(ev->arg, line);
+}
+
 static void fail_cell(struct store *st, int64_t test_id, int64_t target_id,
-		      struct cell *c, struct progress *pg, const char *label)
+		      struct cell *c, const struct runner_events *ev, const char *label)
 {
 	char msg[1100];
 
 	snprintf(msg, sizeof(msg), "%s", error_get());
 	c->failed = 1;
 	store_add_failure(st, test_id, target_id, msg);
-	progress_error(pg, "fsbench: %s: %s", label, msg);
+	report_failure(ev, label, msg);
 }
 
 /* One measured (or warm-up) repetition on one target. */
@@ -211,9 +220,11 @@ static double eta_for(const struct cell *cells, int ntargets, int planned,
 	return mean_rep > 0 ? left * mean_rep : -1;
 }
 
-/* Run one test on every target.  Returns 1 if it failed anywhere. */
+/* Run one test on every target: 1 if it failed anywhere; *runs_done and
+ * *seconds say how much it took. */
 static int run_test(struct store *st, struct run_request *rq, int k, int64_t test_id,
-		    const int64_t *target_ids, struct progress *pg)
+		    const int64_t *target_ids, const struct runner_events *ev, int *runs_done,
+		    double *seconds)
 {
 	const struct test_spec *ts = &rq->tests[k];
 	struct runner_opts opts = rq->opts;
@@ -240,16 +251,16 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 		c->ctx.detail = c->detail;
 		/* A fresh filesystem for every test but the first (made by setup). */
 		if (k > 0 && !o->fresh_per_fs && t->ops->refresh && t->ops->refresh(t)) {
-			fail_cell(st, test_id, target_ids[i], c, pg, t->label);
+			fail_cell(st, test_id, target_ids[i], c, ev, t->label);
 			continue;
 		}
 		if (!c->primary || scratch_create(t->path, c->dir, sizeof(c->dir))) {
 			c->dir[0] = '\0';
-			fail_cell(st, test_id, target_ids[i], c, pg, rq->targets[i].label);
+			fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
 			continue;
 		}
 		if (ts->wl->prepare && ts->wl->prepare(&c->ctx)) {
-			fail_cell(st, test_id, target_ids[i], c, pg, rq->targets[i].label);
+			fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
 			continue;
 		}
 		c->prepared = 1;
@@ -260,9 +271,10 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 			struct r_sample sm = { .values = values };
 			if (cells[i].failed)
 				continue;
-			progress_rep(pg, ts->name, rq->targets[i].label, 0, 0, -1);
+			if (ev && ev->rep_started)
+				ev->rep_started(ev->arg, ts->name, rq->targets[i].label, 0, 0, -1);
 			if (one_run(ts, &rq->targets[i], &cells[i], o, &sm) && !workload_stopped())
-				fail_cell(st, test_id, target_ids[i], &cells[i], pg,
+				fail_cell(st, test_id, target_ids[i], &cells[i], ev,
 					  rq->targets[i].label);
 		}
 
@@ -274,14 +286,15 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 				continue;
 			more = 1;
 			int planned = o->runs ? o->runs : (c->n < o->min_runs ? o->min_runs : c->n + 1);
-			progress_rep(pg, ts->name, rq->targets[i].label, c->n + 1, planned,
+			if (ev && ev->rep_started)
+				ev->rep_started(ev->arg, ts->name, rq->targets[i].label, c->n + 1, planned,
 				     eta_for(cells, rq->ntargets, planned, rep_time));
 			struct r_sample sm = { .rep = c->n + 1, .values = values };
 			for (int m = 0; m < MAX_METRICS; m++)
 				values[m] = NAN;
 			if (one_run(ts, &rq->targets[i], c, o, &sm)) {
 				if (!workload_stopped())
-					fail_cell(st, test_id, target_ids[i], c, pg,
+					fail_cell(st, test_id, target_ids[i], c, ev,
 						  rq->targets[i].label);
 				continue;
 			}
@@ -292,7 +305,7 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 			rep_time += (sm.wall - rep_time) / total_runs;
 			test_pause("store");
 			if (store_add_sample(st, test_id, target_ids[i], &sm, ts->nmetrics)) {
-				fail_cell(st, test_id, target_ids[i], c, pg, rq->targets[i].label);
+				fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
 				failed = 1;
 			}
 		}
@@ -303,13 +316,13 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 		if (c->prepared && ts->wl->cleanup)
 			ts->wl->cleanup(&c->ctx);
 		if (c->dir[0] && scratch_remove(c->dir))
-			progress_error(pg, "fsbench: %s", error_get());
+			report_failure(ev, NULL, error_get());
 		failed |= c->failed;
 		free(c->primary);
 	}
 	free(cells);
-	progress_test_done(pg, ts->name, rq->ntargets, total_runs,
-			   ns_to_s(now_ns() - t0), failed);
+	*seconds = ns_to_s(now_ns() - t0);
+	*runs_done = total_runs;
 	return failed;
 }
 
@@ -346,23 +359,21 @@ int runner_execute(struct store *st, struct run_request *rq,
 		   const struct runner_events *ev, int64_t *run_id, int *interrupted)
 {
 	int64_t *target_ids = calloc((size_t)rq->ntargets, sizeof(int64_t));
-	struct progress *pg = progress_start(rq->opts.quiet);
 	char policy[256];
 	int failed = 0, rc = 0;
 
 	*interrupted = 0;
-	if (!target_ids || !pg || store_begin_run(st, rq->label, rq->cmdline, FSBENCH_VERSION,
+	if (!target_ids || store_begin_run(st, rq->label, rq->cmdline, FSBENCH_VERSION,
 					   rq->baseline, run_id)) {
 		free(target_ids);
-		progress_stop(pg);
 		return -1;
 	}
 	if (record_setup(st, rq, *run_id, target_ids)) {
 		rc = -1;
 		goto out;
 	}
-	progress_note(pg, "fsbench: run %lld: %s", (long long)*run_id,
-		      cache_policy(&rq->opts, policy, sizeof(policy)));
+	if (ev && ev->run_started)
+		ev->run_started(ev->arg, *run_id, cache_policy(&rq->opts, policy, sizeof(policy)));
 	for (int k = 0; k < rq->ntests && !workload_stopped(); k++) {
 		struct r_metric metrics[MAX_METRICS];
 		struct r_test row;
@@ -373,14 +384,14 @@ int runner_execute(struct store *st, struct run_request *rq,
 			rc = -1;
 			goto out;
 		}
-		failed |= run_test(st, rq, k, test_id, target_ids, pg);
-		if (ev && ev->test_done && !workload_stopped()) {
-			progress_clear(pg);
-			ev->test_done(ev->arg, *run_id, k);
-		}
+		int runs = 0;
+		double secs = 0;
+		int f = run_test(st, rq, k, test_id, target_ids, ev, &runs, &secs);
+		failed |= f;
+		if (ev && ev->test_done && !workload_stopped())
+			ev->test_done(ev->arg, *run_id, k, rq->ntargets, runs, secs, f);
 	}
 out:
-	progress_stop(pg);
 	*interrupted = workload_stopped();
 	if (store_finish_run(st, *run_id, *interrupted ? "interrupted" :
 				rc ? "failed" : failed ? "failed" : "complete"))

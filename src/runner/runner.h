@@ -41,9 +41,20 @@ struct run_request {
 	const char *memory_limit;	/* --ram, recorded in the system table */
 };
 
-/* Called after each test, e.g. to print its charts from the store. */
+/* What the runner reports as it goes; it prints nothing itself.  The CLI
+ * subscribes (a progress line, charts from the store).  Any may be NULL. */
 struct runner_events {
-	void (*test_done)(void *arg, int64_t run_id, int test_index);
+	/* The run exists in the store; `how` says what precedes each
+	 * repetition (sync, cache dropping). */
+	void (*run_started)(void *arg, int64_t run_id, const char *how);
+	/* A repetition begins: rep 0 is a warm-up; planned may grow. */
+	void (*rep_started)(void *arg, const char *test, const char *target, int rep,
+			    int planned, double eta_s);
+	/* One line about a failure (a target's test, a scratch directory). */
+	void (*failure)(void *arg, const char *message);
+	/* A test finished on every target (runs: repetitions in all). */
+	void (*test_done)(void *arg, int64_t run_id, int test_index, int ntargets, int runs,
+			  double seconds, int failed);
 	void *arg;
 };
 
