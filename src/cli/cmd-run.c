@@ -132,6 +132,7 @@ static int add_fio_jobs(struct run_cli *c)
 		for (int j = 0; j < set->njobs && !rc; j++) {
 			if (test_spec_from_params(workload_find("io"), &set->jobs[j], set->jobs[j].name,
 						  &rq->tests[rq->ntests])) {
+				/* "FILE: job NAME: why": the job's own error starts with its name */
 				char msg[1024];
 				snprintf(msg, sizeof(msg), "%s", error_get());
 				rc = error_set("%s: job %s", c->fio_files[f], msg);

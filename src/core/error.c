@@ -32,6 +32,32 @@ int error_errno(const char *fmt, ...)
 	return -1;
 }
 
+int error_prefix(const char *fmt, ...)
+{
+	char prefix[512], old[sizeof(last)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
+	size_t n = strlen(prefix), m;
+
+	if (last[0])
+		memcpy(old, last, sizeof(old));
+	else
+		memcpy(old, "unknown error", sizeof("unknown error"));
+	if (n > sizeof(last) - 3)
+		n = sizeof(last) - 3;	/* the line is cut at its end, never mid-prefix */
+	memcpy(last, prefix, n);
+	memcpy(last + n, ": ", 2);
+	m = strlen(old);
+	if (m > sizeof(last) - n - 3)
+		m = sizeof(last) - n - 3;
+	memcpy(last + n + 2, old, m);
+	last[n + 2 + m] = '\0';
+	return -1;
+}
+
 const char *error_get(void)
 {
 	return last[0] ? last : "unknown error";

@@ -25,6 +25,9 @@ int error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Same, with ": strerror(errno)" appended. */
 int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *error_get(void);
+/* Put "PREFIX: " before the recorded error (the one-line idiom for adding
+ * where a deeper error happened); returns -1. */
+int error_prefix(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The first error is the one reported.  Cleanup that runs after a failure
  * (deleting files, changing back to a directory) may fail too and would

@@ -61,11 +61,8 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 		return error_set("%s%s: option '%s' is not supported by fsbench io (see `fsbench "
 				 "io --help`; --ignore-unknown skips it)", p->name, where, key);
 	}
-	if (params_set(io_option_defs, o, key, value)) {
-		char msg[512];
-		str_copy(msg, sizeof(msg), error_get());
-		return error_set("%s%s: %s", p->name, where, msg);
-	}
+	if (params_set(io_option_defs, o, key, value))
+		return error_prefix("%s%s", p->name, where);
 	return 0;
 }
 

@@ -87,9 +87,7 @@ static int finish_test(struct suite *s, struct pending *p, double scale)
 			memset(p, 0, sizeof(*p));
 			return rc;
 		}
-		char msg[1024];
-		str_copy(msg, sizeof(msg), error_get());
-		return error_set("%s:%d: test '%s': %s", s->path, p->line, p->name, msg);
+		return error_prefix("%s:%d: test '%s'", s->path, p->line, p->name);
 	}
 	test_spec_scale(&ts, scale);
 	str_copy(ts.name, sizeof(ts.name), p->name);

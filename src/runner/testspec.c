@@ -57,10 +57,8 @@ int test_spec_parse(const char *arg, struct test_spec *ts)
 	    (preset && params_apply(ts->wl->params, ts->params, preset->params)) ||
 	    params_apply(ts->wl->params, ts->params, overrides) ||
 	    (ts->wl->validate && ts->wl->validate(ts->params))) {
-		char msg[1024];
-		snprintf(msg, sizeof(msg), "%s", error_get());
 		test_spec_free(ts);
-		return error_set("%s: %s", head, msg);
+		return error_prefix("%s", head);
 	}
 	finish(ts, arg, preset && preset->subtitle && !(overrides && *overrides) ? preset->subtitle
 										 : NULL);
@@ -77,10 +75,8 @@ int test_spec_from_params(const struct workload *wl, const void *params, const c
 		return error_set("out of memory");
 	memcpy(ts->params, params, wl->params_size);
 	if (wl->validate && wl->validate(ts->params)) {
-		char msg[1024];
-		snprintf(msg, sizeof(msg), "%s", error_get());
 		test_spec_free(ts);
-		return error_set("%s: %s", name, msg);
+		return error_prefix("%s", name);
 	}
 	finish(ts, name, NULL);
 	return 0;

@@ -399,11 +399,8 @@ int state_add(const char *kind, const char *arg, const char *arg2, uint64_t dev,
 
 	if (arg[0] != '/')
 		return error_set("cannot record '%s': not an absolute path", arg);
-	if (update(do_add, &c, 1)) {
-		char why[1024];
-		str_copy(why, sizeof(why), error_get());
-		return error_set("cannot record what fsbench makes: %s", why);
-	}
+	if (update(do_add, &c, 1))
+		return error_prefix("cannot record what fsbench makes");
 	return 0;
 }
 
