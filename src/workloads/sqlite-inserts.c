@@ -34,10 +34,7 @@ static const struct param_def ins_params[] = {
 	{ "threads", PT_INT, P(threads), "1", 1, 256, NULL,
 	  "connections (threads), each inserting into its own table" },
 	{ "row_size", PT_SIZE, P(row_size), "100", 1, 1 << 20, NULL, "bytes of text per row" },
-	{ "journal_mode", PT_ENUM, P(journal_mode), "delete", 0, 0, SQLITE_JOURNAL_CHOICES,
-	  "PRAGMA journal_mode" },
-	{ "synchronous", PT_ENUM, P(synchronous), "full", 0, 0, SQLITE_SYNC_CHOICES,
-	  "PRAGMA synchronous" },
+	SQLITEDB_MODE_PARAMS(struct ins_params),
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 

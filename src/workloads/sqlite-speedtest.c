@@ -33,10 +33,7 @@ struct speed_params {
 static const struct param_def speed_params[] = {
 	{ "size", PT_INT, P(size), "100", 1, 100000, NULL,
 	  "scale as speedtest1 --size: 500 x size rows in the main tables", PF_SCALE },
-	{ "journal_mode", PT_ENUM, P(journal_mode), "delete", 0, 0, SQLITE_JOURNAL_CHOICES,
-	  "PRAGMA journal_mode" },
-	{ "synchronous", PT_ENUM, P(synchronous), "full", 0, 0, SQLITE_SYNC_CHOICES,
-	  "PRAGMA synchronous" },
+	SQLITEDB_MODE_PARAMS(struct speed_params),
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 

@@ -11,6 +11,13 @@
 
 #define SQLITE_JOURNAL_CHOICES "delete|truncate|persist|memory|wal|off"
 #define SQLITE_SYNC_CHOICES "off|normal|full|extra"
+/* The two parameter rows both SQLite workloads share, for a struct with
+ * int journal_mode and int synchronous. */
+#define SQLITEDB_MODE_PARAMS(type)                                                        \
+	{ "journal_mode", PT_ENUM, offsetof(type, journal_mode), "delete", 0, 0,           \
+	  SQLITE_JOURNAL_CHOICES, "PRAGMA journal_mode" },                                 \
+	{ "synchronous", PT_ENUM, offsetof(type, synchronous), "full", 0, 0,               \
+	  SQLITE_SYNC_CHOICES, "PRAGMA synchronous" }
 
 /* Open (creating) path with PRAGMA journal_mode and synchronous set from
  * the choice indexes above; the database is never SQLite's temp store. */
