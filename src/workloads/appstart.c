@@ -1,6 +1,6 @@
 /*
  * appstart.c: application start-up time under background I/O, as the
- * S suite's startup-time test behind seed 000 (shared/spec/pts-profiles.md),
+ * S suite's startup-time test behind seed 000 (docs/workloads/appstart.md),
  * with everything on the target (PTS's run ignored the chosen disk).
  *
  * Background: `readers` processes read large files on the target

@@ -1,6 +1,6 @@
 /*
  * bonnie.c: bonnie++ (Russell Coker), as specified in
- * shared/spec/workload-spec.md section 2: seed 003's throughput and CPU%
+ * docs/workloads/bonnie.md: seed 003's throughput and CPU%
  * per column.
  *
  * Sequential I/O on one file of `size` bytes in `chunk` pieces: per-char

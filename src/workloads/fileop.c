@@ -1,6 +1,6 @@
 /*
- * fileop.c: iozone's fileop, as specified in shared/spec/workload-spec.md
- * section 1 (seed 002's UBIFS vs JFFS2 tables).
+ * fileop.c: iozone's fileop, as specified in docs/workloads/fileop.md
+ * (seed 002's UBIFS vs JFFS2 tables).
  *
  * For every level n from l to u (or just f): an n x n tree of directories
  * with n files in each leaf, and 13 metadata operations timed one call at

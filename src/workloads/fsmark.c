@@ -1,6 +1,6 @@
 /*
  * fsmark.c: fs_mark 3.3 (Ric Wheeler), as specified in
- * shared/spec/workload-spec.md section 3.
+ * docs/workloads/fsmark.md.
  *
  * Each of `threads` forked workers creates `files` files of `size` bytes in
  * the scratch directory (or its %02x subdirectories), writing them in

@@ -6,7 +6,7 @@
  * and fio job files (runner/jobfile.c) all parse.  prepare lays the files
  * out once (untimed), each repetition is one run of the job, and the files
  * are removed at cleanup.  The metrics are fio's headline numbers: IOPS,
- * bandwidth in MiB/s and MB/s, completion latency mean, stddev,
+ * bandwidth in MiB/s (fio's unit), completion latency mean, stddev,
  * percentiles and max (from merged log-linear histograms); detail keeps
  * a fio-shaped text summary with the measured compressibility of the data.
  */
@@ -125,7 +125,7 @@ static const struct metric_def io_metrics[] = {
 	{ "write_iops", "IOPS", HIGHER_IS_BETTER, "Write IOPS", 0 },
 };
 
-/* pts/fio-1.13.2's job, shared/spec/pts-profiles.md. */
+/* pts/fio-1.13.2's job (docs/workloads/io.md). */
 #define PTS_FIO "ioengine=io_uring,iodepth=64,size=1g,direct=0,buffered=1,startdelay=5," \
 		"ramp_time=5,runtime=20,time_based=1,bs=4k"
 static const struct preset io_presets[] = {

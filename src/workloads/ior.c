@@ -1,6 +1,6 @@
 /*
- * ior.c: IOR's data phases (POSIX API), as shared/spec/workload-spec.md
- * section 7 specifies, one process or every rank of an MPI job (comm.h).
+ * ior.c: IOR's data phases (POSIX API), as docs/workloads/ior-mdtest.md
+ * specifies, one process or every rank of an MPI job (comm.h).
  *
  * Each rank writes (and/or reads) s segments of a b-byte block in t-byte
  * transfers, into one shared file (block of rank r of segment i at

@@ -1,6 +1,6 @@
 /*
  * kv.c: LevelDB through its C API with db_bench's semantics
- * (shared/spec/workload-spec.md section 5), the database in the target's
+ * (docs/workloads/kv.md), the database in the target's
  * scratch directory (PTS's db_bench wrote to /tmp instead).
  *
  * Keys are "%016d"; values 100 bytes sliced in turn from a 1 MiB pool of

@@ -1,6 +1,6 @@
 /*
- * mdtest.c: mdtest's metadata phases (shared/spec/workload-spec.md
- * section 7), one process or every rank of an MPI job (comm.h).
+ * mdtest.c: mdtest's metadata phases (docs/workloads/ior-mdtest.md), one
+ * process or every rank of an MPI job (comm.h).
  *
  * Each rank creates, stats and removes n directories, then creates (with
  * w bytes written, y fsynced), stats, reads (e bytes) and removes n files,

@@ -1,6 +1,6 @@
 /*
  * postmark.c: PostMark 1.51 (Jeffrey Katcher, NetApp), as specified in
- * shared/spec/workload-spec.md section 4, for seed 000's PostMark chart.
+ * docs/workloads/postmark.md, for seed 000's PostMark chart.
  *
  * A pool of `number` files of random sizes, then `transactions`
  * transactions, each a read or an append of a random existing file and a

@@ -1,6 +1,6 @@
 /*
  * sqlite-speedtest.c: fsbench's own SQLite speed test in the spirit of
- * speedtest1's "main" test set (shared/spec/workload-spec.md section 6),
+ * speedtest1's "main" test set (docs/workloads/sqlite.md),
  * with the database file in the target's scratch directory.
  *
  * size=N scales like speedtest1's --size: the main tables get 500 x N rows
