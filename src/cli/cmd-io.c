@@ -7,6 +7,7 @@
  */
 #include "cli.h"
 #include "../core/error.h"
+#include "../core/stop.h"
 #include "../report/report.h"
 #include "../runner/jobfile.h"
 #include "../runner/runner.h"
@@ -139,7 +140,7 @@ static int cmd_io(int argc, char **argv)
 		return c ? rc : cli_fail(EXIT_FAIL, "out of memory");
 	}
 	res = calloc(JOBS_MAX, sizeof(*res));
-	runner_install_signals();
+	stop_install_signals();
 	rc = EXIT_OK;
 	for (int first = 0, last; first < c->set.njobs && rc == EXIT_OK; first = last) {
 		for (last = first; last < c->set.njobs && c->set.group[last] == c->set.group[first];)

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "../core/comm.h"
 #include "../core/error.h"
+#include "../core/stop.h"
 #include "../report/progress.h"
 #include "../report/report.h"
 #include "../runner/jobfile.h"
@@ -501,7 +502,7 @@ static int cmd_run(int argc, char **argv)
 		free_cli(&c);
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}
-	runner_install_signals();
+	stop_install_signals();
 	int left = state_leftovers();
 	if (left < 0) {
 		free_cli(&c);

@@ -19,7 +19,7 @@
 #include "../core/error.h"
 #include "../core/str.h"
 #include "../core/timing.h"
-#include "../workloads/workload.h"
+#include "../core/stop.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -373,7 +373,7 @@ static void run_sync(struct io_thread *t)
 	for (;;) {
 		if (!t->stats_on && now >= t->ramp_end)
 			start_stats(t, now);
-		if (now >= t->deadline || workload_stopped() || !next_io(t, r))
+		if (now >= t->deadline || stop_requested() || !next_io(t, r))
 			break;
 		r->start_ns = now_ns();
 		t->ops->queue(t, r);
@@ -419,7 +419,7 @@ static void run_async(struct io_thread *t)
 
 		if (!t->stats_on && now >= t->ramp_end)
 			start_stats(t, now);
-		if (now >= t->deadline || workload_stopped() || t->error)
+		if (now >= t->deadline || stop_requested() || t->error)
 			issuing = false;
 		while (issuing && !syncing && (t->held || t->nfree)) {
 			struct io_req *r = t->held;
@@ -504,7 +504,7 @@ static void verify_written(struct io_thread *t)
 	void *buf = t->reqs[0].buf;
 	uint32_t bs = (uint32_t)t->min_bs;
 
-	for (uint64_t g = 0; g < t->total_blocks && !workload_stopped(); g++) {
+	for (uint64_t g = 0; g < t->total_blocks && !stop_requested(); g++) {
 		struct io_file *f;
 		uint64_t off;
 		ssize_t n;
@@ -530,7 +530,7 @@ static void sleep_interruptibly(double seconds)
 {
 	uint64_t until = now_ns() + (uint64_t)(seconds * 1e9);
 
-	while (!workload_stopped() && now_ns() < until) {
+	while (!stop_requested() && now_ns() < until) {
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
 	}
@@ -695,7 +695,7 @@ static int fill_file(struct io_thread *t, int fd, struct io_file *f,
 			errno = e;
 			return error_errno("laying out %s", f->path);
 		}
-		if (workload_stopped()) {
+		if (stop_requested()) {
 			free(buf);
 			return error_set("interrupted while laying out %s", f->path);
 		}
@@ -1036,7 +1036,7 @@ static int run_jobs(struct io_job **jobs, int njobs, struct io_result *results)
 				rc = error_set("%s", jobs[j]->threads[i].errmsg);
 				break;
 			}
-	if (!rc && workload_stopped())
+	if (!rc && stop_requested())
 		rc = error_set("interrupted");
 	for (int j = 0; j < njobs && !rc; j++)
 		job_result(jobs[j], &results[j]);

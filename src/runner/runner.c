@@ -17,24 +17,6 @@
 #include <string.h>
 #include <unistd.h>
 
-volatile sig_atomic_t fsb_stop_requested;
-
-static void on_signal(int sig)
-{
-	fsb_stop_requested = sig;
-}
-
-void runner_install_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
 void runner_defaults(struct runner_opts *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -73,8 +73,5 @@ int runner_execute(struct store *st, struct run_request *rq,
 		   int *interrupted);
 void runner_teardown(struct run_request *rq);
 
-/* SIGINT/SIGTERM set fsb_stop_requested (no SA_RESTART, so blocking calls
- * return EINTR and workloads notice promptly). */
-void runner_install_signals(void);
 
 #endif

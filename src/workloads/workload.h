@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #include "../core/param.h"
+#include "../core/stop.h"
 
 #define MAX_METRICS 32
 
@@ -84,11 +85,10 @@ struct workload {
  * only such workloads run under mpirun. */
 #define WL_MPI 1u
 
-/* Set by the runner's SIGINT/SIGTERM handler. */
-extern volatile sig_atomic_t fsb_stop_requested;
+/* The user asked to stop (core/stop.h): a workload ends its loop. */
 static inline int workload_stopped(void)
 {
-	return fsb_stop_requested != 0;
+	return stop_requested();
 }
 
 /* Registry (registry.c). */
