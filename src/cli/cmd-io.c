@@ -152,11 +152,11 @@ static int cmd_io(int argc, char **argv)
 		}
 		for (int j = first; j < last; j++) {
 			if (c->json) {
-				json_array_append_new(jobs, report_io_json(&c->set.jobs[j], &res[j],
+				json_array_append_new(jobs, io_result_json(&c->set.jobs[j], &res[j],
 									   c->set.group[j]));
 			} else {
 				char text[DETAIL_MAX];
-				report_io_text(&c->set.jobs[j], &res[j], c->set.group[j], text,
+				io_result_text(&c->set.jobs[j], &res[j], c->set.group[j], text,
 					       sizeof(text));
 				fputs(text, stdout);
 			}

@@ -13,6 +13,7 @@
 #ifndef FSB_IOJOB_H
 #define FSB_IOJOB_H
 
+#include <jansson.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -165,5 +166,11 @@ void io_job_close(struct io_job *job);
 
 /* "Random Write", "Sequential Read", ... as PTS titles them. */
 const char *io_rw_title(int rw);
+
+/* One job's result in fio's shape (iotext.c): the text fio prints, into
+ * buf; and the same numbers as a JSON object. */
+void io_result_text(const struct io_options *opt, const struct io_result *r, int group,
+		    char *buf, size_t len);
+json_t *io_result_json(const struct io_options *opt, const struct io_result *r, int group);
 
 #endif

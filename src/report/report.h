@@ -72,12 +72,6 @@ void report_header(const struct r_metric *m, char *buf, size_t len);
 int report_json(FILE *f, const struct result *r, const char *baseline);
 int report_csv(FILE *f, const struct result *r);
 int report_markdown(FILE *f, const struct result *r, const struct report_opts *o);
-/* One I/O job (engines/iojob.h) in fio's text shape, and as JSON. */
-struct io_options;
-struct io_result;
-void report_io_text(const struct io_options *opt, const struct io_result *r, int group,
-		    char *buf, size_t len);
-json_t *report_io_json(const struct io_options *opt, const struct io_result *r, int group);
 
 /* Cross-run comparison (compare.c): one row per test x metric x target
  * present in both runs, matched by name, metric name and target label. */

@@ -14,7 +14,6 @@
 #include "../core/error.h"
 #include "../core/str.h"
 #include "../engines/iojob.h"
-#include "../report/report.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,7 +234,7 @@ static int io_run(struct wl_ctx *ctx, double *v)
 	v[M_RIOPS] = (double)res->ios[0] / secs;
 	v[M_WIOPS] = (double)res->ios[1] / secs;
 	if (ctx->detail)
-		report_io_text(ctx->params, res, 0, ctx->detail, DETAIL_MAX);
+		io_result_text(ctx->params, res, 0, ctx->detail, DETAIL_MAX);
 	free(res);
 	return 0;
 }

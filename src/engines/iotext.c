@@ -2,11 +2,12 @@
  * iotext.c: one I/O job's result in fio's shape: the text fio users read
  * (IOPS=, BW= in MiB/s and MB/s, clat line, percentiles, cpu), kept as the
  * io workload's per-repetition detail and printed by `fsbench io`; and the
- * same numbers as JSON for scripts (--output-format=json).
+ * same numbers as JSON for scripts (--output-format=json).  It belongs to
+ * the I/O core: it reads the core's own result structures, which the
+ * report layer (store results only) never sees.
  */
-#include "report.h"
+#include "iojob.h"
 #include "../core/str.h"
-#include "../engines/iojob.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,7 +67,7 @@ static void direction(struct out *o, const char *name, uint64_t ios, uint64_t by
 	put(o, "\n");
 }
 
-void report_io_text(const struct io_options *opt, const struct io_result *r, int group,
+void io_result_text(const struct io_options *opt, const struct io_result *r, int group,
 		    char *buf, size_t len)
 {
 	struct out o = { buf, len, 0 };
@@ -116,7 +117,7 @@ static json_t *direction_json(uint64_t ios, uint64_t bytes, const struct histogr
 	return d;
 }
 
-json_t *report_io_json(const struct io_options *opt, const struct io_result *r, int group)
+json_t *io_result_json(const struct io_options *opt, const struct io_result *r, int group)
 {
 	json_t *j = json_object();
 	double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
