@@ -25,7 +25,7 @@ MPIPC    = $(shell pkg-config --exists ompi-c 2>/dev/null && echo ompi-c)
 MPICFLAGS = $(if $(MPIPC),-DHAVE_MPI $(shell pkg-config --cflags ompi-c))
 MPILIBS  = $(if $(MPIPC),$(shell pkg-config --libs ompi-c))
 
-SRCS     = $(wildcard src/core/*.c src/workloads/*.c src/engines/*.c src/targets/*.c \
+SRCS     = $(wildcard src/core/*.c src/workloads/*.c src/io/*.c src/targets/*.c \
                       src/store/*.c src/report/*.c src/runner/*.c src/cli/*.c)
 LIBSRCS  = $(filter-out src/cli/main.c,$(SRCS))
 OBJS     = $(SRCS:%.c=$(BUILD)/%.o)

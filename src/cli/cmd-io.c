@@ -9,7 +9,7 @@
 #include "../core/error.h"
 #include "../core/stop.h"
 #include "../report/report.h"
-#include "../runner/jobfile.h"
+#include "../io/jobfile.h"
 #include "../runner/runner.h"
 #include "../workloads/workload.h"
 

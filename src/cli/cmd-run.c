@@ -11,7 +11,7 @@
 #include "../core/stop.h"
 #include "../report/progress.h"
 #include "../report/report.h"
-#include "../runner/jobfile.h"
+#include "../io/jobfile.h"
 #include "../runner/runner.h"
 #include "../runner/memlimit.h"
 #include "../runner/suite.h"

@@ -1,9 +1,9 @@
 /*
  * io.c: the io workload: fio-class I/O on the target, fio's option names.
  *
- * The parameter table below is the one declaration of every I/O option:
- * it is what `run io:rw=randread,...`, suite files, `fsbench io --bs=4k`
- * and fio job files (runner/jobfile.c) all parse.  prepare lays the files
+ * Its parameters are the I/O core's option table (io/options.c), the one
+ * declaration of every I/O option: what `run io:rw=randread,...`, suite
+ * files, `fsbench io --bs=4k` and fio job files (io/jobfile.c) all parse.  prepare lays the files
  * out once (untimed), each repetition is one run of the job, and the files
  * are removed at cleanup.  The metrics are fio's headline numbers: IOPS,
  * bandwidth in MiB/s (fio's unit), completion latency mean, stddev,
@@ -13,94 +13,12 @@
 #include "workload.h"
 #include "../core/error.h"
 #include "../core/str.h"
-#include "../engines/iojob.h"
+#include "../io/iojob.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define P(f) offsetof(struct io_options, f)
-const struct param_def io_option_defs[] = {
-	PARAM_STRING("name", struct io_options, name, "job",
-		     "job name; files are NAME.THREAD.FILE unless filename= is given"),
-	PARAM_STRING("description", struct io_options, description, "",
-		     "free text kept with the job"),
-	{ "rw", PT_ENUM, P(rw), "read", 0, 0, RW_CHOICES,
-	  "I/O pattern (rw and readwrite are the sequential mix)" },
-	{ "rwmixread", PT_INT, P(rwmixread), "50", 0, 100, NULL,
-	  "percentage of reads in a mixed pattern" },
-	{ "bs", PT_SIZE, P(bs), "4k", 1, 1 << 30, NULL, "block size of each I/O" },
-	PARAM_STRING("bsrange", struct io_options, bsrange, "",
-		     "MIN-MAX: each I/O a random multiple of MIN up to MAX (overrides bs)"),
-	{ "size", PT_SIZE, P(size), "1g", 1, 1ULL << 50, NULL,
-	  "bytes of I/O per thread per pass, split over nrfiles files", PF_SCALE },
-	{ "offset", PT_SIZE, P(offset), "0", 0, 0, NULL, "byte offset where the I/O region starts" },
-	PARAM_STRING("filename", struct io_options, filename, "",
-		     "file to use, shared by all threads (default: one file per thread)"),
-	{ "nrfiles", PT_INT, P(nrfiles), "1", 1, 100000, NULL, "files per thread" },
-	PARAM_STRING("directory", struct io_options, directory, "",
-		     "directory for the files, relative to the target"),
-	{ "numjobs", PT_INT, P(numjobs), "1", 1, 1024, NULL, "threads running this job" },
-	{ "iodepth", PT_INT, P(iodepth), "1", 1, 65536, NULL,
-	  "requests in flight per thread (io_uring, libaio)" },
-	{ "iodepth_batch_submit", PT_INT, P(iodepth_batch_submit), "1", 0, 65536, NULL,
-	  "submit requests this many at a time (0 = a full queue at once)" },
-	{ "iodepth_batch_complete_min", PT_INT, P(iodepth_batch_complete_min), "1", 0, 65536, NULL,
-	  "when waiting, wait for at least this many completions" },
-	{ "loops", PT_INT, P(loops), "1", 1, 1000000, NULL, "passes over the region" },
-	{ "runtime", PT_DURATION, P(runtime), "0", 0, 0, NULL,
-	  "stop after this long (0 = when size is done)" },
-	{ "time_based", PT_BOOL, P(time_based), "0", 0, 0, NULL,
-	  "keep going over the region until runtime is over" },
-	{ "ramp_time", PT_DURATION, P(ramp_time), "0", 0, 0, NULL,
-	  "run this long before recording anything" },
-	{ "startdelay", PT_DURATION, P(startdelay), "0", 0, 0, NULL,
-	  "sleep this long before starting" },
-	{ "fsync", PT_INT, P(fsync), "0", 0, 1 << 30, NULL, "fsync after every N writes (0 = never)" },
-	{ "fdatasync", PT_INT, P(fdatasync), "0", 0, 1 << 30, NULL,
-	  "fdatasync after every N writes (0 = never)" },
-	{ "end_fsync", PT_BOOL, P(end_fsync), "0", 0, 0, NULL, "fsync the files when the job ends" },
-	{ "fsync_on_close", PT_BOOL, P(fsync_on_close), "0", 0, 0, NULL,
-	  "fsync the files at the end of every pass" },
-	{ "invalidate", PT_BOOL, P(invalidate), "1", 0, 0, NULL,
-	  "drop the files' cached pages at the start of every pass (fio's default)" },
-	{ "direct", PT_BOOL, P(direct), "0", 0, 0, NULL, "O_DIRECT: bypass the page cache" },
-	{ "buffered", PT_BOOL, P(buffered), "1", 0, 0, NULL, "buffered I/O (buffered=0 is direct=1)" },
-	{ "norandommap", PT_BOOL, P(norandommap), "0", 0, 0, NULL,
-	  "random offsets with repeats, instead of every block once per pass" },
-	{ "randseed", PT_INT, P(randseed), "0x89", 0, 0, NULL, "seed for offsets and data" },
-	{ "ioengine", PT_ENUM, P(ioengine), "psync", 0, 0, engine_choices, "I/O engine" },
-	{ "verify", PT_ENUM, P(verify), "0", 0, 0, "0|crc32c",
-	  "crc32c: header in every block, checked on read-back" },
-	{ "zero_buffers", PT_BOOL, P(zero_buffers), "0", 0, 0, NULL, "write zeros" },
-	{ "buffer_compress_percentage", PT_INT, P(buffer_compress_percentage), "0", 0, 100, NULL,
-	  "make written data N% compressible (0 = random)" },
-	PARAM_STRING("buffer_pattern", struct io_options, buffer_pattern, "",
-		     "write this repeating pattern: 0xHEX, \"text\" or a number"),
-	{ "registerfiles", PT_BOOL, P(registerfiles), "0", 0, 0, NULL,
-	  "io_uring: register the files with the ring" },
-	{ "fixedbufs", PT_BOOL, P(fixedbufs), "0", 0, 0, NULL,
-	  "io_uring: register the buffers (read/write_fixed)" },
-	{ "sqthread_poll", PT_BOOL, P(sqthread_poll), "0", 0, 0, NULL,
-	  "io_uring: a kernel thread polls for submissions" },
-	{ "stonewall", PT_BOOL, P(stonewall), "0", 0, 0, NULL,
-	  "job files: wait for the jobs before this one to finish" },
-	{ "new_group", PT_BOOL, P(new_group), "0", 0, 0, NULL, "job files: same as stonewall here" },
-	{ "wait_for_previous", PT_BOOL, P(wait_for_previous), "0", 0, 0, NULL,
-	  "job files: same as stonewall" },
-	{ "thread", PT_BOOL, P(thread), "0", 0, 0, NULL,
-	  "accepted for fio compatibility: fsbench always uses threads" },
-	{ "group_reporting", PT_BOOL, P(group_reporting), "0", 0, 0, NULL,
-	  "accepted for fio compatibility: each job's threads are always reported together" },
-	{ "disk_util", PT_BOOL, P(disk_util), "1", 0, 0, NULL, "accepted for fio compatibility" },
-	{ "clat_percentiles", PT_BOOL, P(clat_percentiles), "1", 0, 0, NULL,
-	  "accepted for fio compatibility: percentiles are always recorded" },
-	{ "disable_lat", PT_BOOL, P(disable_lat), "0", 0, 0, NULL, "accepted for fio compatibility" },
-	{ "disable_clat", PT_BOOL, P(disable_clat), "0", 0, 0, NULL,
-	  "accepted for fio compatibility: completion latency is always recorded" },
-	{ "disable_slat", PT_BOOL, P(disable_slat), "0", 0, 0, NULL, "accepted for fio compatibility" },
-	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
-};
 
 enum {
 	M_IOPS, M_MIB, M_MEAN, M_SD, M_P50, M_P90, M_P99, M_P999, M_P9999, M_MAX,

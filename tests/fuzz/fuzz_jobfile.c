@@ -2,7 +2,7 @@
  * them, then each job turned into a test as the runner does. */
 #include "fuzz.h"
 #include "core/error.h"
-#include "runner/jobfile.h"
+#include "io/jobfile.h"
 #include "runner/testspec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -12,8 +12,8 @@
 #include "core/crc32c.h"
 #include "core/error.h"
 #include "core/pattern.h"
-#include "engines/iojob.h"
-#include "runner/jobfile.h"
+#include "io/iojob.h"
+#include "io/jobfile.h"
 
 #include <fcntl.h>
 #include <sys/mount.h>

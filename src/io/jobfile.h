@@ -15,7 +15,7 @@
 
 #include <stdbool.h>
 
-#include "../engines/iojob.h"
+#include "iojob.h"
 
 #define JOBS_MAX 64
 
