@@ -2,7 +2,7 @@
  * engine.h: the interface every I/O engine implements (fio's ioengine_ops).
  *
  * An engine is one file here exporting one const struct io_engine_ops.  The
- * job core (iojob.c) never knows which engine runs: it hands each engine a
+ * job core (backend.c) never knows which engine runs: it hands each engine a
  * prepared request (file, offset, length, buffer) through queue(), and an
  * engine either completes it on the spot (IO_Q_COMPLETED: psync, sync,
  * mmap, null) or accepts it (IO_Q_QUEUED) for commit() to submit and

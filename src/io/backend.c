@@ -1,0 +1,551 @@
+/*
+ * backend.c: the I/O core's run (see iojob.h and io_internal.h).
+ *
+ * Open: every file is created and laid out before any clock runs (written
+ * in full when the job reads, fallocated when it only writes), free space
+ * is checked first, and each thread gets its descriptors, request slots
+ * and aligned buffers.  Run: the threads of all jobs in a group meet at a
+ * gate, sleep startdelay, do ramp_time of unrecorded I/O, then the
+ * measured part; sync engines time each call, async engines stamp a batch
+ * at submission and reap completions in batches.  Close: descriptors
+ * closed, files fsbench created removed.
+ */
+#define _GNU_SOURCE
+#include "io_internal.h"
+#include "../core/checked.h"
+#include "../core/compress.h"
+#include "../core/crc32c.h"
+#include "../core/error.h"
+#include "../core/str.h"
+#include "../core/timing.h"
+#include "../core/stop.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+/* --- per-I/O path -------------------------------------------------------- */
+
+static void invalidate_files(struct io_thread *t)
+{
+	for (int i = 0; i < t->nfiles; i++)
+		posix_fadvise(t->files[i].fd, (off_t)t->files[i].base, (off_t)t->files[i].size,
+			      POSIX_FADV_DONTNEED);
+}
+
+/* A pass (every block once) is over: fio closes and reopens its files
+ * here, which is when invalidate and fsync_on_close act. */
+static void new_pass(struct io_thread *t)
+{
+	const struct io_options *o = t->o;
+
+	t->pass++;
+	t->pass_index = 0;
+	t->pass_end += t->pass_bytes;
+	if (t->use_map)
+		perm_init(&t->perm, t->total_blocks, t->seed ^ (t->pass << 20) ^ (uint64_t)t->id);
+	if (o->fsync_on_close && t->fixed_dir != DIR_READ)
+		for (int i = 0; i < t->nfiles; i++)
+			fsync(t->files[i].fd);
+	if (o->invalidate && !io_is_direct(o))
+		invalidate_files(t);
+}
+
+static inline void mark_written(struct io_thread *t, uint64_t block)
+{
+	t->written[block >> 3] |= (uint8_t)(1u << (block & 7));
+}
+
+/* Choose the next request's file, direction, offset and length, and fill
+ * a write's buffer.  False when the job has issued all it should. */
+static inline bool next_io(struct io_thread *t, struct io_req *r)
+{
+	struct io_file *f;
+	uint64_t len = t->min_bs, block, off;
+	int dir = t->fixed_dir;
+
+	if (t->issued_bytes >= t->target_bytes)
+		return false;
+	if (dir < 0)
+		dir = rng_below(&t->rng, 100) < (uint64_t)t->o->rwmixread ? DIR_READ : DIR_WRITE;
+	if (t->max_bs != t->min_bs)
+		len = t->min_bs * (1 + rng_below(&t->rng, t->max_bs / t->min_bs));
+	if (t->random) {
+		uint64_t g;
+		if (t->use_map) {
+			if (t->pass_index >= t->total_blocks)
+				new_pass(t);
+			g = perm_at(&t->perm, t->pass_index++);
+		} else {
+			if (t->issued_bytes >= t->pass_end)
+				new_pass(t);
+			g = rng_below(&t->rng, t->total_blocks);
+		}
+		f = &t->files[g / t->blocks];
+		block = g;
+		off = (g % t->blocks) * t->min_bs;
+	} else {
+		if (t->issued_bytes >= t->pass_end)
+			new_pass(t);
+		f = &t->files[t->next_file];
+		if (++t->next_file == t->nfiles)
+			t->next_file = 0;
+		if (f->pos[dir] >= f->size)
+			f->pos[dir] = 0;
+		off = f->pos[dir];
+		block = (uint64_t)f->index * t->blocks + off / t->min_bs;
+	}
+	if (off + len > f->size)
+		len = f->size - off;
+	if (!t->random)
+		f->pos[dir] = off + len;
+	r->file = f;
+	r->offset = f->base + off;
+	r->len = (uint32_t)len;
+	r->dir = (enum io_dir)dir;
+	t->issued_bytes += len;
+	if (dir == DIR_WRITE) {
+		data_refresh(&t->data, &t->rng, r->buf, len);
+		if (t->verify) {
+			io_verify_stamp(r->buf, r->len, r->offset, t->seed, t->pass + 1);
+			mark_written(t, block);
+		}
+	}
+	return true;
+}
+
+static int io_failed(struct io_thread *t, const struct io_req *r)
+{
+	const char *what = r->dir == DIR_READ ? "reading" : "writing";
+	char done[32], asked[32];
+
+	t->error = 1;
+	if (r->res >= 0) {
+		snprintf(t->errmsg, sizeof(t->errmsg), "short %s on %s at offset %llu: %d of %u bytes",
+			 r->dir == DIR_READ ? "read" : "write", r->file->path,
+			 (unsigned long long)r->offset, r->res, r->len);
+	} else if (r->res == -EINVAL && io_is_direct(t->o)) {
+		snprintf(t->errmsg, sizeof(t->errmsg),
+			 "%s %s with O_DIRECT (direct=1) failed: %s; bs and offset must be multiples of "
+			 "the filesystem's block size, or use direct=0", what, r->file->path,
+			 strerror(EINVAL));
+	} else if (r->res == -ENOSPC || r->res == -EDQUOT) {
+		bytes_text(t->issued_bytes - r->len, done, sizeof(done));
+		bytes_text(t->target_bytes == UINT64_MAX ? t->pass_bytes : t->target_bytes, asked,
+			  sizeof(asked));
+		snprintf(t->errmsg, sizeof(t->errmsg),
+			 "writing %s: no space left on the device after %s written of the %s asked: "
+			 "lower size=", r->file->path, done, asked);
+	} else {
+		snprintf(t->errmsg, sizeof(t->errmsg), "%s %s at offset %llu: %s", what,
+			 r->file->path, (unsigned long long)r->offset, strerror(-r->res));
+	}
+	return -1;
+}
+
+static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
+{
+	if (r->res != (int)r->len)
+		return io_failed(t, r);
+	if (t->verify && r->dir == DIR_READ &&
+	    io_verify_check(t, r->file, r->buf, r->len, r->offset))
+		return -1;
+	if (t->stats_on) {
+		hist_add(&t->clat[r->dir], now - r->start_ns);
+		t->ios[r->dir]++;
+		t->bytes[r->dir] += r->len;
+	}
+	return 0;
+}
+
+static void thread_cpu(uint64_t *usr, uint64_t *sys)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*usr = (uint64_t)ru.ru_utime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_utime.tv_usec * 1000;
+	*sys = (uint64_t)ru.ru_stime.tv_sec * 1000000000ULL + (uint64_t)ru.ru_stime.tv_usec * 1000;
+}
+
+static void start_stats(struct io_thread *t, uint64_t now)
+{
+	t->stats_on = true;
+	t->start_ns = now;
+	t->deadline = t->o->runtime > 0 ? now + (uint64_t)(t->o->runtime * 1e9) : UINT64_MAX;
+	hist_init(&t->clat[0]);
+	hist_init(&t->clat[1]);
+	memset(t->ios, 0, sizeof(t->ios));
+	memset(t->bytes, 0, sizeof(t->bytes));
+	thread_cpu(&t->usr_start, &t->sys_start);
+}
+
+static int sync_file(struct io_thread *t)
+{
+	int fd = t->sync_file->fd;
+
+	t->writes_since_sync = 0;
+	if ((t->o->fsync ? fsync(fd) : fdatasync(fd)) == 0)
+		return 0;
+	t->error = 1;
+	snprintf(t->errmsg, sizeof(t->errmsg), "%s %s: %s", t->o->fsync ? "fsync" : "fdatasync",
+		 t->sync_file->path, strerror(errno));
+	return -1;
+}
+
+static inline bool sync_due(struct io_thread *t, const struct io_req *r)
+{
+	if (!t->sync_every || r->dir != DIR_WRITE)
+		return false;
+	t->sync_file = r->file;
+	return ++t->writes_since_sync >= t->sync_every;
+}
+
+/* psync, sync, mmap, null: each call completes before it returns. */
+static void run_sync(struct io_thread *t)
+{
+	struct io_req *r = &t->reqs[0];
+	uint64_t now = now_ns();
+
+	for (;;) {
+		if (!t->stats_on && now >= t->ramp_end)
+			start_stats(t, now);
+		if (now >= t->deadline || stop_requested() || !next_io(t, r))
+			break;
+		r->start_ns = now_ns();
+		t->ops->queue(t, r);
+		now = now_ns();
+		if (complete(t, r, now) || (sync_due(t, r) && sync_file(t)))
+			break;
+	}
+	t->end_ns = now;
+}
+
+static void engine_error(struct io_thread *t)
+{
+	t->error = 1;
+	str_copy(t->errmsg, sizeof(t->errmsg), error_get());
+}
+
+/* Stamp and submit what was queued since the last submission. */
+static int submit(struct io_thread *t, unsigned *newq)
+{
+	uint64_t s = now_ns();
+
+	for (unsigned i = 0; i < *newq; i++)
+		t->pending[i]->start_ns = s;
+	*newq = 0;
+	if (t->ops->commit && t->ops->commit(t) < 0) {
+		engine_error(t);
+		return -1;
+	}
+	return 0;
+}
+
+/* io_uring, libaio: keep iodepth requests in flight, submitting every
+ * iodepth_batch_submit requests and, once the queue is full, reaping at
+ * least iodepth_batch_complete_min completions, as fio does. */
+static void run_async(struct io_thread *t)
+{
+	unsigned inflight = 0;
+	bool issuing = true, syncing = false;
+	uint64_t now = now_ns();
+
+	for (;;) {
+		unsigned newq = 0;
+
+		if (!t->stats_on && now >= t->ramp_end)
+			start_stats(t, now);
+		if (now >= t->deadline || stop_requested() || t->error)
+			issuing = false;
+		while (issuing && !syncing && (t->held || t->nfree)) {
+			struct io_req *r = t->held;
+			int ret;
+
+			if (!r) {
+				r = t->free_reqs[t->nfree - 1];
+				if (!next_io(t, r)) {
+					issuing = false;
+					break;
+				}
+				t->nfree--;
+			}
+			t->held = NULL;
+			ret = t->ops->queue(t, r);
+			if (ret == IO_Q_BUSY) {
+				/* Retried after reaping; busy with nothing to wait for
+				 * would never end. */
+				t->held = r;
+				if (!inflight && !newq) {
+					t->error = 1;
+					snprintf(t->errmsg, sizeof(t->errmsg),
+						 "ioengine=%s refused a request with nothing in flight",
+						 t->ops->name);
+					issuing = false;
+				}
+				break;
+			}
+			if (ret == IO_Q_COMPLETED) {
+				r->start_ns = now;
+				if (complete(t, r, now_ns()))
+					issuing = false;
+				t->free_reqs[t->nfree++] = r;
+			} else {
+				t->pending[newq++] = r;
+				inflight++;
+			}
+			if (sync_due(t, r))
+				syncing = true;
+			if (newq >= t->batch_submit && submit(t, &newq))
+				goto out;
+		}
+		if (newq && submit(t, &newq))
+			break;
+		if (!inflight) {
+			if (syncing) {
+				syncing = false;
+				if (sync_file(t))
+					issuing = false;
+				now = now_ns();
+				continue;
+			}
+			if (!issuing)
+				break;
+		}
+		int n = t->ops->getevents(t, inflight < t->batch_complete ? inflight : t->batch_complete,
+					  inflight);
+		if (n < 0) {
+			engine_error(t);
+			break;
+		}
+		now = now_ns();
+		for (int i = 0; i < n; i++) {
+			struct io_req *r = t->ops->event(t, (unsigned)i);
+			if (!t->error && complete(t, r, now))
+				issuing = false;
+			t->free_reqs[t->nfree++] = r;
+		}
+		inflight -= (unsigned)n;
+	}
+out:
+	if (t->held) {
+		t->free_reqs[t->nfree++] = t->held;
+		t->held = NULL;
+	}
+	t->end_ns = now;
+}
+
+
+static void sleep_interruptibly(double seconds)
+{
+	uint64_t until = now_ns() + (uint64_t)(seconds * 1e9);
+
+	while (!stop_requested() && now_ns() < until) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* All threads of a group start their I/O together, or none does. */
+static int gate_pass(struct gate *g, bool failed)
+{
+	int go;
+
+	pthread_mutex_lock(&g->lock);
+	g->ready++;
+	g->failed |= failed;
+	pthread_cond_broadcast(&g->cond);
+	while (!g->go)
+		pthread_cond_wait(&g->cond, &g->lock);
+	go = !g->failed;
+	pthread_mutex_unlock(&g->lock);
+	return go;
+}
+
+static void reset_thread(struct io_thread *t)
+{
+	const struct io_options *o = t->o;
+
+	t->error = 0;
+	t->errmsg[0] = 0;
+	t->held = NULL;
+	t->nfree = t->depth;
+	for (unsigned i = 0; i < t->depth; i++)
+		t->free_reqs[i] = &t->reqs[i];
+	t->pass = 0;
+	t->pass_index = 0;
+	t->pass_end = t->pass_bytes;
+	t->issued_bytes = 0;
+	t->target_bytes = o->time_based ? UINT64_MAX : t->pass_bytes * (uint64_t)o->loops;
+	t->writes_since_sync = 0;
+	t->next_file = 0;
+	t->stats_on = false;
+	t->deadline = UINT64_MAX;
+	t->verified = 0;
+	t->start_ns = t->end_ns = 0;
+	t->usr_ns = t->sys_ns = 0;
+	memset(t->ios, 0, sizeof(t->ios));
+	memset(t->bytes, 0, sizeof(t->bytes));
+	hist_init(&t->clat[0]);
+	hist_init(&t->clat[1]);
+	for (int i = 0; i < t->nfiles; i++)
+		t->files[i].pos[0] = t->files[i].pos[1] = 0;
+	if (t->use_map)
+		perm_init(&t->perm, t->total_blocks, t->seed ^ (uint64_t)t->id);
+	if (t->written)
+		memset(t->written, 0, (size_t)(t->total_blocks + 7) / 8);
+	rng_seed(&t->rng, t->seed + 0x9e3779b9ULL * (uint64_t)(t->id + 1));
+}
+
+static void *thread_main(void *arg)
+{
+	struct io_thread *t = arg;
+	const struct io_options *o = t->o;
+	bool failed = false;
+	uint64_t usr, sys;
+
+	if (t->ops->init && t->ops->init(t)) {
+		engine_error(t);
+		failed = true;
+	}
+	if (!gate_pass(t->job->gate, failed))
+		goto out;
+	if (o->startdelay > 0)
+		sleep_interruptibly(o->startdelay);
+	if (o->invalidate && !io_is_direct(o))
+		invalidate_files(t);
+	t->ramp_end = now_ns() + (uint64_t)(o->ramp_time * 1e9);
+	if (t->ops->flags & ENGINE_SYNC)
+		run_sync(t);
+	else
+		run_async(t);
+	if (!t->stats_on)
+		start_stats(t, t->end_ns);
+	thread_cpu(&usr, &sys);
+	t->usr_ns = usr - t->usr_start;
+	t->sys_ns = sys - t->sys_start;
+	if (!t->error && o->end_fsync && t->fixed_dir != DIR_READ)
+		for (int i = 0; i < t->nfiles; i++)
+			fsync(t->files[i].fd);
+	if (!t->error && t->verify && t->fixed_dir != DIR_READ)
+		io_verify_written(t);
+out:
+	if (t->ops->cleanup)
+		t->ops->cleanup(t);
+	return NULL;
+}
+
+
+static void job_result(const struct io_job *job, struct io_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	hist_init(&res->clat);
+	hist_init(&res->dir_clat[0]);
+	hist_init(&res->dir_clat[1]);
+	for (int i = 0; i < job->nthreads; i++) {
+		const struct io_thread *t = &job->threads[i];
+		for (int d = 0; d < 2; d++) {
+			res->ios[d] += t->ios[d];
+			res->bytes[d] += t->bytes[d];
+			hist_merge(&res->dir_clat[d], &t->clat[d]);
+		}
+		if (t->end_ns - t->start_ns > res->elapsed_ns)
+			res->elapsed_ns = t->end_ns - t->start_ns;
+		res->usr_ns += t->usr_ns;
+		res->sys_ns += t->sys_ns;
+		res->verified_blocks += t->verified;
+	}
+	hist_merge(&res->clat, &res->dir_clat[0]);
+	hist_merge(&res->clat, &res->dir_clat[1]);
+	res->compress_ratio = -1;
+	if (!(job->ops->flags & ENGINE_NO_DATA)) {
+		const struct io_file *f = &job->threads[0].files[0];
+		int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0) {
+			res->compress_ratio = compress_ratio_file(fd, f->base + f->size, 65536, 64);
+			close(fd);
+		}
+	}
+}
+
+static int run_jobs(struct io_job **jobs, int njobs, struct io_result *results)
+{
+	struct gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0 };
+	pthread_t *tids;
+	int total = 0, started = 0, rc = 0;
+
+	for (int j = 0; j < njobs; j++)
+		total += jobs[j]->nthreads;
+	tids = calloc((size_t)total, sizeof(*tids));
+	if (!tids)
+		return error_set("out of memory");
+	for (int j = 0; j < njobs && !gate.failed; j++) {
+		jobs[j]->gate = &gate;
+		for (int i = 0; i < jobs[j]->nthreads; i++) {
+			struct io_thread *t = &jobs[j]->threads[i];
+			reset_thread(t);
+			if (pthread_create(&tids[started], NULL, thread_main, t)) {
+				gate.failed = 1;
+				rc = error_set("cannot start I/O thread %d of job %s", i, jobs[j]->o.name);
+				break;
+			}
+			started++;
+		}
+	}
+	pthread_mutex_lock(&gate.lock);
+	while (gate.ready < started)
+		pthread_cond_wait(&gate.cond, &gate.lock);
+	gate.go = 1;
+	pthread_cond_broadcast(&gate.cond);
+	pthread_mutex_unlock(&gate.lock);
+	for (int i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	free(tids);
+	for (int j = 0; j < njobs && !rc; j++)
+		for (int i = 0; i < jobs[j]->nthreads; i++)
+			if (jobs[j]->threads[i].error) {
+				rc = error_set("%s", jobs[j]->threads[i].errmsg);
+				break;
+			}
+	if (!rc && stop_requested())
+		rc = error_set("interrupted");
+	for (int j = 0; j < njobs && !rc; j++)
+		job_result(jobs[j], &results[j]);
+	return rc;
+}
+
+int io_job_run(struct io_job *job, struct io_result *res)
+{
+	return run_jobs(&job, 1, res);
+}
+
+int io_group_run(const struct io_options *opts, int njobs, const char *dir,
+		 struct io_result *results, bool keep)
+{
+	struct io_job **jobs = calloc((size_t)njobs, sizeof(*jobs));
+	int rc = 0, opened = 0;
+
+	if (!jobs)
+		return error_set("out of memory");
+	for (; opened < njobs; opened++)
+		if (io_job_open(&opts[opened], dir, &jobs[opened])) {
+			rc = -1;
+			break;
+		}
+	if (!rc)
+		rc = run_jobs(jobs, njobs, results);
+	for (int j = 0; j < opened; j++) {
+		if (keep)
+			for (int i = 0; i < jobs[j]->nthreads; i++)
+				for (int k = 0; k < jobs[j]->threads[i].nfiles; k++)
+					jobs[j]->threads[i].files[k].created = false;
+		io_job_close(jobs[j]);
+	}
+	free(jobs);
+	return rc;
+}

@@ -1,0 +1,365 @@
+/*
+ * filesetup.c: the job's files: paths, free space, lay-out before any clock
+ * runs (written in full when the job reads, fallocated when it only writes),
+ * opening (never through a symlink), the threads' buffers, and closing
+ * (removing what fsbench created).
+ */
+#define _GNU_SOURCE
+#include "io_internal.h"
+#include "../core/checked.h"
+#include "../core/compress.h"
+#include "../core/crc32c.h"
+#include "../core/error.h"
+#include "../core/str.h"
+#include "../core/timing.h"
+#include "../core/stop.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+/* --- open, lay out, close ------------------------------------------------ */
+
+static int make_path(const struct io_job *job, int thread, int file, char *buf, size_t len)
+{
+	const struct io_options *o = &job->o;
+	char dir[4096], name[PARAM_STR_MAX + 64];
+
+	if (o->directory[0] == '/')
+		str_copy(dir, sizeof(dir), o->directory);
+	else if (o->directory[0])
+		snprintf(dir, sizeof(dir), "%s/%s", job->dir, o->directory);
+	else
+		str_copy(dir, sizeof(dir), job->dir);
+	if (o->filename[0] && job->nfiles == 1)
+		snprintf(name, sizeof(name), "%s", o->filename);
+	else if (o->filename[0])
+		snprintf(name, sizeof(name), "%s.%d", o->filename, file);
+	else
+		snprintf(name, sizeof(name), "%s.%d.%d", o->name[0] ? o->name : "job", thread, file);
+	if (name[0] == '/')
+		str_copy(buf, len, name);
+	else if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
+		return error_set("path too long: %s/%s", dir, name);
+	return 0;
+}
+
+static int write_all(int fd, const void *buf, size_t len, off_t at)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = pwrite(fd, (const char *)buf + done, len - done, at + (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -1 : (errno = EIO, -1);
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+/* Write [from, to) of f with the job's data (and verify headers). */
+static int fill_file(struct io_thread *t, int fd, struct io_file *f,
+		     uint64_t from, uint64_t to)
+{
+	size_t chunk = LAYOUT_CHUNK - LAYOUT_CHUNK % t->min_bs;
+	unsigned char *buf;
+	char done[32], asked[32];
+
+	if (!chunk)
+		chunk = t->min_bs;
+	if (posix_memalign((void **)&buf, BUF_ALIGN, chunk))
+		return error_set("out of memory laying out %s", f->path);
+	for (uint64_t at = from; at < to; at += chunk) {
+		size_t n = to - at < chunk ? (size_t)(to - at) : chunk;
+		data_fill(&t->data, &t->rng, buf, n);
+		if (t->verify)
+			for (size_t b = 0; b + t->min_bs <= n; b += t->min_bs)
+				io_verify_stamp(buf + b, (uint32_t)t->min_bs, at + b, t->seed, 0);
+		if (write_all(fd, buf, n, (off_t)at)) {
+			int e = errno;
+			free(buf);
+			bytes_text(at - from, done, sizeof(done));
+			bytes_text(to - from, asked, sizeof(asked));
+			if (e == ENOSPC || e == EDQUOT)
+				return error_set("laying out %s: no space left on the device after %s "
+						 "written of the %s asked: lower size=", f->path, done, asked);
+			errno = e;
+			return error_errno("laying out %s", f->path);
+		}
+		if (stop_requested()) {
+			free(buf);
+			return error_set("interrupted while laying out %s", f->path);
+		}
+	}
+	free(buf);
+	return fsync(fd) ? error_errno("fsync %s", f->path) : 0;
+}
+
+/* Create the file if needed and give it the bytes the job will use. */
+static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
+{
+	const struct io_options *o = &job->o;
+	uint64_t need = f->base + f->size;
+	struct stat st;
+	int fd;
+
+	/* Never through a symlink, and a file that was there before is
+	 * used only if it is a plain file of ours or the job named it:
+	 * fsbench runs as root in directories others can write to. */
+	fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		f->created = true;
+	else if (errno == EEXIST)
+		fd = open(f->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && errno == ELOOP)
+		return error_set("%s is a symbolic link: fsbench io does not follow one", f->path);
+	if (fd < 0)
+		return error_errno("creating %s", f->path);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return error_set("%s is not a regular file: fsbench io works on files (use `fsbench "
+				 "run --device` for a device)", f->path);
+	}
+	if (!f->created && !o->filename[0] && (st.st_nlink != 1 || st.st_uid != geteuid())) {
+		close(fd);
+		return error_set("%s was there before and is not a plain file of uid %d: name it "
+				 "with filename= to use it, or remove it", f->path, (int)geteuid());
+	}
+	if ((job->ops->flags & ENGINE_NO_DATA) && !io_has_reads(o)) {
+		close(fd);
+		return 0;
+	}
+	if (io_has_reads(o) && (uint64_t)st.st_size < need) {
+		/* verify needs headers in every block: a short file is
+		 * rewritten whole; a complete one is read as it is. */
+		uint64_t from = o->verify ? f->base : (uint64_t)st.st_size;
+		if (from < f->base)
+			from = f->base;
+		if (fill_file(t, fd, f, from, need)) {
+			close(fd);
+			return -1;
+		}
+	} else if ((uint64_t)st.st_size < need) {
+		int e = posix_fallocate(fd, st.st_size, (off_t)(need - (uint64_t)st.st_size));
+		if (e == ENOSPC || e == EDQUOT) {
+			char asked[32];
+			close(fd);
+			bytes_text(need, asked, sizeof(asked));
+			return error_set("allocating %s: no space left on the device for the %s asked: "
+					 "lower size=", f->path, asked);
+		}
+		if (e && ftruncate(fd, (off_t)need)) {
+			close(fd);
+			return error_errno("extending %s", f->path);
+		}
+	}
+	close(fd);
+	return 0;
+}
+
+static int open_for_io(struct io_job *job, struct io_file *f)
+{
+	int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | (io_is_direct(&job->o) ? O_DIRECT : 0);
+
+	f->fd = open(f->path, flags);
+	if (f->fd >= 0)
+		return 0;
+	if (errno == EINVAL && (flags & O_DIRECT))
+		return error_set("the filesystem of %s refuses O_DIRECT (direct=1): use direct=0 "
+				 "(buffered I/O)", f->path);
+	return error_errno("opening %s", f->path);
+}
+
+/* Bytes still to be allocated for the job's files, against free space. */
+static int check_space(struct io_job *job)
+{
+	uint64_t missing = 0, avail;
+	struct statvfs sv;
+	char need[32], have[32];
+
+	for (int i = 0; i < job->nthreads; i++) {
+		if (i && job->o.filename[0])
+			break;
+		for (int k = 0; k < job->nfiles; k++) {
+			struct io_file *f = &job->threads[i].files[k];
+			struct stat st;
+			uint64_t size = stat(f->path, &st) ? 0 : (uint64_t)st.st_size;
+			if (size < f->base + f->size)
+				missing += f->base + f->size - size;
+		}
+	}
+	if (!missing)
+		return 0;
+	{
+		char d[4096], *slash;
+		str_copy(d, sizeof(d), job->threads[0].files[0].path);
+		slash = strrchr(d, '/');
+		if (slash)
+			*slash = 0;
+		if (statvfs(slash ? (d[0] ? d : "/") : ".", &sv))
+			return error_errno("statvfs %s", d);
+	}
+	avail = (uint64_t)sv.f_bavail * sv.f_frsize;
+	if (missing <= avail)
+		return 0;
+	bytes_text(missing, need, sizeof(need));
+	bytes_text(avail, have, sizeof(have));
+	return error_set("the job needs %s more space but only %s is free there: lower size= or "
+			 "numjobs=", need, have);
+}
+
+static void data_spec_of(const struct io_options *o, struct data_spec *d)
+{
+	memset(d, 0, sizeof(*d));
+	if (o->buffer_pattern[0])
+		data_pattern_parse(o->buffer_pattern, d);
+	else if (o->zero_buffers)
+		d->kind = DATA_ZERO;
+	else if (o->buffer_compress_percentage) {
+		d->kind = DATA_COMPRESS;
+		d->compress_pct = (int)o->buffer_compress_percentage;
+	} else
+		d->kind = DATA_RANDOM;
+}
+
+static int setup_thread(struct io_job *job, struct io_thread *t, int id)
+{
+	const struct io_options *o = &job->o;
+
+	t->o = &job->o;
+	t->ops = job->ops;
+	t->job = job;
+	t->id = id;
+	t->depth = (job->ops->flags & ENGINE_SYNC) ? 1 : (unsigned)o->iodepth;
+	t->nfiles = job->nfiles;
+	io_block_sizes(o, &t->min_bs, &t->max_bs);
+	t->buf_size = (size_t)((t->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
+	t->random = io_is_random(o);
+	t->use_map = t->random && !o->norandommap;
+	t->verify = o->verify == VERIFY_CRC32C;
+	t->fixed_dir = o->rw == RW_READ || o->rw == RW_RANDREAD ? DIR_READ
+		     : o->rw == RW_WRITE || o->rw == RW_RANDWRITE ? DIR_WRITE : -1;
+	t->seed = (uint64_t)o->randseed;
+	t->blocks = job->per_file / t->min_bs;
+	t->total_blocks = t->blocks * (uint64_t)t->nfiles;
+	t->pass_bytes = job->per_file * (uint64_t)t->nfiles;
+	t->sync_every = (uint64_t)(o->fsync ? o->fsync : o->fdatasync);
+	t->batch_submit = o->iodepth_batch_submit ? (unsigned)o->iodepth_batch_submit : t->depth;
+	t->batch_complete = o->iodepth_batch_complete_min ? (unsigned)o->iodepth_batch_complete_min : 1;
+	data_spec_of(o, &t->data);
+	rng_seed(&t->rng, t->seed + (uint64_t)id);
+
+	t->files = calloc((size_t)t->nfiles, sizeof(*t->files));
+	t->reqs = calloc(t->depth, sizeof(*t->reqs));
+	t->free_reqs = calloc(t->depth, sizeof(*t->free_reqs));
+	t->pending = calloc(t->depth, sizeof(*t->pending));
+	if (t->verify)
+		t->written = calloc((size_t)(t->total_blocks + 7) / 8, 1);
+	if (!t->files || !t->reqs || !t->free_reqs || !t->pending || (t->verify && !t->written) ||
+	    posix_memalign((void **)&t->bufmem, BUF_ALIGN, t->buf_size * t->depth))
+		return error_set("out of memory for %u requests of %zu bytes", t->depth, t->buf_size);
+	for (unsigned i = 0; i < t->depth; i++) {
+		t->reqs[i].index = i;
+		t->reqs[i].buf = t->bufmem + (size_t)i * t->buf_size;
+		data_fill(&t->data, &t->rng, t->reqs[i].buf, t->buf_size);
+	}
+	for (int k = 0; k < t->nfiles; k++) {
+		struct io_file *f = &t->files[k];
+		f->fd = -1;
+		f->index = k;
+		f->base = o->offset;
+		f->size = job->per_file;
+		if (make_path(job, id, k, f->path, sizeof(f->path)))
+			return -1;
+	}
+	return 0;
+}
+
+void io_job_close(struct io_job *job)
+{
+	if (!job)
+		return;
+	for (int i = 0; job->threads && i < job->nthreads; i++) {
+		struct io_thread *t = &job->threads[i];
+		for (int k = 0; t->files && k < t->nfiles; k++) {
+			if (t->files[k].fd >= 0)
+				close(t->files[k].fd);
+			if (t->files[k].created)
+				unlink(t->files[k].path);
+		}
+		free(t->files);
+		free(t->reqs);
+		free(t->free_reqs);
+		free(t->pending);
+		free(t->written);
+		free(t->bufmem);
+	}
+	free(job->threads);
+	free(job);
+}
+
+int io_job_open(const struct io_options *o, const char *dir, struct io_job **out)
+{
+	struct io_job *job;
+	uint64_t min_bs, max_bs;
+
+	*out = NULL;
+	if (io_options_validate(o))
+		return -1;
+	job = calloc(1, sizeof(*job));
+	if (!job)
+		return error_set("out of memory");
+	job->o = *o;
+	str_copy(job->dir, sizeof(job->dir), dir);
+	job->ops = engine_at(o->ioengine);
+	if (!job->ops) {
+		free(job);
+		return error_set("unknown ioengine %d", o->ioengine);
+	}
+	if (o->verify && (job->ops->flags & ENGINE_NO_DATA)) {
+		free(job);
+		return error_set("option 'verify' needs an engine that moves data, not ioengine=null");
+	}
+	job->nthreads = (int)o->numjobs;
+	job->nfiles = (int)o->nrfiles;
+	io_block_sizes(o, &min_bs, &max_bs);
+	job->per_file = o->size / (uint64_t)job->nfiles;
+	job->per_file -= job->per_file % min_bs;
+	if (!job->per_file) {
+		free(job);
+		return error_set("size=%llu is less than one block (bs=%llu) per file: raise size=",
+				 (unsigned long long)o->size, (unsigned long long)min_bs);
+	}
+	job->threads = calloc((size_t)job->nthreads, sizeof(*job->threads));
+	if (!job->threads) {
+		free(job);
+		return error_set("out of memory");
+	}
+	for (int i = 0; i < job->nthreads; i++)
+		if (setup_thread(job, &job->threads[i], i))
+			goto fail;
+	if (check_space(job))
+		goto fail;
+	for (int i = 0; i < job->nthreads; i++) {
+		struct io_thread *t = &job->threads[i];
+		for (int k = 0; k < t->nfiles; k++) {
+			if ((i == 0 || !o->filename[0]) && lay_out(job, t, &t->files[k]))
+				goto fail;
+			if (open_for_io(job, &t->files[k]))
+				goto fail;
+		}
+	}
+	*out = job;
+	return 0;
+fail:
+	io_job_close(job);
+	return -1;
+}

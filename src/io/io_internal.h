@@ -1,0 +1,58 @@
+/*
+ * io_internal.h: what the pieces of the I/O core share and nothing else
+ * sees (the public interface is iojob.h).  The core is split as fio splits
+ * its own: rules.c (option rules and titles), filesetup.c (paths, lay-out,
+ * open, close), backend.c (the per-I/O path, the sync and async loops,
+ * the start gate, running and merging), verify.c (verify=crc32c).
+ */
+#ifndef FSB_IO_INTERNAL_H
+#define FSB_IO_INTERNAL_H
+
+#include "iojob.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define VERIFY_MAGIC 0xf5b3c7a1u
+#define LAYOUT_CHUNK (1u << 20)
+#define BUF_ALIGN 4096
+
+/* The header verify=crc32c puts at the start of every block. */
+struct verify_hdr {
+	uint32_t magic;
+	uint32_t len;
+	uint64_t offset;
+	uint64_t seed;
+	uint64_t generation;
+	uint32_t crc;		/* over the header before it and the data after */
+	uint32_t pad;
+};
+
+struct gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int ready, go, failed;
+};
+
+struct io_job {
+	struct io_options o;
+	const struct io_engine_ops *ops;
+	char dir[4096];
+	int nthreads, nfiles;
+	uint64_t per_file;
+	struct io_thread *threads;
+	struct gate *gate;
+};
+
+
+/* rules.c */
+bool io_is_direct(const struct io_options *o);
+int io_block_sizes(const struct io_options *o, uint64_t *min, uint64_t *max);
+/* verify.c: stamp a block before it is written; check one read back
+ * (0, or -1 with the thread's error set); read back every block written. */
+void io_verify_stamp(void *buf, uint32_t len, uint64_t offset, uint64_t seed, uint64_t gen);
+int io_verify_check(struct io_thread *t, const struct io_file *f, const void *buf,
+		    uint32_t len, uint64_t offset);
+void io_verify_written(struct io_thread *t);
+
+#endif
