@@ -2,8 +2,12 @@
  * cli.h: the subcommand table and what subcommands share.
  *
  * Each subcommand is one file cmd-NAME.c exporting one const struct
- * cmd_entry (tmux style).  exec returns the process exit code; it prints
- * the one-line error itself from error_get() so nothing deeper prints.
+ * cmd_entry (tmux style) whose `.args` template declares its options: one
+ * parser (common.c) reads argv by it and answers --help from it, and the
+ * command body reads the parsed struct cli_args, never argv.  exec returns
+ * the process exit code; it prints the one-line error itself from
+ * error_get() so nothing deeper prints.  Adding a command is its file and
+ * a line in main.c's list.
  */
 #ifndef FSB_CLI_H
 #define FSB_CLI_H
@@ -12,9 +16,11 @@
 
 #include "../store/store.h"
 
-/* One command-line option, declared once: getopt's tables and the --help
- * text are both generated from an array of these (NULL-name terminated).
- * `val` is the short option letter when printable. */
+/* One command-line option, declared once in a command's template: parsing,
+ * `--help`, and (later) the man page and completion all come from the
+ * command's array of these (NULL-name terminated).  `val` is the short
+ * option letter, or 0 for a long option only; repeatable options keep
+ * every value, in order. */
 struct cli_opt {
 	const char *name;
 	int has_arg;
@@ -22,18 +28,47 @@ struct cli_opt {
 	const char *arg;	/* placeholder in --help: "FILE" */
 	const char *help;
 };
-struct option;
-/* Fill longopts (same length as opts) and the getopt short-option string. */
-void cli_getopt_tables(const struct cli_opt *opts, struct option *longopts, char *shortopts,
-		       size_t len);
-void cli_print_help(FILE *f, const char *usage, const struct cli_opt *opts);
 
+struct cmd_entry;
+
+/* A parsed command line: every option and positional argument in the
+ * order given (positional ones have opt == NULL). */
+struct cli_item {
+	const struct cli_opt *opt;
+	const char *value;	/* the option's argument, "1" for a flag, or the word */
+};
+struct cli_args {
+	const struct cmd_entry *cmd;
+	int n;
+	struct cli_item *items;
+	int argc;		/* the words as given, only to record the command line */
+	char **argv;
+};
+/* The last value of option `name`, or NULL when it was not given. */
+const char *cli_value(const struct cli_args *a, const char *name);
+int cli_has(const struct cli_args *a, const char *name);
+/* Positional arguments (and, for CMD_PASS_LONG commands, unknown --key=value
+ * words), in order. */
+int cli_npos(const struct cli_args *a);
+const char *cli_pos(const struct cli_args *a, int i);
+
+/* A command (tmux's cmd_entry): its `.args` template declares its options,
+ * so the body reads a parsed struct cli_args and never touches argv. */
+#define CMD_PASS_LONG 1u	/* unknown --key[=value] words are positional (fsbench io) */
 struct cmd_entry {
 	const char *name;
 	const char *usage;	/* arguments after the name */
 	const char *summary;
-	int (*exec)(int argc, char **argv);
+	const char *about;	/* more help, printed after the usage line; optional */
+	const struct cli_opt *args;	/* the template; --help is always there */
+	void (*more_help)(FILE *f);	/* after the options (fsbench io: job options) */
+	unsigned flags;
+	int (*exec)(const struct cli_args *a);
 };
+/* Parse argv (argv[0] is the command's name) by the command's template,
+ * answer --help from it, else run the command: its exit status. */
+int cli_run_command(const struct cmd_entry *cmd, int argc, char **argv);
+void cli_print_help(FILE *f, const struct cmd_entry *cmd);
 
 extern const struct cmd_entry cmd_run_entry, cmd_list_entry, cmd_show_entry,
 	cmd_sysinfo_entry, cmd_cleanup_entry, cmd_report_entry, cmd_compare_entry, cmd_io_entry;

@@ -34,20 +34,12 @@ static void report(const struct state_entry *e, enum state_outcome what, const c
 	t->left += what == STATE_LEFT_ALONE;
 }
 
-static int cmd_cleanup(int argc, char **argv)
+static int cmd_cleanup(const struct cli_args *a)
 {
 	struct tally t = { 0, 0 };
 	int failed;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: fsbench cleanup\n\n"
-		       "Undoes what a killed fsbench run left (mounts, loop devices, images,\n"
-		       "scratch directories, cgroups), as recorded in %s.\n"
-		       "Each is first checked to be still exactly what fsbench made; anything\n"
-		       "else is left alone and named.\n", state_path());
-		return EXIT_OK;
-	}
-	if (argc > 1)
+	if (cli_npos(a))
 		return cli_fail(EXIT_USAGE, "cleanup: takes no arguments");
 	failed = state_cleanup(report, &t);
 	if (failed < 0)
@@ -67,5 +59,10 @@ const struct cmd_entry cmd_cleanup_entry = {
 	.name = "cleanup",
 	.usage = "",
 	.summary = "remove mounts, loop devices and images a killed run left",
+	.about = "Undoes what a killed fsbench run left (mounts, loop devices, images,\n"
+		 "scratch directories, cgroups), as recorded in the state file\n"
+		 "($FSBENCH_STATE, /var/lib/fsbench/state as root).  Each is first checked\n"
+		 "to be still exactly what fsbench made; anything else is left alone and\n"
+		 "named.\n",
 	.exec = cmd_cleanup,
 };

@@ -8,57 +8,41 @@
 #include "../core/error.h"
 #include "../report/report.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int cmd_compare(int argc, char **argv)
+static const struct cli_opt compare_args[] = {
+	{ "label", 1, 'l', "LABEL", "the newest run with this label (repeatable, in order with RUNs)" },
+	{ "fail-on-regression", 1, 0, "PCT", "exit 1 when a significant slowdown exceeds PCT percent" },
+	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static int cmd_compare(const struct cli_args *a)
 {
-	static const struct option longopts[] = {
-		{ "label", required_argument, NULL, 'l' },
-		{ "fail-on-regression", required_argument, NULL, 'F' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL;
+	const char *db = cli_value(a, "db"), *pct = cli_value(a, "fail-on-regression");
 	double fail_pct = -1;
 	int64_t ids[64];
-	char *sel[64];
-	int by_label[64], n = 0, ch, rc = 0, failing_total = 0;
+	const char *sel[64];
+	int by_label[64], n = 0, rc = 0, failing_total = 0;
 	struct store *s;
 
-	optind = 1;
-	opterr = 0;
-	/* '-' in optstring keeps run numbers and --label in the order given. */
-	while ((ch = getopt_long(argc, argv, "-h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 1:
-		case 'l':
-			if (n == 64)
-				return cli_fail(EXIT_USAGE, "compare: at most 64 runs");
-			sel[n] = optarg;
-			by_label[n++] = ch == 'l';
-			break;
-		case 'F': {
-			char *end;
-			fail_pct = strtod(optarg, &end);
-			if (*end || fail_pct < 0)
-				return cli_fail(EXIT_USAGE, "--fail-on-regression: bad value '%s' (a percentage such as 5)",
-						optarg);
-			break;
-		}
-		case 'd': db = optarg; break;
-		case 'h':
-			printf("usage: fsbench compare RUN_A RUN_B [RUN...] [--label LABEL]...\n"
-			       "                       [--fail-on-regression PCT] [--db FILE]\n"
-			       "Later runs are compared with the first.  RUN is a number or `last`;\n"
-			       "--label LABEL picks the newest run with that label.\n");
-			return EXIT_OK;
-		default:
-			return cli_fail(EXIT_USAGE, "compare: unknown or incomplete option '%s'",
-					argv[optind - 1]);
-		}
+	if (pct) {
+		char *end;
+		fail_pct = strtod(pct, &end);
+		if (*end || !(fail_pct >= 0))
+			return cli_fail(EXIT_USAGE, "--fail-on-regression: bad value '%s' (a percentage "
+					"such as 5)", pct);
+	}
+	/* run numbers and --label in the order given */
+	for (int i = 0; i < a->n; i++) {
+		const struct cli_item *it = &a->items[i];
+		if (it->opt && strcmp(it->opt->name, "label"))
+			continue;
+		if (n == 64)
+			return cli_fail(EXIT_USAGE, "compare: at most 64 runs");
+		sel[n] = it->value;
+		by_label[n++] = it->opt != NULL;
 	}
 	if (n < 2)
 		return cli_fail(EXIT_USAGE, "compare: give two runs or more (numbers, last, or --label LABEL)");
@@ -94,5 +78,7 @@ const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.usage = "RUN_A RUN_B [RUN...] [--fail-on-regression PCT]",
 	.summary = "compare stored runs test by test, flagging regressions",
+	.about = "Later runs are compared with the first.  RUN is a number or `last`.\n",
+	.args = compare_args,
 	.exec = cmd_compare,
 };

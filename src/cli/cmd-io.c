@@ -16,17 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct cli_opt io_opts[] = {
-	{ "output-format", 1, 256, "normal|json", "how to print results (default normal)" },
-	{ "ignore-unknown", 0, 257, NULL, "warn about, rather than refuse, options fsbench lacks" },
-	{ "keep", 0, 258, NULL, "keep the files fsbench created (fio keeps them)" },
-	{ "help", 0, 'h', NULL, "this help; every --OPTION=VALUE below is a job option" },
+static const struct cli_opt io_args[] = {
+	{ "output-format", 1, 0, "normal|json", "how to print results (default normal)" },
+	{ "ignore-unknown", 0, 0, NULL, "warn about, rather than refuse, options fsbench lacks" },
+	{ "keep", 0, 0, NULL, "keep the files fsbench created (fio keeps them)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
-
-static const char io_usage[] =
-	"usage: fsbench io [JOBFILE...] [--OPTION=VALUE...]\n\n"
-	"Runs fio job files, or fio-style options, in the current directory, fio's way.\n";
 
 struct io_cli {
 	bool json, ignore_unknown, keep;
@@ -34,33 +29,14 @@ struct io_cli {
 	int nfiles;
 };
 
-static void io_help(void)
+static void io_help(FILE *f)
 {
-	cli_print_help(stdout, io_usage, io_opts);
-	printf("\nJob options (fio's names; in job files as OPTION=VALUE):\n");
+	fprintf(f, "\nJob options (fio's names; in job files as OPTION=VALUE):\n");
 	for (const struct param_def *d = io_option_defs; d->name; d++) {
 		char type[64];
-		printf("  --%-26s %s [%s; default %s]\n", d->name, d->help,
-		       param_type_text(d, type, sizeof(type)), d->def[0] ? d->def : "none");
+		fprintf(f, "  --%-26s %s [%s; default %s]\n", d->name, d->help,
+			param_type_text(d, type, sizeof(type)), d->def[0] ? d->def : "none");
 	}
-}
-
-static int own_option(struct io_cli *c, const char *arg, int *handled)
-{
-	*handled = 1;
-	if (!strcmp(arg, "--ignore-unknown"))
-		c->ignore_unknown = true;
-	else if (!strcmp(arg, "--keep"))
-		c->keep = true;
-	else if (!strncmp(arg, "--output-format=", 16)) {
-		if (!strcmp(arg + 16, "json"))
-			c->json = true;
-		else if (strcmp(arg + 16, "normal"))
-			return cli_fail(EXIT_USAGE, "io: --output-format is normal or json, not '%s'",
-					arg + 16);
-	} else
-		*handled = 0;
-	return 0;
 }
 
 /* Flags given with a job file override that option in every job. */
@@ -80,26 +56,28 @@ static int override_jobs(struct jobset *set, int first, char **flags, int nflags
 	return 0;
 }
 
-static int parse_args(struct io_cli *c, int argc, char **argv)
+static int parse_args(struct io_cli *c, const struct cli_args *a)
 {
-	char **flags = calloc((size_t)argc + 1, sizeof(char *));
-	int nflags = 0, rc = 0;
+	int npos = cli_npos(a), nflags = 0, rc = 0;
+	char **flags = calloc((size_t)npos + 1, sizeof(char *));
+	const char *fmt = cli_value(a, "output-format");
 
 	if (!flags)
 		return cli_fail(EXIT_FAIL, "out of memory");
-	/* fsbench's own options first: they change how job files parse. */
-	for (int i = 1; i < argc && !rc; i++) {
-		int handled;
-		rc = own_option(c, argv[i], &handled);
+	c->ignore_unknown = cli_has(a, "ignore-unknown");
+	c->keep = cli_has(a, "keep");
+	if (fmt && strcmp(fmt, "json") && strcmp(fmt, "normal")) {
+		free(flags);
+		return cli_fail(EXIT_USAGE, "io: --output-format is normal or json, not '%s'", fmt);
 	}
-	for (int i = 1; i < argc && !rc; i++) {
-		int handled;
-		own_option(c, argv[i], &handled);
-		if (handled)
-			continue;
-		if (!strncmp(argv[i], "--", 2))
-			flags[nflags++] = argv[i];
-		else if (jobfile_load(argv[i], c->ignore_unknown, &c->set))
+	c->json = fmt && !strcmp(fmt, "json");
+	/* job files, and fio's --key=value options (passed through by the
+	 * template as positional words) */
+	for (int i = 0; i < npos && !rc; i++) {
+		const char *w = cli_pos(a, i);
+		if (!strncmp(w, "--", 2))
+			flags[nflags++] = (char *)w;
+		else if (jobfile_load(w, c->ignore_unknown, &c->set))
 			rc = cli_fail(EXIT_USAGE, "%s", error_get());
 		else
 			c->nfiles++;
@@ -120,21 +98,14 @@ static int parse_args(struct io_cli *c, int argc, char **argv)
 	return rc;
 }
 
-static int cmd_io(int argc, char **argv)
+static int cmd_io(const struct cli_args *a)
 {
 	struct io_cli *c = calloc(1, sizeof(*c));
 	struct io_result *res;
 	json_t *jobs = json_array();
 	int rc;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			free(c);
-			json_decref(jobs);
-			io_help();
-			return EXIT_OK;
-		}
-	if (!c || (rc = parse_args(c, argc, argv))) {
+	if (!c || (rc = parse_args(c, a))) {
 		free(c);
 		json_decref(jobs);
 		return c ? rc : cli_fail(EXIT_FAIL, "out of memory");
@@ -180,5 +151,9 @@ const struct cmd_entry cmd_io_entry = {
 	.name = "io",
 	.usage = "[JOBFILE...] [--OPTION=VALUE...]",
 	.summary = "run fio job files or fio-style options here",
+	.about = "Runs fio job files, or fio-style options, in the current directory, fio's way.\n",
+	.args = io_args,
+	.more_help = io_help,
+	.flags = CMD_PASS_LONG,
 	.exec = cmd_io,
 };

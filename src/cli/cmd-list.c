@@ -11,7 +11,6 @@
 #include "../workloads/workload.h"
 
 #include <dirent.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,49 +127,39 @@ static int list_runs(const char *db)
 	return rc ? cli_fail(EXIT_FAIL, "%s", error_get()) : EXIT_OK;
 }
 
-static int cmd_list(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL;
-	int ch;
+static const struct cli_opt list_args[] = {
+	{ "db", 1, 'd', "FILE", "result store for `list runs` (default ~/.local/share/fsbench/results.db)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (ch == 'd')
-			db = optarg;
-		else if (ch == 'h') {
-			printf("usage: fsbench list tests | runs | fs | suites [--db FILE]\n");
-			return EXIT_OK;
-		} else
-			return cli_fail(EXIT_USAGE, "list: unknown option '%s'", argv[optind - 1]);
-	}
-	if (optind + 1 != argc)
-		return cli_fail(EXIT_USAGE, "list: say what to list: `fsbench list tests`, `runs` or `fs`");
-	if (!strcmp(argv[optind], "tests")) {
+static int cmd_list(const struct cli_args *a)
+{
+	const char *what = cli_pos(a, 0);
+
+	if (cli_npos(a) != 1)
+		return cli_fail(EXIT_USAGE, "list: say what to list: `fsbench list tests`, `runs`, `fs` "
+				"or `suites`");
+	if (!strcmp(what, "tests")) {
 		list_tests();
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[optind], "runs"))
-		return list_runs(db);
-	if (!strcmp(argv[optind], "suites")) {
+	if (!strcmp(what, "runs"))
+		return list_runs(cli_value(a, "db"));
+	if (!strcmp(what, "suites")) {
 		list_suites();
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[optind], "fs")) {
+	if (!strcmp(what, "fs")) {
 		list_fs();
 		return EXIT_OK;
 	}
-	return cli_fail(EXIT_USAGE, "list: unknown list '%s' (tests, runs, fs or suites)", argv[optind]);
+	return cli_fail(EXIT_USAGE, "list: unknown list '%s' (tests, runs, fs or suites)", what);
 }
 
 const struct cmd_entry cmd_list_entry = {
 	.name = "list",
 	.usage = "tests | runs | fs | suites [--db FILE]",
 	.summary = "list workloads, stored runs, or filesystems",
+	.args = list_args,
 	.exec = cmd_list,
 };

@@ -7,44 +7,24 @@
 #include "../core/error.h"
 #include "../report/report.h"
 
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int cmd_report(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "html", required_argument, NULL, 'H' },
-		{ "markdown", required_argument, NULL, 'm' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *html = NULL, *md = NULL, *baseline = NULL, *db = NULL;
-	struct store *s;
-	int ch, n, rc = 0;
+static const struct cli_opt report_args[] = {
+	{ "html", 1, 0, "FILE", "one self-contained HTML page for all the runs" },
+	{ "markdown", 1, 0, "FILE", "Markdown: tables and text charts" },
+	{ "baseline", 1, 'b', "LABEL", "target the ratios compare to" },
+	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'H': html = optarg; break;
-		case 'm': md = optarg; break;
-		case 'b': baseline = optarg; break;
-		case 'd': db = optarg; break;
-		case 'h':
-			printf("usage: fsbench report RUN [RUN...] [--html FILE] [--markdown FILE]"
-			       " [--baseline LABEL] [--db FILE]\n"
-			       "RUN is a number from `fsbench list runs` or `last`.  Without --html or\n"
-			       "--markdown the text report goes to standard output.\n");
-			return EXIT_OK;
-		default:
-			return cli_fail(EXIT_USAGE, "report: unknown or incomplete option '%s'",
-					argv[optind - 1]);
-		}
-	}
-	n = argc - optind;
+static int cmd_report(const struct cli_args *a)
+{
+	const char *html = cli_value(a, "html"), *md = cli_value(a, "markdown");
+	const char *baseline = cli_value(a, "baseline"), *db = cli_value(a, "db");
+	struct store *s;
+	int n = cli_npos(a), rc = 0;
+
 	if (n < 1)
 		return cli_fail(EXIT_USAGE, "report: which run? (e.g. `fsbench report last --html r.html`)");
 	if (cli_open_store_readonly(db, &s))
@@ -53,7 +33,7 @@ static int cmd_report(int argc, char **argv)
 	int code = runs ? 0 : (error_set("out of memory"), EXIT_FAIL);
 	for (int i = 0; i < n && !code; i++) {
 		int64_t id;
-		code = cli_load_run(s, argv[optind + i], 0, &runs[i], &id);
+		code = cli_load_run(s, cli_pos(a, i), 0, &runs[i], &id);
 		if (!code && baseline && result_baseline(runs[i], baseline) < 0) {
 			error_set("--baseline '%s' names no target of run %lld", baseline, (long long)id);
 			code = EXIT_USAGE;
@@ -77,5 +57,8 @@ const struct cmd_entry cmd_report_entry = {
 	.name = "report",
 	.usage = "RUN [RUN...] [--html FILE] [--markdown FILE]",
 	.summary = "render stored runs as an HTML page or Markdown",
+	.about = "RUN is a number from `fsbench list runs` or `last`.  Without --html or\n"
+		 "--markdown the text report goes to standard output.\n",
+	.args = report_args,
 	.exec = cmd_report,
 };

@@ -18,61 +18,54 @@
 #include "../targets/profiles.h"
 #include "../targets/state.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 
-static const char run_usage[] =
-	"usage: fsbench run TEST[:key=value,...]... --fs SPEC|--target [LABEL=]DIR... [options]\n"
-	"\n"
+static const char run_about[] =
 	"TEST is a workload (fsmark) or a named test (fsmark-1000x1M); see\n"
 	"`fsbench list tests`.  Each target gets a scratch directory fsbench.XXXXXX\n"
 	"that is removed afterwards.\n";
 
-enum { O_MAX = 256, O_VERBOSE, O_WARMUP, O_BASELINE, O_LABEL, O_DB, O_JSON, O_CSV, O_MD, O_NODROP,
-       O_FSSIZE, O_IMGDIR, O_DEVICE, O_FORCE, O_NODIO, O_FRESH, O_SCALE, O_RAM, O_HTML, O_FIO };
-
 #define MAX_FIO_FILES 8
 
-/* Every option once: getopt's tables and --help both come from here. */
+/* Every option once: parsing and --help both come from here. */
 static const struct cli_opt run_opts[] = {
 	{ "target", 1, 't', "[LABEL=]DIR", "a directory to test in (repeatable)" },
 	{ "fs", 1, 'f', "SPEC[,SPEC...]", "a filesystem fsbench makes and mounts (root), e.g. "
 	  "ext4, btrfs:compress=zstd, exfat-fuse, tmpfs, "
 	  "ext4:mkfs=-O ^has_journal,mount=noatime,label=nojournal; "
 	  "`fsbench list fs` shows what this machine offers" },
-	{ "fs-size", 1, O_FSSIZE, "SIZE", "image size per filesystem (default 4G)" },
-	{ "image-dir", 1, O_IMGDIR, "DIR", "where images and mount points go (default /var/tmp)" },
-	{ "device", 1, O_DEVICE, "DEV", "format this block device instead of an image (one --fs)" },
-	{ "force-format", 0, O_FORCE, NULL, "format --device even though it holds data" },
-	{ "no-direct-io", 0, O_NODIO, NULL, "let the loop device use the host page cache" },
-	{ "fresh", 1, O_FRESH, "test|fs", "mkfs before every test (default) or once per filesystem" },
+	{ "fs-size", 1, 0, "SIZE", "image size per filesystem (default 4G)" },
+	{ "image-dir", 1, 0, "DIR", "where images and mount points go (default /var/tmp)" },
+	{ "device", 1, 0, "DEV", "format this block device instead of an image (one --fs)" },
+	{ "force-format", 0, 0, NULL, "format --device even though it holds data" },
+	{ "no-direct-io", 0, 0, NULL, "let the loop device use the host page cache" },
+	{ "fresh", 1, 0, "test|fs", "mkfs before every test (default) or once per filesystem" },
 	{ "suite", 1, 's', "NAME|FILE", "run a suite's tests (see `fsbench list suites`); its "
 	  "filesystems are used when no --fs/--target is given" },
-	{ "fio", 1, O_FIO, "JOBFILE", "every job of a fio job file as a test, run one after "
+	{ "fio", 1, 0, "JOBFILE", "every job of a fio job file as a test, run one after "
 	  "another on each target (repeatable; `fsbench io` runs a file fio's way)" },
-	{ "scale", 1, O_SCALE, "F", "multiply the tests' data sizes by F (e.g. 0.1)" },
-	{ "ram", 1, O_RAM, "SIZE", "run in a memory cgroup of SIZE, so the page cache cannot "
+	{ "scale", 1, 0, "F", "multiply the tests' data sizes by F (e.g. 0.1)" },
+	{ "ram", 1, 0, "SIZE", "run in a memory cgroup of SIZE, so the page cache cannot "
 	  "hide the disk (e.g. 1G)" },
 	{ "runs", 1, 'n', "N", "exactly N runs per target (default: adaptive, 3 runs, more "
 	  "while CV >= 3% or an outlier)" },
-	{ "max-runs", 1, O_MAX, "N", "adaptive ceiling (default 10)" },
-	{ "warmup", 1, O_WARMUP, "N", "unrecorded runs per target first (default 0)" },
-	{ "baseline", 1, O_BASELINE, "LABEL", "target the ratio table compares to (default first)" },
-	{ "label", 1, O_LABEL, "TEXT", "a name for this run in the store" },
-	{ "db", 1, O_DB, "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
-	{ "json", 1, O_JSON, "FILE", "also write the run as JSON (- for stdout)" },
-	{ "csv", 1, O_CSV, "FILE", "also write every sample as CSV" },
-	{ "markdown", 1, O_MD, "FILE", "also write a Markdown report" },
-	{ "html", 1, O_HTML, "FILE", "also write an HTML report with charts" },
-	{ "no-drop-caches", 0, O_NODROP, NULL, "only sync between runs" },
+	{ "max-runs", 1, 0, "N", "adaptive ceiling (default 10)" },
+	{ "warmup", 1, 0, "N", "unrecorded runs per target first (default 0)" },
+	{ "baseline", 1, 0, "LABEL", "target the ratio table compares to (default first)" },
+	{ "label", 1, 0, "TEXT", "a name for this run in the store" },
+	{ "db", 1, 0, "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ "json", 1, 0, "FILE", "also write the run as JSON (- for stdout)" },
+	{ "csv", 1, 0, "FILE", "also write every sample as CSV" },
+	{ "markdown", 1, 0, "FILE", "also write a Markdown report" },
+	{ "html", 1, 0, "FILE", "also write an HTML report with charts" },
+	{ "no-drop-caches", 0, 0, NULL, "only sync between runs" },
 	{ "quiet", 0, 'q', NULL, "no charts or progress on the terminal" },
-	{ "verbose", 0, O_VERBOSE, NULL, "every chart and the means and ratio tables, not only "
+	{ "verbose", 0, 0, NULL, "every chart and the means and ratio tables, not only "
 	  "each test's primary chart and the summary" },
-	{ "help", 0, 'h', NULL, "this help" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -187,125 +180,101 @@ static int add_suite(struct run_cli *c)
 	return 0;
 }
 
-static int parse_args(int argc, char **argv, struct run_cli *c)
+static int is(const struct cli_item *it, const char *name)
+{
+	return it->opt && !strcmp(it->opt->name, name);
+}
+
+static int parse_args(const struct cli_args *a, struct run_cli *c)
 {
 	struct run_request *rq = &c->rq;
-	int ch;
+	const char *v;
+	uint64_t sz;
 
-	struct option longopts[sizeof(run_opts) / sizeof(run_opts[0])];
-	char shortopts[64];
-
-	cli_getopt_tables(run_opts, longopts, shortopts, sizeof(shortopts));
 	runner_defaults(&rq->opts);
 	provision_defaults(&c->prov);
 	rq->targets = calloc(MAX_TARGETS, sizeof(*rq->targets));
-	rq->tests = calloc((size_t)argc, sizeof(*rq->tests));
+	rq->tests = calloc((size_t)a->n + 1, sizeof(*rq->tests));
 	if (!rq->targets || !rq->tests)
 		return error_set("out of memory");
-	optind = 1;
-	opterr = 0;
 	/* Options that shape --fs targets come first, wherever they stand. */
 	c->scale = 1;
-	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		uint64_t sz;
-		switch (ch) {
-		case O_FSSIZE:
-			if (parse_size(optarg, &sz) || sz < (16 << 20))
-				return error_set("--fs-size: bad value '%s' (a size of at least 16M, e.g. 1G)", optarg);
-			c->prov.size = sz;
-			break;
-		case O_IMGDIR: c->prov.image_dir = optarg; break;
-		case O_DEVICE: c->prov.device = optarg; break;
-		case O_FORCE: c->prov.force_format = 1; break;
-		case O_NODIO: c->prov.direct_io = 0; break;
-		case O_FRESH:
-			if (strcmp(optarg, "test") && strcmp(optarg, "fs"))
-				return error_set("--fresh: bad value '%s' (test or fs)", optarg);
-			rq->opts.fresh_per_fs = !strcmp(optarg, "fs");
-			break;
-		case 's': c->suite_name = optarg; break;
-		case O_FIO:
-			if (c->nfio == MAX_FIO_FILES)
-				return error_set("--fio: at most %d job files", MAX_FIO_FILES);
-			c->fio_files[c->nfio++] = optarg;
-			break;
-		case O_RAM:
-			if (parse_size(optarg, &sz) || sz < (64 << 20))
-				return error_set("--ram: bad value '%s' (a size of at least 64M, e.g. 1G)", optarg);
-			c->ram = sz;
-			break;
-		case O_SCALE: {
-			char *end;
-			c->scale = strtod(optarg, &end);
-			if (*end || !(c->scale > 0) || c->scale > 1000)
-				return error_set("--scale: bad value '%s' (a factor such as 0.1 or 2)", optarg);
-			break;
-		}
-		}
+	if ((v = cli_value(a, "fs-size"))) {
+		if (parse_size(v, &sz) || sz < (16 << 20))
+			return error_set("--fs-size: bad value '%s' (a size of at least 16M, e.g. 1G)", v);
+		c->prov.size = sz;
 	}
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		switch (ch) {
-		case O_FSSIZE: case O_IMGDIR: case O_DEVICE: case O_FORCE: case O_NODIO: case O_FRESH:
-		case 's': case O_SCALE: case O_RAM: case O_FIO:
-			break;
-		case 't':
+	if ((v = cli_value(a, "image-dir")))
+		c->prov.image_dir = v;
+	c->prov.device = cli_value(a, "device");
+	c->prov.force_format = cli_has(a, "force-format");
+	if (cli_has(a, "no-direct-io"))
+		c->prov.direct_io = 0;
+	if ((v = cli_value(a, "fresh"))) {
+		if (strcmp(v, "test") && strcmp(v, "fs"))
+			return error_set("--fresh: bad value '%s' (test or fs)", v);
+		rq->opts.fresh_per_fs = !strcmp(v, "fs");
+	}
+	c->suite_name = cli_value(a, "suite");
+	if ((v = cli_value(a, "ram"))) {
+		if (parse_size(v, &sz) || sz < (64 << 20))
+			return error_set("--ram: bad value '%s' (a size of at least 64M, e.g. 1G)", v);
+		c->ram = sz;
+	}
+	if ((v = cli_value(a, "scale"))) {
+		char *end;
+		c->scale = strtod(v, &end);
+		if (*end || !(c->scale > 0) || c->scale > 1000)
+			return error_set("--scale: bad value '%s' (a factor such as 0.1 or 2)", v);
+	}
+	if ((v = cli_value(a, "runs")) && count_arg("--runs", v, 1, 1000, &rq->opts.runs))
+		return -1;
+	if ((v = cli_value(a, "max-runs")) && count_arg("--max-runs", v, 1, 1000, &rq->opts.max_runs))
+		return -1;
+	if ((v = cli_value(a, "warmup")) && count_arg("--warmup", v, 0, 100, &rq->opts.warmup))
+		return -1;
+	rq->baseline = cli_value(a, "baseline");
+	rq->label = cli_value(a, "label");
+	c->db = cli_value(a, "db");
+	c->json = cli_value(a, "json");
+	c->csv = cli_value(a, "csv");
+	c->markdown = cli_value(a, "markdown");
+	c->html = cli_value(a, "html");
+	if (cli_has(a, "no-drop-caches"))
+		rq->opts.drop_caches = 0;
+	rq->opts.quiet = cli_has(a, "quiet");
+	c->verbose = cli_has(a, "verbose");
+	/* Then, in the order given: targets, filesystems, job files, tests. */
+	for (int i = 0; i < a->n; i++) {
+		const struct cli_item *it = &a->items[i];
+		if (is(it, "target")) {
 			if (rq->ntargets >= MAX_TARGETS)
 				return error_set("at most %d targets", MAX_TARGETS);
-			if (target_parse(optarg, &rq->targets[rq->ntargets]))
+			if (target_parse(it->value, &rq->targets[rq->ntargets]))
 				return -1;
 			rq->ntargets++;
-			break;
-		case 'f': {
+		} else if (is(it, "fs")) {
 			struct fs_spec specs[MAX_TARGETS];
 			int n = 0;
-			if (fs_spec_split(optarg, specs, MAX_TARGETS, &n))
+			if (fs_spec_split(it->value, specs, MAX_TARGETS, &n))
 				return -1;
-			for (int i = 0; i < n; i++) {
+			for (int k = 0; k < n; k++) {
 				if (rq->ntargets >= MAX_TARGETS)
 					return error_set("at most %d targets", MAX_TARGETS);
-				if (target_from_spec(&specs[i], &c->prov, &rq->targets[rq->ntargets]))
+				if (target_from_spec(&specs[k], &c->prov, &rq->targets[rq->ntargets]))
 					return -1;
 				rq->ntargets++;
 			}
-			break;
+		} else if (is(it, "fio")) {
+			if (c->nfio == MAX_FIO_FILES)
+				return error_set("--fio: at most %d job files", MAX_FIO_FILES);
+			c->fio_files[c->nfio++] = it->value;
+		} else if (!it->opt) {
+			if (test_spec_parse(it->value, &rq->tests[rq->ntests]))
+				return -1;
+			test_spec_scale(&rq->tests[rq->ntests], c->scale);
+			rq->ntests++;
 		}
-		case 'n':
-			if (count_arg("--runs", optarg, 1, 1000, &rq->opts.runs))
-				return -1;
-			break;
-		case O_MAX:
-			if (count_arg("--max-runs", optarg, 1, 1000, &rq->opts.max_runs))
-				return -1;
-			break;
-		case O_WARMUP:
-			if (count_arg("--warmup", optarg, 0, 100, &rq->opts.warmup))
-				return -1;
-			break;
-		case O_BASELINE: rq->baseline = optarg; break;
-		case O_LABEL: rq->label = optarg; break;
-		case O_DB: c->db = optarg; break;
-		case O_JSON: c->json = optarg; break;
-		case O_CSV: c->csv = optarg; break;
-		case O_MD: c->markdown = optarg; break;
-		case O_HTML: c->html = optarg; break;
-		case O_NODROP: rq->opts.drop_caches = 0; break;
-		case 'q': rq->opts.quiet = 1; break;
-		case O_VERBOSE: c->verbose = 1; break;
-		case 'h':
-			cli_print_help(stdout, run_usage, run_opts);
-			exit(EXIT_OK);
-		default:
-			return error_set("run: unknown or incomplete option '%s' (see `fsbench run --help`)",
-					 argv[optind - 1]);
-		}
-	}
-	/* GNU getopt permutes: every non-option argument is a test. */
-	for (; optind < argc; optind++) {
-		if (test_spec_parse(argv[optind], &rq->tests[rq->ntests]))
-			return -1;
-		test_spec_scale(&rq->tests[rq->ntests], c->scale);
-		rq->ntests++;
 	}
 	/* `--json - | jq`: stdout holds the document alone. */
 	const char *outs[] = { c->json, c->csv, c->markdown, c->html };
@@ -470,7 +439,7 @@ static void free_cli(struct run_cli *c)
 	store_close(c->store);
 }
 
-static int cmd_run(int argc, char **argv)
+static int cmd_run(const struct cli_args *a)
 {
 	struct run_cli c;
 	struct runner_events ev = { on_run_started, on_rep_started, on_failure, on_test_done, &c };
@@ -487,12 +456,12 @@ static int cmd_run(int argc, char **argv)
 		dup2(devnull, STDERR_FILENO);
 		close(devnull);
 	}
-	if (parse_args(argc, argv, &c)) {
+	if (parse_args(a, &c)) {
 		free_cli(&c);
 		return cli_fail(EXIT_USAGE, "%s", error_get());
 	}
 	snprintf(cmdline, sizeof(cmdline), "fsbench run ");
-	cli_command_line(argc - 1, argv + 1, cmdline + 12, sizeof(cmdline) - 12);
+	cli_command_line(a->argc - 1, a->argv + 1, cmdline + 12, sizeof(cmdline) - 12);
 	c.rq.cmdline = cmdline;
 	if (comm_rank() > 0) {
 		c.db = ":memory:";
@@ -557,5 +526,7 @@ const struct cmd_entry cmd_run_entry = {
 	.name = "run",
 	.usage = "TEST... --target [LABEL=]DIR... [options]",
 	.summary = "run tests on targets, store and chart the results",
+	.about = run_about,
+	.args = run_opts,
 	.exec = cmd_run,
 };

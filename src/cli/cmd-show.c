@@ -6,53 +6,33 @@
 #include "../core/error.h"
 #include "../core/param.h"
 
-#include <getopt.h>
+#include "../report/report.h"
 #include <string.h>
 
-static int cmd_show(int argc, char **argv)
+static const struct cli_opt show_args[] = {
+	{ "format", 1, 'f', "FORMAT", "text (default), json, csv, markdown or html" },
+	{ "all", 0, 'a', NULL, "every chart and the means and ratio tables (text)" },
+	{ "baseline", 1, 'b', "LABEL", "target the ratios compare to (default: the run's)" },
+	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static int cmd_show(const struct cli_args *a)
 {
-	static const struct option longopts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *db = NULL, *format = "text", *baseline = NULL;
+	const char *db = cli_value(a, "db"), *baseline = cli_value(a, "baseline");
+	const char *format = cli_value(a, "format") ? cli_value(a, "format") : "text";
+	int all = cli_has(a, "all");
 	struct store *s;
 	struct result *r;
 	int64_t id = 0;
-	int ch, all = 0;
 
-	optind = 1;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'd': db = optarg; break;
-		case 'f': format = optarg; break;
-		case 'b': baseline = optarg; break;
-		case 'a': all = 1; break;
-		case 'h':
-			printf("usage: fsbench show [RUN|last] [--format text|json|csv|markdown|html]"
-			       " [--baseline LABEL] [--all] [--db FILE]\n\n"
-			       "Text shows each test's primary chart and a summary; --all adds every\n"
-			       "chart and the means and ratio tables.\n");
-			return EXIT_OK;
-		default:
-			return cli_fail(EXIT_USAGE, "show: unknown or incomplete option '%s'",
-					argv[optind - 1]);
-		}
-	}
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "csv") &&
-	    strcmp(format, "markdown") && strcmp(format, "html"))
-		return cli_fail(EXIT_USAGE, "show: bad --format '%s' (text, json, csv, markdown or html)",
-				format);
-	if (argc - optind > 1)
+	if (!report_format_find(format))
+		return cli_fail(EXIT_USAGE, "show: bad --format '%s' (%s)", format, report_format_names());
+	if (cli_npos(a) > 1)
 		return cli_fail(EXIT_USAGE, "show: one run at a time (see `fsbench list runs`)");
 	if (cli_open_store_readonly(db, &s))
 		return cli_fail(EXIT_FAIL, "%s", error_get());
-	int code = cli_load_run(s, optind < argc ? argv[optind] : "last", 0, &r, &id);
+	int code = cli_load_run(s, cli_npos(a) ? cli_pos(a, 0) : "last", 0, &r, &id);
 	if (code) {
 		store_close(s);
 		return cli_fail(code, "show: %s", error_get());
@@ -72,5 +52,8 @@ const struct cmd_entry cmd_show_entry = {
 	.name = "show",
 	.usage = "[RUN] [--format text|json|csv|markdown|html]",
 	.summary = "re-render a stored run (default: the newest)",
+	.about = "RUN is a number from `fsbench list runs` or `last` (the default).  Text\n"
+		 "shows each test's primary chart and a summary; --all adds the rest.\n",
+	.args = show_args,
 	.exec = cmd_show,
 };

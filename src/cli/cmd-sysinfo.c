@@ -9,22 +9,17 @@
 
 #include <string.h>
 
-static int cmd_sysinfo(int argc, char **argv)
+static int cmd_sysinfo(const struct cli_args *a)
 {
 	struct sysinfo si;
 	struct sysfield f[8];
-	int n, rc = EXIT_OK;
-
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: fsbench sysinfo [DIR...]\n");
-		return EXIT_OK;
-	}
+	int n, rc = EXIT_OK, ndirs = cli_npos(a);
 	sysinfo_collect("", &si);
 	n = sysinfo_fields(&si, f);
 	for (int i = 0; i < n; i++)
 		printf("%-14s %s\n", f[i].name, f[i].value);
-	for (int i = 1; i < argc || i == 1; i++) {
-		const char *dir = i < argc ? argv[i] : ".";
+	for (int i = 0; i < ndirs || i == 0; i++) {
+		const char *dir = i < ndirs ? cli_pos(a, i) : ".";
 		struct fsinfo fi;
 		if (fsinfo_collect("", dir, &fi)) {
 			rc = cli_fail(EXIT_USAGE, "sysinfo: cannot describe %s: no such directory or mount",
@@ -36,7 +31,7 @@ static int cmd_sysinfo(int argc, char **argv)
 		       "File-System", fi.fstype, "Mount", fi.mount_source, fi.mount_point,
 		       "Mount Options", fi.mount_opts, "Disk", fi.disk, "I/O Scheduler",
 		       fi.scheduler);
-		if (i >= argc)
+		if (i >= ndirs)
 			break;
 	}
 	return rc;

@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -16,58 +15,170 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void cli_getopt_tables(const struct cli_opt *opts, struct option *longopts, char *shortopts,
-		       size_t len)
+const char *cli_value(const struct cli_args *a, const char *name)
 {
-	size_t used = 0;
-	int i;
+	const char *v = NULL;
 
-	for (i = 0; opts[i].name; i++) {
-		longopts[i] = (struct option){ opts[i].name,
-					       opts[i].has_arg ? required_argument : no_argument,
-					       NULL, opts[i].val };
-		if (opts[i].val < 128 && used + 3 < len) {
-			shortopts[used++] = (char)opts[i].val;
-			if (opts[i].has_arg)
-				shortopts[used++] = ':';
-		}
-	}
-	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
-	shortopts[used] = '\0';
+	for (int i = 0; i < a->n; i++)
+		if (a->items[i].opt && !strcmp(a->items[i].opt->name, name))
+			v = a->items[i].value;
+	return v;
 }
 
-/* Help text wrapped to 80 columns, descriptions from column 28. */
-void cli_print_help(FILE *f, const char *usage, const struct cli_opt *opts)
+int cli_has(const struct cli_args *a, const char *name)
 {
-	fputs(usage, f);
-	fputc('\n', f);
-	for (int i = 0; opts[i].name; i++) {
-		const char *arg = opts[i].arg ? opts[i].arg : "", *w = opts[i].help;
-		int col;
-		if (opts[i].val < 128)
-			col = fprintf(f, "  -%c, --%s%s%s", opts[i].val, opts[i].name, *arg ? " " : "", arg);
-		else
-			col = fprintf(f, "      --%s%s%s", opts[i].name, *arg ? " " : "", arg);
-		if (col > 27) {
-			fputc('\n', f);
-			col = 0;
+	return cli_value(a, name) != NULL;
+}
+
+int cli_npos(const struct cli_args *a)
+{
+	int n = 0;
+
+	for (int i = 0; i < a->n; i++)
+		n += !a->items[i].opt;
+	return n;
+}
+
+const char *cli_pos(const struct cli_args *a, int k)
+{
+	for (int i = 0; i < a->n; i++)
+		if (!a->items[i].opt && k-- == 0)
+			return a->items[i].value;
+	return NULL;
+}
+
+static const struct cli_opt help_opt = { "help", 0, 'h', NULL, "this help" };
+
+static const struct cli_opt *find_long(const struct cmd_entry *cmd, const char *name, size_t len)
+{
+	for (const struct cli_opt *o = cmd->args; o && o->name; o++)
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return o;
+	return len == 4 && !strncmp(name, "help", 4) ? &help_opt : NULL;
+}
+
+static const struct cli_opt *find_short(const struct cmd_entry *cmd, int c)
+{
+	for (const struct cli_opt *o = cmd->args; o && o->name; o++)
+		if (o->val && o->val == c)
+			return o;
+	return c == 'h' ? &help_opt : NULL;
+}
+
+/* argv -> items in order; -1 with the error set. */
+static int parse_args(const struct cmd_entry *cmd, int argc, char **argv, struct cli_args *a)
+{
+	int only_words = 0;
+
+	a->cmd = cmd;
+	a->n = 0;
+	a->argc = argc;
+	a->argv = argv;
+	a->items = calloc((size_t)argc + 1, sizeof(*a->items));
+	if (!a->items)
+		return error_set("out of memory");
+	for (int i = 1; i < argc; i++) {
+		const char *w = argv[i];
+		const struct cli_opt *o = NULL;
+		const char *value = NULL;
+		if (only_words || w[0] != '-' || !w[1]) {
+			a->items[a->n++] = (struct cli_item){ NULL, w };
+			continue;
 		}
-		for (; col < 28; col++)
-			fputc(' ', f);
-		for (int first = 1; *w; first = 0) {
-			int len = (int)strcspn(w, " ");
-			if (!first && col + 1 + len > 79) {
-				fputc('\n', f);
-				for (col = 0; col < 28; col++)
-					fputc(' ', f);
-			} else if (!first) {
-				col += fprintf(f, " ");
+		if (!strcmp(w, "--")) {
+			only_words = 1;
+			continue;
+		}
+		if (w[1] == '-') {
+			const char *eq = strchr(w + 2, '=');
+			o = find_long(cmd, w + 2, eq ? (size_t)(eq - w - 2) : strlen(w + 2));
+			if (!o && (cmd->flags & CMD_PASS_LONG)) {
+				a->items[a->n++] = (struct cli_item){ NULL, w };
+				continue;
 			}
-			col += fprintf(f, "%.*s", len, w);
-			w += len + (w[len] == ' ');
+			if (o && eq && !o->has_arg)
+				return error_set("%s: option '--%s' takes no value", cmd->name, o->name);
+			value = eq ? eq + 1 : NULL;
+		} else {
+			o = find_short(cmd, (unsigned char)w[1]);
+			if (o && w[2])
+				value = w + 2;	/* -n3 */
 		}
-		fputc('\n', f);
+		if (!o)
+			return error_set("%s: unknown or incomplete option '%s' (see `fsbench %s --help`)",
+					 cmd->name, w, cmd->name);
+		if (o->has_arg && !value) {
+			if (i + 1 >= argc)
+				return error_set("%s: option '--%s' needs a value (%s)", cmd->name, o->name,
+						 o->arg ? o->arg : "VALUE");
+			value = argv[++i];
+		}
+		a->items[a->n++] = (struct cli_item){ o, o->has_arg ? value : "1" };
 	}
+	return 0;
+}
+
+int cli_run_command(const struct cmd_entry *cmd, int argc, char **argv)
+{
+	struct cli_args a;
+	int rc;
+
+	if (parse_args(cmd, argc, argv, &a)) {
+		free(a.items);
+		return cli_fail(EXIT_USAGE, "%s", error_get());
+	}
+	if (cli_has(&a, "help")) {
+		cli_print_help(stdout, cmd);
+		free(a.items);
+		return EXIT_OK;
+	}
+	rc = cmd->exec(&a);
+	free(a.items);
+	return rc;
+}
+
+static void print_opt(FILE *f, const struct cli_opt *o)
+{
+	const char *arg = o->arg ? o->arg : "", *w = o->help;
+	int col;
+
+	if (o->val)
+		col = fprintf(f, "  -%c, --%s%s%s", o->val, o->name, *arg ? " " : "", arg);
+	else
+		col = fprintf(f, "      --%s%s%s", o->name, *arg ? " " : "", arg);
+	if (col > 27) {
+		fputc('\n', f);
+		col = 0;
+	}
+	for (; col < 28; col++)
+		fputc(' ', f);
+	/* descriptions from column 28, wrapped at 80 */
+	for (int first = 1; *w; first = 0) {
+		int len = (int)strcspn(w, " ");
+		if (!first && col + 1 + len > 79) {
+			fputc('\n', f);
+			for (col = 0; col < 28; col++)
+				fputc(' ', f);
+		} else if (!first) {
+			col += fprintf(f, " ");
+		}
+		col += fprintf(f, "%.*s", len, w);
+		w += len + (w[len] == ' ');
+	}
+	fputc('\n', f);
+}
+
+void cli_print_help(FILE *f, const struct cmd_entry *cmd)
+{
+	fprintf(f, "usage: fsbench %s%s%s\n", cmd->name, cmd->usage[0] ? " " : "", cmd->usage);
+	if (cmd->about)
+		fprintf(f, "\n%s", cmd->about);
+	fputc('\n', f);
+	for (const struct cli_opt *o = cmd->args; o && o->name; o++)
+		print_opt(f, o);
+	print_opt(f, &help_opt);
+	if (cmd->more_help)
+		cmd->more_help(f);
 }
 
 int cli_fail(int code, const char *fmt, ...)
@@ -135,10 +246,13 @@ int cli_open_store_readonly(const char *path, struct store **out)
 int cli_write_runs(struct result *const *runs, int n, const char *what, const char *file,
 		   const char *baseline, int verbose)
 {
+	const struct report_format *fmt = report_format_find(what);
 	FILE *f = stdout;
 	struct report_opts o;
 	int rc = 0;
 
+	if (!fmt)
+		return error_set("unknown format '%s' (%s)", what, report_format_names());
 	if (strcmp(file, "-")) {
 		/* Often in /tmp: never through a symlink someone planted. */
 		int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -154,18 +268,8 @@ int cli_write_runs(struct result *const *runs, int n, const char *what, const ch
 	report_opts_for(f, &o);
 	o.baseline = baseline;
 	o.verbose = verbose;
-	if (!strcmp(what, "html"))	/* one page for all the runs */
-		rc = report_html(f, runs, n, baseline);
-	for (int i = 0; i < n && !rc && strcmp(what, "html"); i++) {
-		if (!strcmp(what, "json"))
-			rc = report_json(f, runs[i], baseline);
-		else if (!strcmp(what, "csv"))
-			rc = report_csv(f, runs[i]);
-		else if (!strcmp(what, "markdown"))
-			rc = report_markdown(f, runs[i], &o);
-		else
-			report_text(f, runs[i], &o);
-	}
+	if (fmt->write(f, runs, n, &o))
+		rc = -1;
 	if (fflush(f) || ferror(f))
 		rc = error_errno("writing %s", file);
 	if (f != stdout && fclose(f) && !rc)

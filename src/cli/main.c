@@ -42,7 +42,7 @@ static int dispatch(int argc, char **argv)
 	}
 	for (int i = 0; commands[i]; i++)
 		if (!strcmp(argv[1], commands[i]->name))
-			return commands[i]->exec(argc - 1, argv + 1);
+			return cli_run_command(commands[i], argc - 1, argv + 1);
 	return cli_fail(EXIT_USAGE, "unknown command '%s' (try `fsbench --help`)", argv[1]);
 }
 

@@ -88,6 +88,18 @@ int compare_match(const struct result *a, const struct result *b, struct cmp_row
 int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,
 		   int *regressions, int *failing);
 
+/* The output formats (formats.c): each writes one or more runs to a stream;
+ * multi_run formats make one document of them all (one HTML page), the
+ * others one after another. */
+struct report_format {
+	const char *name;
+	int (*write)(FILE *f, struct result *const *runs, int n, const struct report_opts *o);
+	int multi_run;
+};
+const struct report_format *report_format_find(const char *name);
+/* "text, json, csv, markdown, html": for help and errors. */
+const char *report_format_names(void);
+
 /* One self-contained HTML page (inline CSS and SVG) for one or more runs. */
 int report_html(FILE *f, struct result *const *runs, int nruns, const char *baseline);
 
