@@ -70,8 +70,6 @@ struct cmd_entry {
 int cli_run_command(const struct cmd_entry *cmd, int argc, char **argv);
 void cli_print_help(FILE *f, const struct cmd_entry *cmd);
 
-extern const struct cmd_entry cmd_run_entry, cmd_list_entry, cmd_show_entry,
-	cmd_sysinfo_entry, cmd_cleanup_entry, cmd_report_entry, cmd_compare_entry, cmd_io_entry;
 
 /* "fsbench: <msg>" on stderr; returns code. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -546,52 +546,72 @@ static int load_header(struct store *s, int64_t id, struct result *r)
 	return 0;
 }
 
-static int load_sys(struct store *s, int64_t id, struct result *r)
+/* The rows of a per-run (or per-test) table, in `ord` order, into a new
+ * array of *n elements of `size` bytes, each filled from its row by fill:
+ * the one shape of every loader below.  `table` and `cols` are fixed
+ * strings of this file, never user input. */
+static int load_rows(struct store *s, const char *table, const char *key, const char *cols,
+		     int64_t id, size_t size, void **out, int *n,
+		     void (*fill)(sqlite3_stmt *st, void *elem))
 {
+	char sql[512];
 	sqlite3_stmt *st;
+	char *arr;
 
-	if (count_rows(s, "SELECT count(*) FROM sysinfo WHERE run_id=?", id, &r->nsys))
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s WHERE %s=?", table, key);
+	if (count_rows(s, sql, id, n))
 		return -1;
-	r->sys = calloc((size_t)r->nsys + 1, sizeof(*r->sys));
-	if (prepare(s, "SELECT name,value FROM sysinfo WHERE run_id=? ORDER BY ord", &st))
+	arr = calloc((size_t)*n + 1, size);
+	*out = arr;
+	if (!arr)
+		return error_set("out of memory");
+	snprintf(sql, sizeof(sql), "SELECT %s FROM %s WHERE %s=? ORDER BY ord", cols, table, key);
+	if (prepare(s, sql, &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
-	for (int i = 0; i < r->nsys && sqlite3_step(st) == SQLITE_ROW; i++) {
-		r->sys[i].name = col_dup(st, 0);
-		r->sys[i].value = col_dup(st, 1);
-	}
+	for (int i = 0; i < *n && sqlite3_step(st) == SQLITE_ROW; i++)
+		fill(st, arr + (size_t)i * size);
 	sqlite3_finalize(st);
 	return 0;
 }
 
+static void fill_sys(sqlite3_stmt *st, void *elem)
+{
+	struct r_field *f = elem;
+
+	f->name = col_dup(st, 0);
+	f->value = col_dup(st, 1);
+}
+
+static int load_sys(struct store *s, int64_t id, struct result *r)
+{
+	return load_rows(s, "sysinfo", "run_id", "name,value", id, sizeof(*r->sys),
+			 (void **)&r->sys, &r->nsys, fill_sys);
+}
+
+static void fill_target(sqlite3_stmt *st, void *elem)
+{
+	struct r_target *t = elem;
+
+	t->id = sqlite3_column_int64(st, 0);
+	t->label = col_dup(st, 1);
+	t->path = col_dup(st, 2);
+	t->kind = col_dup(st, 3);
+	t->fstype = col_dup(st, 4);
+	t->mount_point = col_dup(st, 5);
+	t->mount_source = col_dup(st, 6);
+	t->mount_opts = col_dup(st, 7);
+	t->disk = col_dup(st, 8);
+	t->scheduler = col_dup(st, 9);
+	t->spec = col_dup(st, 10);
+	t->mkfs = col_dup(st, 11);
+}
+
 static int load_targets(struct store *s, int64_t id, struct result *r)
 {
-	sqlite3_stmt *st;
-
-	if (count_rows(s, "SELECT count(*) FROM target WHERE run_id=?", id, &r->ntargets))
-		return -1;
-	r->targets = calloc((size_t)r->ntargets + 1, sizeof(*r->targets));
-	if (prepare(s, "SELECT id,label,path,kind,fstype,mount_point,mount_source,"
-		       "mount_opts,disk,scheduler,spec,mkfs FROM target WHERE run_id=? ORDER BY ord", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	for (int i = 0; i < r->ntargets && sqlite3_step(st) == SQLITE_ROW; i++) {
-		struct r_target *t = &r->targets[i];
-		t->id = sqlite3_column_int64(st, 0);
-		t->label = col_dup(st, 1);
-		t->path = col_dup(st, 2);
-		t->kind = col_dup(st, 3);
-		t->fstype = col_dup(st, 4);
-		t->mount_point = col_dup(st, 5);
-		t->mount_source = col_dup(st, 6);
-		t->mount_opts = col_dup(st, 7);
-		t->disk = col_dup(st, 8);
-		t->scheduler = col_dup(st, 9);
-		t->spec = col_dup(st, 10);
-		t->mkfs = col_dup(st, 11);
-	}
-	sqlite3_finalize(st);
-	return 0;
+	return load_rows(s, "target", "run_id", "id,label,path,kind,fstype,mount_point,"
+			 "mount_source,mount_opts,disk,scheduler,spec,mkfs", id, sizeof(*r->targets),
+			 (void **)&r->targets, &r->ntargets, fill_target);
 }
 
 static int target_index(const struct result *r, int64_t target_id)
@@ -602,26 +622,21 @@ static int target_index(const struct result *r, int64_t target_id)
 	return -1;
 }
 
+static void fill_metric(sqlite3_stmt *st, void *elem)
+{
+	struct r_metric *m = elem;
+
+	m->name = col_dup(st, 0);
+	m->unit = col_dup(st, 1);
+	m->label = col_dup(st, 2);
+	m->direction = sqlite3_column_int(st, 3);
+	m->primary = sqlite3_column_int(st, 4);
+}
+
 static int load_metrics(struct store *s, struct r_test *t)
 {
-	sqlite3_stmt *st;
-
-	if (count_rows(s, "SELECT count(*) FROM metric WHERE test_id=?", t->id, &t->nmetrics))
-		return -1;
-	t->metrics = calloc((size_t)t->nmetrics + 1, sizeof(*t->metrics));
-	if (prepare(s, "SELECT name,unit,label,direction,is_primary FROM metric"
-		       " WHERE test_id=? ORDER BY ord", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	for (int i = 0; i < t->nmetrics && sqlite3_step(st) == SQLITE_ROW; i++) {
-		t->metrics[i].name = col_dup(st, 0);
-		t->metrics[i].unit = col_dup(st, 1);
-		t->metrics[i].label = col_dup(st, 2);
-		t->metrics[i].direction = sqlite3_column_int(st, 3);
-		t->metrics[i].primary = sqlite3_column_int(st, 4);
-	}
-	sqlite3_finalize(st);
-	return 0;
+	return load_rows(s, "metric", "test_id", "name,unit,label,direction,is_primary", t->id,
+			 sizeof(*t->metrics), (void **)&t->metrics, &t->nmetrics, fill_metric);
 }
 
 static int load_samples(struct store *s, const struct result *r, struct r_test *t)
@@ -679,31 +694,28 @@ static int load_samples(struct store *s, const struct result *r, struct r_test *
 	return 0;
 }
 
+static void fill_test(sqlite3_stmt *st, void *elem)
+{
+	struct r_test *t = elem;
+
+	t->id = sqlite3_column_int64(st, 0);
+	t->name = col_dup(st, 1);
+	t->workload = col_dup(st, 2);
+	t->params = col_dup(st, 3);
+	t->title = col_dup(st, 4);
+	t->subtitle = col_dup(st, 5);
+}
+
 static int load_tests(struct store *s, int64_t id, struct result *r)
 {
-	sqlite3_stmt *st;
-	int rc = 0;
+	int rc = load_rows(s, "test", "run_id", "id,name,workload,params,title,subtitle", id,
+			   sizeof(*r->tests), (void **)&r->tests, &r->ntests, fill_test);
 
-	if (count_rows(s, "SELECT count(*) FROM test WHERE run_id=?", id, &r->ntests))
-		return -1;
-	r->tests = calloc((size_t)r->ntests + 1, sizeof(*r->tests));
-	if (prepare(s, "SELECT id,name,workload,params,title,subtitle FROM test"
-		       " WHERE run_id=? ORDER BY ord", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	for (int i = 0; i < r->ntests && sqlite3_step(st) == SQLITE_ROW; i++) {
-		struct r_test *t = &r->tests[i];
-		t->id = sqlite3_column_int64(st, 0);
-		t->name = col_dup(st, 1);
-		t->workload = col_dup(st, 2);
-		t->params = col_dup(st, 3);
-		t->title = col_dup(st, 4);
-		t->subtitle = col_dup(st, 5);
-		t->cells = calloc((size_t)r->ntargets + 1, sizeof(*t->cells));
+	for (int i = 0; i < r->ntests && !rc; i++) {
+		r->tests[i].cells = calloc((size_t)r->ntargets + 1, sizeof(*r->tests[i].cells));
+		rc = !r->tests[i].cells ? error_set("out of memory")
+			: load_metrics(s, &r->tests[i]) || load_samples(s, r, &r->tests[i]);
 	}
-	sqlite3_finalize(st);
-	for (int i = 0; i < r->ntests && !rc; i++)
-		rc = load_metrics(s, &r->tests[i]) || load_samples(s, r, &r->tests[i]);
 	return rc ? -1 : 0;
 }
 
