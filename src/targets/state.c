@@ -457,21 +457,30 @@ static int alive(const struct state_entry *e)
 	return e->pid > 0 && (kill((pid_t)e->pid, 0) == 0 || errno == EPERM);
 }
 
+/* Open, lock and read an existing state file: 1 with *f locked and the
+ * entries read, 0 when there is none, -1 (error set) when it is refused. */
+static int open_existing(FILE **f, struct state_entry **e, int *n)
+{
+	if (access(state_path(), F_OK))
+		return 0;
+	*f = open_locked(0);
+	if (!*f)
+		return -1;
+	if (read_all(*f, e, n)) {
+		fclose(*f);
+		return -1;
+	}
+	return 1;
+}
+
 int state_leftovers(void)
 {
 	struct state_entry *e;
-	int n, dead = 0;
+	int n, dead = 0, rc;
 	FILE *f;
 
-	if (access(state_path(), F_OK))
-		return 0;
-	f = open_locked(0);
-	if (!f)
-		return -1;
-	if (read_all(f, &e, &n)) {
-		fclose(f);
-		return -1;
-	}
+	if ((rc = open_existing(&f, &e, &n)) <= 0)
+		return rc;
 	for (int i = 0; i < n; i++)
 		dead += !alive(&e[i]);
 	free(e);
@@ -622,18 +631,11 @@ int state_cleanup(void (*fn)(const struct state_entry *e, enum state_outcome wha
 		  void *arg)
 {
 	struct state_entry *e;
-	int n, k = 0, failed = 0;
+	int n, k = 0, failed = 0, rc;
 	FILE *f;
 
-	if (access(state_path(), F_OK))
-		return 0;
-	f = open_locked(0);
-	if (!f)
-		return -1;
-	if (read_all(f, &e, &n)) {
-		fclose(f);
-		return -1;
-	}
+	if ((rc = open_existing(&f, &e, &n)) <= 0)
+		return rc;
 	char *keep = calloc((size_t)n + 1, 1);
 	if (!keep) {
 		free(e);
