@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "../core/comm.h"
 #include "../core/error.h"
+#include "../core/str.h"
 #include "../core/stop.h"
 #include "../report/progress.h"
 #include "../report/report.h"
@@ -235,6 +236,8 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		return -1;
 	rq->baseline = cli_value(a, "baseline");
 	rq->label = cli_value(a, "label");
+	if (rq->label && str_has_control(rq->label))
+		return error_set("--label: control characters are not allowed in a label");
 	c->db = cli_value(a, "db");
 	c->json = cli_value(a, "json");
 	c->csv = cli_value(a, "csv");

@@ -60,6 +60,15 @@ static inline void bytes_text(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%llu KiB", (unsigned long long)(b >> 10));
 }
 
+/* 1 if s holds a C0 control character or DEL (a label must not). */
+static inline int str_has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
 /* src with control characters written as \n, \t, \xNN, so that text a
  * user (or a file) supplied cannot drive the terminal it is echoed to:
  * C0 controls, DEL, and C1 controls both as raw bytes 0x80-0x9f outside a

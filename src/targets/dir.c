@@ -5,6 +5,7 @@
  */
 #include "target.h"
 #include "../core/error.h"
+#include "../core/str.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -56,8 +57,11 @@ int target_parse(const char *arg, struct target *t)
 			return error_set("--target '%s': label must be 1 to %zu characters",
 					 arg, sizeof(t->label) - 1);
 		memcpy(t->label, arg, n);
+		if (str_has_control(t->label))
+			return error_set("--target: a label may not hold control characters");
 	} else {
-		snprintf(t->label, sizeof(t->label), "%s", dir);
+		/* a label is display text: a path's control characters escaped */
+		str_escape(t->label, sizeof(t->label), dir);
 	}
 	if (strlen(dir) >= sizeof(t->spec))
 		return error_set("--target '%s': path too long", arg);

@@ -171,7 +171,7 @@ int fs_spec_parse(const char *text, struct fs_spec *spec)
 	if (!spec->profile)
 		return error_set("--fs '%s': unknown filesystem '%s' (see `fsbench list fs`)", text, copy);
 	str_copy(spec->options, sizeof(spec->options), spec->profile->options);
-	str_copy(spec->label, sizeof(spec->label), text);
+	str_escape(spec->label, sizeof(spec->label), text);	/* display text */
 	if (!colon)
 		return 0;
 	if (!colon[1])
@@ -194,7 +194,8 @@ int fs_spec_parse(const char *text, struct fs_spec *spec)
 				return -1;
 			last = "mount";
 		} else if (!strncmp(w, "label=", 6)) {
-			if (!w[6] || strlen(w + 6) >= sizeof(spec->label) || strchr(w + 6, '='))
+			if (!w[6] || strlen(w + 6) >= sizeof(spec->label) || strchr(w + 6, '=') ||
+			    str_has_control(w + 6))
 				return error_set("--fs '%s': bad label '%s'", text, w + 6);
 			str_copy(spec->label, sizeof(spec->label), w + 6);
 		} else if (!strcmp(last, "mkfs") && !strchr(w, '=')) {

@@ -195,7 +195,11 @@ check "#13 control characters are escaped, not echoed" \
 # the name as given, escaped where it reaches the terminal.
 odd="$WORK/d b 'q\" é"$'\n'"z"
 mkdir -p "$odd/t"
-FSBENCH_STATE="$odd/state file" "$FSBENCH" run fsmark:files=4,size=4k --target "lab"$'\e'"el=$odd/t" \
+refuse "#13 a label with a control character is refused" 2 "control characters" \
+	"$FSBENCH" run fsmark --target "lab"$'\e'"el=$odd/t" --db "$DB"
+refuse "#13 so is a --label with one" 2 "control characters" \
+	"$FSBENCH" run fsmark --target "$odd/t" --label $'x\ay' --db "$DB"
+FSBENCH_STATE="$odd/state file" "$FSBENCH" run fsmark:files=4,size=4k --target "label é=$odd/t" \
 	--label "run 'x' é" --runs 1 --db "$odd/r db.sqlite" -q >/dev/null 2>"$WORK/e"; rc=$?
 check "odd --db, --label, --target and FSBENCH_STATE: run exits 0 (rc $rc)" [ "$rc" -eq 0 ]
 "$FSBENCH" list runs --db "$odd/r db.sqlite" >"$WORK/o" 2>&1
