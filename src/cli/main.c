@@ -2,6 +2,7 @@
  * main.c: fsbench's entry point: find the subcommand and run it.
  */
 #include "cli.h"
+#include "../core/suggest.h"
 #include "../core/comm.h"
 #include "../core/error.h"
 
@@ -26,7 +27,8 @@ static void usage(FILE *f)
 	for (int i = 0; commands[i]; i++)
 		fprintf(f, "  %-8s %-44s %s\n", commands[i]->name, commands[i]->usage,
 			commands[i]->summary);
-	fprintf(f, "\n`fsbench COMMAND --help` describes a command's options.\n");
+	fprintf(f, "\n`fsbench help COMMAND` (or `fsbench COMMAND --help`) describes a command's "
+		   "options;\n`fsbench -V` prints the version.\n");
 }
 
 static int dispatch(int argc, char **argv)
@@ -35,11 +37,19 @@ static int dispatch(int argc, char **argv)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(argv[1], "help") && argc > 2) {	/* fsbench help CMD */
+		for (int i = 0; commands[i]; i++)
+			if (!strcmp(argv[2], commands[i]->name)) {
+				cli_print_help(stdout, commands[i]);
+				return EXIT_OK;
+			}
+		return cli_fail(EXIT_USAGE, "help: no command '%s' (try `fsbench --help`)", argv[2]);
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version") || !strcmp(argv[1], "-V")) {
 		printf("fsbench %s (%s)\n", FSBENCH_VERSION,
 		       comm_available() ? "with MPI: run ior and mdtest under mpirun"
 					: "built without OpenMPI: no MPI runs");
@@ -48,6 +58,14 @@ static int dispatch(int argc, char **argv)
 	for (int i = 0; commands[i]; i++)
 		if (!strcmp(argv[1], commands[i]->name))
 			return cli_run_command(commands[i], argc - 1, argv + 1);
+	const char *names[16];
+	int n = 0;
+	for (int i = 0; commands[i] && n < 16; i++)
+		names[n++] = commands[i]->name;
+	const char *near = suggest(argv[1], names, n);
+	if (near)
+		return cli_fail(EXIT_USAGE, "unknown command '%s' (did you mean `fsbench %s`?)", argv[1],
+				near);
 	return cli_fail(EXIT_USAGE, "unknown command '%s' (try `fsbench --help`)", argv[1]);
 }
 

@@ -5,6 +5,7 @@
  * one line, because that line is all the user will see.
  */
 #include "param.h"
+#include "suggest.h"
 #include "error.h"
 
 #include <ctype.h>
@@ -272,6 +273,13 @@ int params_set(const struct param_def *defs, void *obj, const char *key,
 				strncat(known, ", ", sizeof(known) - strlen(known) - 1);
 			strncat(known, p->name, sizeof(known) - strlen(known) - 1);
 		}
+		const char *names[128], *near;
+		int n = 0;
+		for (const struct param_def *p = defs; p->name && n < 128; p++)
+			names[n++] = p->name;
+		near = suggest(key, names, n);
+		if (near)
+			return error_set("unknown parameter '%s' (did you mean '%s'?)", key, near);
 		return error_set("unknown parameter '%s' (known: %s)", key,
 				 known[0] ? known : "none");
 	}

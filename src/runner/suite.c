@@ -5,8 +5,11 @@
 #include "../core/ini.h"
 #include "../core/param.h"
 #include "../core/str.h"
+#include "../core/suggest.h"
 
 #include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -218,6 +221,35 @@ static int on_entry(void *arg, const char *key, const char *val, int line)
 	return 0;
 }
 
+/* The built-in suite whose name is closest to name, or NULL. */
+static const char *nearest_suite(const char *name)
+{
+	static char found[256];
+	char *names[64];
+	int n = 0;
+	DIR *d = opendir(suite_dir());
+	struct dirent *de;
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d)) && n < 64) {
+		size_t len = strlen(de->d_name);
+		if (len > 6 && !strcmp(de->d_name + len - 6, ".suite")) {
+			names[n] = strndup(de->d_name, len - 6);
+			if (names[n])
+				n++;
+		}
+	}
+	closedir(d);
+	const char *near = suggest(name, (const char *const *)names, n);
+	found[0] = '\0';
+	if (near)
+		str_copy(found, sizeof(found), near);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	return found[0] ? found : NULL;
+}
+
 int suite_load(const char *name, double scale, struct suite *s)
 {
 	memset(s, 0, sizeof(*s));
@@ -230,8 +262,14 @@ int suite_load(const char *name, double scale, struct suite *s)
 	memset(&sp, 0, sizeof(sp));
 	sp.s = s;
 	sp.scale = scale;
-	if (access(s->path, R_OK))
+	if (access(s->path, R_OK)) {
+		int err = errno;
+		const char *near = strchr(name, '/') ? NULL : nearest_suite(name);
+		if (near)
+			return error_set("--suite %s: no such suite (did you mean '%s'?)", name, near);
+		errno = err;
 		return error_errno("--suite %s: cannot read %s (see `fsbench list suites`)", name, s->path);
+	}
 	int rc = ini_load(s->path, 1 << 20, &handler, &sp) || finish_test(s, &sp.p, scale);
 	if (rc) {
 		suite_free(s);

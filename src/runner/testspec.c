@@ -1,5 +1,6 @@
 /* testspec.c: parsing test names and parameter lists (see testspec.h). */
 #include "testspec.h"
+#include "../core/suggest.h"
 #include "../core/error.h"
 
 #include <stdio.h>
@@ -48,7 +49,19 @@ int test_spec_parse(const char *arg, struct test_spec *ts)
 	if (!ts->wl)
 		preset = preset_find(head, &ts->wl);
 	if (!ts->wl)
-		return error_set("unknown test '%s' (see `fsbench list tests`)", head);
+	{
+		/* "did you mean": every workload and named test */
+		const char *names[256];
+		int k = 0;
+		for (const struct workload *const *w = workload_all(); *w && k < 256; w++) {
+			names[k++] = (*w)->name;
+			for (const struct preset *p = (*w)->presets; p && p->name && k < 256; p++)
+				names[k++] = p->name;
+		}
+		const char *near = suggest(head, names, k);
+		return error_set("unknown test '%s'%s%s%s (see `fsbench list tests`)", head,
+				 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	}
 
 	ts->params = calloc(1, ts->wl->params_size);
 	if (!ts->params)

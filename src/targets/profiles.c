@@ -1,5 +1,6 @@
 /* profiles.c: the provisioning table and --fs SPEC parsing (see profiles.h). */
 #include "profiles.h"
+#include "../core/suggest.h"
 #include "../core/error.h"
 #include "../core/exec.h"
 #include "../core/str.h"
@@ -155,6 +156,18 @@ static int append_opt(const char *text, char *opts, size_t len, const char *add)
 	return 0;
 }
 
+static int unknown_fs(const char *text, const char *name)
+{
+	const char *names[64], *near;
+	int n = 0;
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]) && n < 64; i++)
+		names[n++] = table[i].name;
+	near = suggest(name, names, n);
+	return error_set("--fs '%s': unknown filesystem '%s'%s%s%s (see `fsbench list fs`)", text,
+			 name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+}
+
 int fs_spec_parse(const char *text, struct fs_spec *spec)
 {
 	char copy[512], *colon, *rest, *w;
@@ -169,7 +182,7 @@ int fs_spec_parse(const char *text, struct fs_spec *spec)
 		*colon = '\0';
 	spec->profile = fs_profile_find(copy);
 	if (!spec->profile)
-		return error_set("--fs '%s': unknown filesystem '%s' (see `fsbench list fs`)", text, copy);
+		return unknown_fs(text, copy);
 	str_copy(spec->options, sizeof(spec->options), spec->profile->options);
 	str_escape(spec->label, sizeof(spec->label), text);	/* display text */
 	if (!colon)
@@ -240,7 +253,7 @@ int fs_spec_split(const char *list, struct fs_spec *specs, int max, int *n)
 				return 0;
 			str_copy(cur, sizeof(cur), w);
 		} else if (!cur[0]) {
-			return error_set("--fs '%s': unknown filesystem '%s' (see `fsbench list fs`)", list, head);
+			return unknown_fs(list, head);
 		} else {
 			size_t used = strlen(cur);
 			if (used + 1 + strlen(w) >= sizeof(cur))

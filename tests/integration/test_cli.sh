@@ -94,6 +94,12 @@ expect_error "duplicate labels" "two targets are labelled" run fsmark --target x
 expect_error "not enough space" "needs .* MiB but" run fsmark:files=1000000,size=1T --target "$A"
 expect_error "unknown baseline" "names no target" run fsmark --target "$A" --baseline zz
 expect_error "unknown command" "unknown command" frobnicate
+expect_error "a mistyped command gets a suggestion" "did you mean \`fsbench run\`" rn
+expect_error "a mistyped test gets a suggestion" "did you mean 'fsmark'" run fsmrk --target "$A"
+expect_error "a mistyped filesystem gets a suggestion" "did you mean 'ext4'" run fsmark --fs ext5
+FSB help show --db "$DB" >/dev/null 2>&1; FSB help show > "$WORK/help" 2>&1
+check "fsbench help CMD prints that command's options" grep -q "^usage: fsbench show" "$WORK/help"
+check "fsbench -V prints the version" sh -c "'$FSBENCH' -V | grep -q '^fsbench '"
 check "failed commands stored nothing" [ "$(FSB list runs --db "$DB" | wc -l)" -eq "$runs_before" ]
 FSB show 999 --db "$DB" >/dev/null 2>"$WORK/e"
 check "show of a missing run fails with a hint" grep -q "no run 999" "$WORK/e"

@@ -2,6 +2,7 @@
 #include "testutil.h"
 #include "core/error.h"
 #include "core/param.h"
+#include "core/suggest.h"
 #include "runner/testspec.h"
 
 #include <stdbool.h>
@@ -293,6 +294,27 @@ static void test_titles_say_what_runs(void **state)
 	}
 }
 
+/* "did you mean": edit distance, the reach of a typo, ties broken by the
+ * nearest characters (issue 17). */
+static void test_suggest(void **state)
+{
+	static const char *const fs[] = { "ext2", "ext4", "xfs", "btrfs", "btrfs-zstd", "tmpfs" };
+	struct test_spec ts;
+	(void)state;
+
+	assert_int_equal(edit_distance("fsmrk", "fsmark"), 1);
+	assert_int_equal(edit_distance("", "abc"), 3);
+	assert_int_equal(edit_distance("kitten", "sitting"), 3);
+	assert_string_equal(suggest("ext5", fs, 6), "ext4");
+	assert_string_equal(suggest("btrfs-zstb", fs, 6), "btrfs-zstd");
+	assert_string_equal(suggest("zfs", fs, 6), "xfs");	/* one edit: a typo's reach */
+	assert_null(suggest("nilfs2", fs, 6));			/* not a typo of any */
+	assert_int_equal(test_spec_parse("fsmrk", &ts), -1);
+	assert_non_null(strstr(error_get(), "did you mean 'fsmark'?"));
+	assert_int_equal(test_spec_parse("fsmark:fils=3", &ts), -1);
+	assert_non_null(strstr(error_get(), "did you mean 'files'?"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -307,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_string_capacity),
 		cmocka_unit_test(test_empty_items),
 		cmocka_unit_test(test_titles_say_what_runs),
+		cmocka_unit_test(test_suggest),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
