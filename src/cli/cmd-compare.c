@@ -24,7 +24,7 @@ static int cmd_compare(const struct cli_args *a)
 	double fail_pct = -1;
 	int64_t ids[64];
 	const char *sel[64];
-	int by_label[64], n = 0, rc = 0, failing_total = 0;
+	int by_label[64], n = 0, rc = 0, failing_total = 0, matched = 0;
 	struct store *s;
 
 	if (pct) {
@@ -60,6 +60,11 @@ static int cmd_compare(const struct cli_args *a)
 		}
 		if (i > 1)
 			putchar('\n');
+		struct cmp_row *rows = NULL;
+		int nrows = 0;
+		if (!compare_match(base, r, &rows, &nrows))
+			matched += nrows;
+		free(rows);
 		rc = report_compare(stdout, base, r, fail_pct, &regressions, &failing);
 		failing_total += failing;
 		result_free(r);
@@ -68,6 +73,10 @@ static int cmd_compare(const struct cli_args *a)
 	store_close(s);
 	if (rc)
 		return cli_fail(code ? code : EXIT_FAIL, "compare: %s", error_get());
+	/* A renamed test must not pass a CI gate silently. */
+	if (!matched)
+		return cli_fail(EXIT_NO_MATCH, "compare: nothing matched: the runs share no test, metric "
+				"and target");
 	if (fail_pct >= 0 && failing_total)
 		return cli_fail(EXIT_FAIL, "compare: %d regression%s beyond %.1f%%", failing_total,
 				failing_total == 1 ? "" : "s", fail_pct);

@@ -16,6 +16,7 @@ enum {
 	EXIT_OK = 0,
 	EXIT_FAIL = 1,		/* the run or a test failed */
 	EXIT_USAGE = 2,		/* bad option, parameter or input */
+	EXIT_NO_MATCH = 3,	/* compare: the runs share no test, metric and target */
 	EXIT_INTERRUPTED = 130,	/* SIGINT / SIGTERM */
 };
 

@@ -94,6 +94,9 @@ check "compare says why it failed" grep -q "regression.* beyond 20.0%" "$WORK/cm
 FSB compare 1 3 --db "$DB" >"$WORK/cmp2"; rc=$?
 check "compare without --fail-on-regression exits 0" [ "$rc" -eq 0 ]
 check "compare matches every test x metric x target" [ "$(grep -c '^[tu] ' "$WORK/cmp2")" -eq 12 ]
+FSB run postmark:number=5,transactions=10 --target a="$WORK/a" --runs 1 --db "$DB" --label other -q 2>/dev/null
+FSB compare --label old --label other --db "$DB" >/dev/null 2>"$WORK/e"; rc=$?
+check "compare exits 3 when nothing matched (rc $rc)" sh -c "[ $rc -eq 3 ] && grep -q 'nothing matched' '$WORK/e'"
 FSB compare 1 --db "$DB" 2>"$WORK/e"; rc=$?
 check "compare needs two runs" sh -c "[ $rc -eq 2 ] && grep -q 'two runs' '$WORK/e'"
 FSB compare --label nosuch --label old --db "$DB" 2>"$WORK/e"; rc=$?
