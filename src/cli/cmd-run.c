@@ -9,6 +9,7 @@
 #include "../core/comm.h"
 #include "../core/error.h"
 #include "../core/str.h"
+#include "../core/suggest.h"
 #include "../core/stop.h"
 #include "../report/progress.h"
 #include "../report/report.h"
@@ -65,6 +66,10 @@ static const struct cli_opt run_opts[] = {
 	{ "html", 1, 0, "FILE", "also write an HTML report with charts" },
 	{ "no-drop-caches", 0, 0, NULL, "only sync between runs" },
 	{ "quiet", 0, 'q', NULL, "no charts or progress on the terminal" },
+	{ "only", 1, 0, "NAME[,NAME]", "run only these tests of the suite (repeatable)" },
+	{ "skip", 1, 0, "NAME[,NAME]", "leave these tests out (repeatable)" },
+	{ "dry-run", 0, 0, NULL, "print each test x target with its parameters and an estimated "
+	  "time from earlier runs in the store, then exit" },
 	{ "verbose", 0, 0, NULL, "every chart and the means and ratio tables, not only "
 	  "each test's primary chart and the summary" },
 	{ NULL, 0, 0, NULL, NULL },
@@ -178,6 +183,72 @@ static int add_suite(struct run_cli *c)
 	}
 	if (!rq->label)
 		rq->label = c->suite.name;
+	return 0;
+}
+
+/* Is `name` one of the comma-separated names in list? */
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+/* --only and --skip (PTS users run single tests of a suite): every name
+ * must be a test of the run, or it is a typo worth saying. */
+static int select_tests(const struct cli_args *a, struct run_request *rq)
+{
+	const char *names[256];
+	int n = 0, k = 0;
+
+	for (int i = 0; i < rq->ntests && n < 256; i++)
+		names[n++] = rq->tests[i].name;
+	for (int i = 0; i < a->n; i++) {
+		const struct cli_item *it = &a->items[i];
+		if (!it->opt || (strcmp(it->opt->name, "only") && strcmp(it->opt->name, "skip")))
+			continue;
+		for (const char *p = it->value; *p;) {
+			size_t len = strcspn(p, ",");
+			char name[160];
+			int found = 0;
+			snprintf(name, sizeof(name), "%.*s", (int)(len < 159 ? len : 159), p);
+			for (int t = 0; t < n; t++)
+				found |= !strcmp(names[t], name);
+			if (!found) {
+				const char *near = suggest(name, names, n);
+				return error_set("--%s: no test '%s' in this run%s%s%s", it->opt->name, name,
+						 near ? " (did you mean '" : "", near ? near : "",
+						 near ? "'?)" : "");
+			}
+			p += len + (p[len] == ',');
+		}
+	}
+	int only = cli_has(a, "only");
+	for (int i = 0; i < rq->ntests; i++) {
+		int keep = 1;
+		if (only) {
+			keep = 0;
+			for (int j = 0; j < a->n; j++)
+				if (a->items[j].opt && !strcmp(a->items[j].opt->name, "only") &&
+				    in_list(a->items[j].value, rq->tests[i].name))
+					keep = 1;
+		}
+		for (int j = 0; j < a->n; j++)
+			if (a->items[j].opt && !strcmp(a->items[j].opt->name, "skip") &&
+			    in_list(a->items[j].value, rq->tests[i].name))
+				keep = 0;
+		if (keep)
+			rq->tests[k++] = rq->tests[i];
+		else
+			test_spec_free(&rq->tests[i]);
+	}
+	rq->ntests = k;
 	return 0;
 }
 
@@ -295,6 +366,8 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		return -1;
 	if (c->suite_name && add_suite(c))
 		return -1;
+	if (select_tests(a, rq))
+		return -1;
 	if (!rq->ntests)
 		return error_set("run: no test given (e.g. `fsbench run fsmark --target DIR` or --suite NAME; see `fsbench list tests`)");
 	if (!rq->ntargets)
@@ -376,6 +449,49 @@ static void on_test_done(void *arg, int64_t run_id, int test, int ntargets, int 
 	report_test(c->human, r, test, &o);
 	fflush(c->human);
 	result_free(r);
+}
+
+/* --dry-run: each test x target, its parameters, and a time estimated from
+ * earlier samples in the store; nothing is made or run. */
+static int dry_run(struct run_cli *c)
+{
+	struct run_request *rq = &c->rq;
+	struct store *s = NULL;
+	double total = 0;
+	int unknown = 0;
+
+	if (cli_open_store_readonly(c->db, &s))
+		s = NULL;	/* no store yet: no estimates, still a plan */
+	printf("%d test%s on %d target%s:\n", rq->ntests, rq->ntests == 1 ? "" : "s",
+	       rq->ntargets, rq->ntargets == 1 ? "" : "s");
+	for (int k = 0; k < rq->ntests; k++) {
+		const struct test_spec *ts = &rq->tests[k];
+		int runs = rq->opts.runs ? rq->opts.runs : ts->runs ? ts->runs : rq->opts.min_runs;
+		double mean = 0;
+		int n = 0;
+		if (s)
+			store_mean_wall(s, ts->name, ts->params_text, &mean, &n);
+		printf("\n%s: %s\n  %s\n", ts->name, ts->subtitle, ts->params_text);
+		for (int i = 0; i < rq->ntargets; i++) {
+			if (n)
+				printf("  on %-20s %d run%s%s, about %.0f s (from %d earlier sample%s)\n",
+				       rq->targets[i].label, runs, runs == 1 ? "" : "s",
+				       rq->opts.runs || ts->runs ? "" : " or more", mean * runs, n,
+				       n == 1 ? "" : "s");
+			else
+				printf("  on %-20s %d run%s%s, no estimate (never run with these "
+				       "parameters)\n", rq->targets[i].label, runs, runs == 1 ? "" : "s",
+				       rq->opts.runs || ts->runs ? "" : " or more");
+		}
+		if (n)
+			total += mean * runs * rq->ntargets;
+		else
+			unknown++;
+	}
+	printf("\nestimated: about %.0f s%s; nothing was made or run (--dry-run)\n", total,
+	       unknown ? ", plus the tests without an estimate" : "");
+	store_close(s);
+	return EXIT_OK;
 }
 
 /* The end of a run: the summary, then where everything went. */
@@ -462,6 +578,11 @@ static int cmd_run(const struct cli_args *a)
 	if (parse_args(a, &c)) {
 		free_cli(&c);
 		return cli_fail(EXIT_USAGE, "%s", error_get());
+	}
+	if (cli_has(a, "dry-run")) {
+		rc = dry_run(&c);
+		free_cli(&c);
+		return rc;
 	}
 	snprintf(cmdline, sizeof(cmdline), "fsbench run ");
 	cli_command_line(a->argc - 1, a->argv + 1, cmdline + 12, sizeof(cmdline) - 12);

@@ -746,6 +746,25 @@ int store_last_run(struct store *s, int64_t *run_id)
 	return 0;
 }
 
+int store_mean_wall(struct store *s, const char *test, const char *params, double *mean, int *n)
+{
+	sqlite3_stmt *st;
+
+	*mean = 0;
+	*n = 0;
+	if (prepare(s, "SELECT avg(sample.wall), count(*) FROM sample JOIN test"
+		       " ON test.id = sample.test_id WHERE test.name=? AND test.params=?", &st))
+		return -1;
+	bind_text(st, 1, test);
+	bind_text(st, 2, params);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*mean = sqlite3_column_double(st, 0);
+		*n = sqlite3_column_int(st, 1);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 int store_run_exists(struct store *s, int64_t run_id, int *exists)
 {
 	sqlite3_stmt *st;

@@ -29,6 +29,9 @@ int store_open(const char *path, struct store **out);
  * and works on a read-only file or mount. */
 int store_open_readonly(const char *path, struct store **out);
 int store_run_exists(struct store *s, int64_t run_id, int *exists);
+/* Mean wall seconds of the stored samples of a test with these exact
+ * parameters (n = how many; 0 when it never ran): --dry-run's estimate. */
+int store_mean_wall(struct store *s, const char *test, const char *params, double *mean, int *n);
 void store_close(struct store *s);
 
 int store_begin_run(struct store *s, const char *label, const char *cmdline,

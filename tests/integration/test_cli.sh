@@ -104,4 +104,30 @@ check "failed commands stored nothing" [ "$(FSB list runs --db "$DB" | wc -l)" -
 FSB show 999 --db "$DB" >/dev/null 2>"$WORK/e"
 check "show of a missing run fails with a hint" grep -q "no run 999" "$WORK/e"
 
+# --only, --skip and --dry-run (issue 17, part).
+cat > "$WORK/two.suite" <<'EOF2'
+[suite]
+name = two
+runs = 1
+[test small]
+workload = fsmark
+files = 5
+size = 4k
+[test other]
+workload = postmark
+number = 5
+transactions = 10
+EOF2
+FSB run --suite "$WORK/two.suite" --target "$A" --dry-run --db "$DB" >"$WORK/dry" 2>&1; rc=$?
+check "--dry-run lists each test x target and exits 0, running nothing" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^small: ' '$WORK/dry' && grep -q '^other: ' '$WORK/dry' &&
+	       grep -q 'nothing was made or run' '$WORK/dry' && [ -z \"\$(ls -A '$A')\" ]"
+before=$(FSB list runs --db "$DB" | wc -l)
+FSB run --suite "$WORK/two.suite" --target "$A" --only small --db "$DB" --json "$WORK/only.json" -q
+check "--only runs just that test" jqt '[.tests[].name] == ["small"]' "$WORK/only.json"
+FSB run --suite "$WORK/two.suite" --target "$A" --skip small --db "$DB" --json "$WORK/skip.json" -q
+check "--skip leaves it out" jqt '[.tests[].name] == ["other"]' "$WORK/skip.json"
+check "--dry-run stored nothing" [ "$(FSB list runs --db "$DB" | wc -l)" -eq $((before + 2)) ]
+expect_error "--only with a mistyped name" "did you mean 'small'" run --suite "$WORK/two.suite" --target "$A" --only smal
+
 finish
