@@ -37,7 +37,14 @@ FUZZSRCS = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZBINS = $(FUZZSRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_TIME ?= 600
 
-.PHONY: all deps run test test-asan test-run check-clang clean fuzz fuzz-bins fuzz-long
+.PHONY: all deps run test test-asan test-run check-clang clean fuzz fuzz-bins fuzz-long install uninstall
+
+# `make install` (PREFIX, DESTDIR as usual): the binary, the suites (found
+# from PREFIX/bin/fsbench as PREFIX/share/fsbench/suites) and the docs.
+PREFIX  ?= /usr/local
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+SHAREDIR = $(DESTDIR)$(PREFIX)/share/fsbench
+DOCDIR   = $(DESTDIR)$(PREFIX)/share/doc/fsbench
 
 all: $(BIN)
 
@@ -106,6 +113,17 @@ test-run: $(BIN) $(TESTBINS)
 
 check-clang: deps
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-clang/fsbench SAN= BIN=build-clang/fsbench
+
+install: fsbench
+	install -d $(BINDIR) $(SHAREDIR)/suites $(DOCDIR)/workloads
+	install -m 755 fsbench $(BINDIR)/fsbench
+	install -m 644 suites/*.suite $(SHAREDIR)/suites/
+	install -m 644 README.md docs/*.md $(DOCDIR)/
+	install -m 644 docs/workloads/*.md $(DOCDIR)/workloads/
+
+uninstall:
+	rm -f $(BINDIR)/fsbench $(SHAREDIR)/suites/*.suite $(DOCDIR)/*.md $(DOCDIR)/workloads/*.md
+	-rmdir $(SHAREDIR)/suites $(SHAREDIR) $(DOCDIR)/workloads $(DOCDIR) 2>/dev/null
 
 clean:
 	rm -rf build build-asan build-clang build-fuzz fsbench fsbench.d

@@ -29,13 +29,17 @@ const char *suite_dir(void)
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		exe[n] = '\0';
-		/* ./fsbench in the tree, or build-asan/fsbench beside it */
+		/* ./fsbench in the tree, build-asan/fsbench beside it, or an
+		 * installed PREFIX/bin/fsbench with PREFIX/share/fsbench/suites */
 		for (int up = 0; up < 2; up++) {
 			char *slash = strrchr(exe, '/');
 			if (!slash)
 				break;
 			*slash = '\0';
 			snprintf(dir, sizeof(dir), "%.4000s/suites", exe);
+			if (!access(dir, R_OK))
+				return dir;
+			snprintf(dir, sizeof(dir), "%.4000s/share/fsbench/suites", exe);
 			if (!access(dir, R_OK))
 				return dir;
 		}

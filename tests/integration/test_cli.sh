@@ -130,4 +130,13 @@ check "--skip leaves it out" jqt '[.tests[].name] == ["other"]' "$WORK/skip.json
 check "--dry-run stored nothing" [ "$(FSB list runs --db "$DB" | wc -l)" -eq $((before + 2)) ]
 expect_error "--only with a mistyped name" "did you mean 'small'" run --suite "$WORK/two.suite" --target "$A" --only smal
 
+# An installed fsbench (make install: PREFIX/bin, PREFIX/share/fsbench/suites)
+# finds its suites without FSBENCH_SUITES.
+inst=$WORK/inst/usr/local
+mkdir -p "$inst/bin" "$inst/share/fsbench/suites"
+cp "$FSBENCH" "$inst/bin/fsbench" && cp "$(dirname "$0")/../../suites/"*.suite "$inst/share/fsbench/suites/"
+env -u FSBENCH_SUITES "$inst/bin/fsbench" list suites >"$WORK/suites" 2>&1
+check "an installed binary finds PREFIX/share/fsbench/suites" \
+	sh -c "grep -q '^suites in $inst/share/fsbench/suites' '$WORK/suites' && grep -q 'usb-key' '$WORK/suites'"
+
 finish
