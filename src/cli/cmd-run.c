@@ -596,6 +596,7 @@ static int cmd_run(const struct cli_args *a)
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}
 	stop_install_signals();
+	state_cleanup_after_crash();
 	int left = state_leftovers();
 	if (left < 0) {
 		free_cli(&c);

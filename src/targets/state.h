@@ -61,6 +61,15 @@ int state_cleanup(void (*fn)(const struct state_entry *e, enum state_outcome wha
 			     const char *why, void *arg),
 		  void *arg);
 
+/* If fsbench itself crashes (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL)
+ * while it holds mounts and loop devices, nothing in the dying process can
+ * safely undo them.  This installs a handler that forks a child, lets the
+ * process die with its signal as before, and has the child -- once its
+ * parent is gone -- exec `fsbench cleanup`, which undoes the dead run's
+ * entries with every identity check.  SIGKILL cannot be caught: then the
+ * next run warns and `fsbench cleanup` is the way. */
+void state_cleanup_after_crash(void);
+
 /* The line format, exposed for tests and the fuzzer.  parse: 0, or -1
  * (error set) for a line that is not a well-formed entry. */
 int state_parse_line(const char *line, struct state_entry *e);

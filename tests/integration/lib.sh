@@ -14,7 +14,22 @@ finish() { echo "1..$_tap"; }
 
 WORK=$(mktemp -d /tmp/fsbench-test.XXXXXX)
 DB=$WORK/results.db
-cleanup_work() { rm -rf "$WORK"; }
+# At exit: whatever fsbench recorded in this test's state file (a run that
+# crashed or was killed) is undone by `fsbench cleanup` before $WORK goes,
+# and said as a failure: a test must never leave a mount or loop device.
+cleanup_work() {
+	case "${FSBENCH_STATE:-}" in
+	"$WORK"/*)
+		if [ -s "$FSBENCH_STATE" ] && [ "$(awk 'NR > 1' "$FSBENCH_STATE" | wc -l)" -gt 0 ]; then
+			echo "not ok - leftovers: this test left fsbench entries behind: $(awk 'NR > 1' "$FSBENCH_STATE" | tr '\n' ' ')"
+			"$FSBENCH" cleanup >/dev/null 2>&1
+		fi ;;
+	esac
+	if grep -q "$WORK" /proc/self/mounts 2>/dev/null; then
+		echo "not ok - leftovers: a mount under $WORK survived the test"
+	fi
+	rm -rf "$WORK"
+}
 trap cleanup_work EXIT
 # jq test that prints nothing: jqt FILTER FILE
 jqt() { jq -e "$1" "$2" >/dev/null; }

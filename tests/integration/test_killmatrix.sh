@@ -117,6 +117,29 @@ for phase in workload store; do
 		one target "$phase" "$sig"
 	done
 done
+# A crash of fsbench itself (SIGSEGV, as a bug would cause) at a phase
+# where it holds a mount and a loop device: the crash handler's child runs
+# `fsbench cleanup` once the crashed process is gone -- nothing is left,
+# without anyone running cleanup by hand.
+for phase in mount workload store teardown; do
+	FSBENCH_TEST_PAUSE=crash-$phase "$FSBENCH" run "$TEST" --fs ext4 "${P[@]}" >/dev/null 2>"$WORK/err"
+	rc=$?
+	kills=$((kills + 1))
+	gone=0
+	for _ in $(seq 100); do
+		nothing_left && { gone=1; break; }
+		sleep 0.1
+	done
+	if [ "$rc" -ge 128 ] && [ "$gone" -eq 1 ] && decoys_ok; then
+		ok "crash at $phase (exit $rc): the crash handler's cleanup leaves nothing, decoys intact"
+	else
+		not_ok "crash at $phase (exit $rc): nothing left" \
+			"$(losetup -a | grep -v decoy) | $(ls -A "$IMG") | $(cat "$FSBENCH_STATE")"
+		left=$((left + 1))
+		"$FSBENCH" cleanup >/dev/null 2>&1
+	fi
+done
+
 echo "# kill matrix: $kills kills, $left left something behind"
 check "kill matrix: $kills kills, nothing left behind" [ "$left" -eq 0 ]
 
