@@ -435,7 +435,7 @@ int mountinfo_lookup(const char *file, const char *path, struct fsinfo *fi,
 
 /* /sys/block/<disk> for a block device, given major:minor or a /dev name. */
 static int find_disk(const char *root, unsigned maj, unsigned min,
-		     const char *source, char *disk, size_t len)
+		     const char *source, char *disk, size_t len, char *node, size_t nlen)
 {
 	char link[PATH_MAX], real[PATH_MAX], probe[PATH_MAX + 16];
 
@@ -448,6 +448,10 @@ static int find_disk(const char *root, unsigned maj, unsigned min,
 		if (!realpath(link, real))
 			return -1;
 	}
+	/* The node itself (a partition counts only its own I/O), then the
+	 * whole disk for the description. */
+	char *node_base = strrchr(real, '/');
+	str_copy(node, nlen, node_base ? node_base + 1 : real);
 	snprintf(probe, sizeof(probe), "%s/partition", real);
 	if (!access(probe, F_OK)) {
 		char *slash = strrchr(real, '/');
@@ -527,7 +531,8 @@ int fsinfo_collect(const char *root, const char *path, struct fsinfo *fi)
 		    !strstr(name, fi->fstype))
 			snprintf(fi->fstype, sizeof(fi->fstype), "%s", name);
 	}
-	if (!find_disk(root, maj, min, fi->mount_source, disk, sizeof(disk)))
+	if (!find_disk(root, maj, min, fi->mount_source, disk, sizeof(disk),
+		       fi->blockdev, sizeof(fi->blockdev)))
 		describe_disk(root, disk, fi);
 	return 0;
 }

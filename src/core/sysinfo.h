@@ -27,6 +27,8 @@ struct fsinfo {
 	char mount_opts[512];	/* per-mount options, then superblock options */
 	char disk[256];		/* "86GB QEMU HARDDISK (vda)"; "none" for tmpfs */
 	char scheduler[64];	/* "mq-deadline"; "n/a" without a block device */
+	char blockdev[64];	/* the node under the mount in /sys/class/block:
+				 * "loop3", "vda1"; "" when there is none */
 };
 
 /* A system-table field as (name, value), for storage and rendering. */

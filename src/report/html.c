@@ -513,6 +513,67 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 		}
 }
 
+/* The device group: what reached the block device per target, then the
+ * write amplification chart (device bytes / the workload's bytes). */
+static void device_section(FILE *f, const struct result *r, int ti, struct palette *pal)
+{
+	const struct r_test *t = &r->tests[ti];
+	int cols[32], n = 0;
+
+	if (!report_has_device(r, ti))
+		return;
+	for (int m = t->nmetrics; m < t->nmetrics + t->ndevice && n < 32; m++)
+		for (int i = 0; i < r->ntargets; i++) {
+			struct summary s;
+			result_summary(t, i, m, &s);
+			if (s.n) {
+				cols[n++] = m;
+				break;
+			}
+		}
+	fputs("<h3>Device <small>&#8212; what reached the medium, per run</small></h3>\n"
+	      "<div class=\"scroll\"><table class=\"device\"><tr><th>target</th>", f);
+	for (int k = 0; k < n; k++) {
+		char head[128];
+		report_header(&t->metrics[cols[k]], head, sizeof(head));
+		fputs("<th>", f);
+		xml_escape(f, head);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (int i = 0; i < r->ntargets; i++) {
+		const struct r_target *tg = &r->targets[i];
+		fputs("<tr><th>", f);
+		xml_escape(f, tg->label);
+		fputs("</th>", f);
+		if (!tg->blockdev && tg->blockdev_note) {
+			fprintf(f, "<td colspan=\"%d\">n/a: ", n);
+			xml_escape(f, tg->blockdev_note);
+			fputs("</td></tr>\n", f);
+			continue;
+		}
+		for (int k = 0; k < n; k++) {
+			struct summary s;
+			result_summary(t, i, cols[k], &s);
+			if (s.n)
+				fprintf(f, "<td class=\"num\">%.*f</td>", report_decimals(fabs(s.mean)),
+					s.mean);
+			else
+				fputs("<td class=\"num\"></td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></div>\n<p class=\"legend\">Write amplification: bytes the block device "
+	      "wrote / bytes the workload wrote (lower means less wear on flash); space: what the "
+	      "test's files occupy once synced; compression: their uncompressed / on-disk size "
+	      "(btrfs, from its extent tree); data zstd: how compressible the data itself is.</p>\n",
+	      f);
+	int wa = report_device_metric(t, "write_amp");
+	for (int k = 0; wa >= 0 && k < n; k++)
+		if (cols[k] == wa)
+			chart_bars(f, r, ti, wa, pal);
+}
+
 static void test_section(FILE *f, const struct result *r, int ti, int base, struct palette *pal)
 {
 	const struct r_test *t = &r->tests[ti];
@@ -544,6 +605,7 @@ static void test_section(FILE *f, const struct result *r, int ti, int base, stru
 			chart_grouped(f, r, ti, t->metrics[m].unit, pal);
 	}
 	test_tables(f, r, ti, base);
+	device_section(f, r, ti, pal);
 	fputs("</section>\n", f);
 }
 

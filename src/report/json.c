@@ -5,7 +5,9 @@
  * parameter of every test, the system table, the targets with their mount
  * options, per metric the summary statistics and the ratio to the baseline
  * with its significance, and every sample with its CPU accounting.  Units
- * are explicit on every metric.
+ * are explicit on every metric.  The runner's device group (what reached
+ * the block device, amplification, space) is "device" beside "metrics",
+ * in the same shape; a target without a block device says why.
  */
 #include "report.h"
 
@@ -80,16 +82,19 @@ static json_t *metric_json(const struct result *r, const struct r_test *t, int m
 
 static json_t *test_json(const struct result *r, const struct r_test *t, int base)
 {
-	json_t *metrics = json_array(), *samples = json_array(), *failures = json_array();
+	json_t *metrics = json_array(), *samples = json_array(), *failures = json_array(),
+	       *device = json_array();
 
 	for (int m = 0; m < t->nmetrics; m++)
 		json_array_append_new(metrics, metric_json(r, t, m, base));
+	for (int m = t->nmetrics; m < t->nmetrics + t->ndevice; m++)
+		json_array_append_new(device, metric_json(r, t, m, base));
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_cell *c = &t->cells[i];
 		for (int k = 0; k < c->nsamples; k++) {
 			const struct r_sample *s = &c->samples[k];
 			json_t *vals = json_object();
-			for (int m = 0; m < t->nmetrics; m++)
+			for (int m = 0; m < t->nmetrics + t->ndevice; m++)
 				json_object_set_new(vals, t->metrics[m].name, num(s->values[m]));
 			json_array_append_new(samples, json_pack(
 				"{s:s,s:i,s:o,s:o,s:o,s:o,s:o,s:o}", "target", r->targets[i].label,
@@ -104,11 +109,11 @@ static json_t *test_json(const struct result *r, const struct r_test *t, int bas
 			json_array_append_new(failures, json_pack("{s:s,s:s}", "target",
 				r->targets[i].label, "message", c->failure));
 	}
-	return json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:o,s:o,s:o}", "name", t->name,
+	return json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:o,s:o,s:o,s:o}", "name", t->name,
 			 "workload", t->workload, "parameter_string", t->params,
 			 "parameters", params_object(t->params), "title", t->title,
-			 "subtitle", t->subtitle, "metrics", metrics, "samples", samples,
-			 "failures", failures);
+			 "subtitle", t->subtitle, "metrics", metrics, "device", device,
+			 "samples", samples, "failures", failures);
 }
 
 int report_json(FILE *f, const struct result *r, const char *baseline)
@@ -129,6 +134,10 @@ int report_json(FILE *f, const struct result *r, const char *baseline)
 			"mount_point", t->mount_point, "mount_source", t->mount_source,
 			"mount_options", t->mount_opts, "disk", t->disk,
 			"io_scheduler", t->scheduler));
+		json_t *o = json_array_get(targets, json_array_size(targets) - 1);
+		json_object_set_new(o, "block_device", t->blockdev ? json_string(t->blockdev) : json_null());
+		json_object_set_new(o, "device_note", t->blockdev_note ? json_string(t->blockdev_note)
+									: json_null());
 	}
 	for (int i = 0; i < r->ntests; i++)
 		json_array_append_new(tests, test_json(r, &r->tests[i], base));

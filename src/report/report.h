@@ -45,6 +45,13 @@ void report_chart(FILE *f, const struct result *r, int test, int metric,
 		  const struct report_opts *o);
 void report_tables(FILE *f, const struct result *r, int test,
 		   const struct report_opts *o, int markdown);
+/* The device group (device.c): a table of what reached the device per
+ * target, nothing when the test has no device figures. */
+void report_device(FILE *f, const struct result *r, int test, const struct report_opts *o,
+		   int markdown);
+int report_has_device(const struct result *r, int test);
+/* Index of a device-group metric by name, -1 if the test lacks it. */
+int report_device_metric(const struct r_test *t, const char *name);
 /* Decimals that suit a column whose largest magnitude is `max`. */
 int report_decimals(double max);
 

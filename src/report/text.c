@@ -493,6 +493,10 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 		fputc('\n', f);
 		report_tables(f, r, ti, o, 0);
 	}
+	if (report_has_device(r, ti)) {
+		fputc('\n', f);
+		report_device(f, r, ti, o, 0);
+	}
 	for (int i = 0; i < r->ntargets; i++)
 		if (t->cells[i].failure)
 			fprintf(f, "%s failed on %s: %s\n", t->name, r->targets[i].label,

@@ -1,6 +1,7 @@
 /* runner.c: repetitions, caches, CPU accounting, storage (see runner.h). */
 #define _GNU_SOURCE
 #include "runner.h"
+#include "device.h"
 #include "../core/cache.h"
 #include "../core/cpu.h"
 #include "../core/error.h"
@@ -98,7 +99,15 @@ struct cell {
 	char dir[4096];
 	int prepared, failed, n;
 	double *primary;	/* values of the primary metric, [max runs] */
+	struct dev_probe probe;
 };
+
+static void data_complete(struct wl_ctx *ctx)
+{
+	struct cell *c = ctx->runner_priv;
+
+	device_space(&c->probe, c->dir);
+}
 
 static int primary_metric(const struct test_spec *ts)
 {
@@ -159,9 +168,13 @@ static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 	test_pause("workload");
 	error_clear();
 	c->detail[0] = '\0';
+	c->ctx.bytes_written = c->ctx.bytes_read = -1;
+	device_begin(&c->probe, t->info.blockdev, c->dir);
 	cpu_snapshot(&a);
 	int rc = ts->wl->run(&c->ctx, sm->values);
 	cpu_snapshot(&b);
+	if (!rc)
+		device_end(&c->probe, c->dir, &c->ctx, sm->values + ts->nmetrics);
 	cpu_between(&a, &b, &u);
 	sm->wall = u.wall;
 	sm->cpu_user = u.user;
@@ -183,11 +196,14 @@ static void store_test_row(const struct test_spec *ts, struct r_test *row,
 	row->title = (char *)ts->title;
 	row->subtitle = (char *)ts->subtitle;
 	row->nmetrics = ts->nmetrics;
+	row->ndevice = DM_COUNT;
 	row->metrics = metrics;
-	for (int i = 0; i < ts->nmetrics; i++) {
-		const struct metric_def *m = &ts->wl->metrics[i];
+	for (int i = 0; i < ts->nmetrics + DM_COUNT; i++) {
+		int dev = i >= ts->nmetrics;
+		const struct metric_def *m = dev ? &device_metrics[i - ts->nmetrics]
+						 : &ts->wl->metrics[i];
 		metrics[i] = (struct r_metric){ (char *)m->name, (char *)m->unit,
-						(char *)m->label, m->direction, m->primary };
+						(char *)m->label, m->direction, m->primary, dev };
 	}
 }
 
@@ -231,6 +247,8 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 		c->ctx.params = ts->params;
 		c->ctx.dir = c->dir;
 		c->ctx.detail = c->detail;
+		c->ctx.data_complete = data_complete;
+		c->ctx.runner_priv = c;
 		/* A fresh filesystem for every test but the first (made by setup). */
 		if (k > 0 && !o->fresh_per_fs && t->ops->refresh && t->ops->refresh(t)) {
 			fail_cell(st, test_id, target_ids[i], c, ev, t->label);
@@ -286,7 +304,7 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 			total_runs++;
 			rep_time += (sm.wall - rep_time) / total_runs;
 			test_pause("store");
-			if (store_add_sample(st, test_id, target_ids[i], &sm, ts->nmetrics)) {
+			if (store_add_sample(st, test_id, target_ids[i], &sm, ts->nmetrics + DM_COUNT)) {
 				fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
 				failed = 1;
 			}
@@ -324,12 +342,16 @@ static int record_setup(struct store *st, struct run_request *rq, int64_t run_id
 			return -1;
 	for (int i = 0; i < rq->ntargets; i++) {
 		struct target *t = &rq->targets[i];
+		char note[256];
+		device_note(t->ops->kind, t->info.fstype, t->info.blockdev, t->info.mount_source, note,
+			    sizeof(note));
 		struct r_target row = {
 			.label = t->label, .path = t->path, .kind = (char *)t->ops->kind,
 			.fstype = t->info.fstype, .mount_point = t->info.mount_point,
 			.mount_source = t->info.mount_source,
 			.mount_opts = t->info.mount_opts, .disk = t->info.disk,
 			.scheduler = t->info.scheduler, .spec = t->spec, .mkfs = t->mkfs,
+			.blockdev = t->info.blockdev, .blockdev_note = note,
 		};
 		if (store_add_target(st, run_id, i, &row, &target_ids[i]))
 			return -1;

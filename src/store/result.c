@@ -40,7 +40,7 @@ static void free_test(struct r_test *t, int ntargets)
 	free(t->params);
 	free(t->title);
 	free(t->subtitle);
-	for (int i = 0; i < t->nmetrics && t->metrics; i++) {
+	for (int i = 0; i < t->nmetrics + t->ndevice && t->metrics; i++) {
 		free(t->metrics[i].name);
 		free(t->metrics[i].unit);
 		free(t->metrics[i].label);
@@ -86,6 +86,8 @@ void result_free(struct result *r)
 		free(t->scheduler);
 		free(t->spec);
 		free(t->mkfs);
+		free(t->blockdev);
+		free(t->blockdev_note);
 	}
 	free(r->targets);
 	for (int i = 0; i < r->ntests && r->tests; i++)

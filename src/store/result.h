@@ -29,12 +29,16 @@ struct r_metric {
 	char *name, *unit, *label;
 	int direction;		/* +1 higher is better, -1 lower */
 	int primary;
+	int device;		/* of the runner's device group (runner/device.h) */
 };
 
 struct r_test {
 	int64_t id;
 	char *name, *workload, *params, *title, *subtitle;
-	int nmetrics;
+	/* metrics[0..nmetrics) are the workload's, and every renderer's
+	 * charts and tables; the device group follows them in
+	 * metrics[nmetrics..nmetrics+ndevice), and so do sample values. */
+	int nmetrics, ndevice;
 	struct r_metric *metrics;
 	struct r_cell *cells;	/* [ntargets] */
 };
@@ -44,6 +48,9 @@ struct r_target {
 	char *label, *path, *kind, *fstype, *mount_point, *mount_source,
 	     *mount_opts, *disk, *scheduler;
 	char *spec, *mkfs;	/* what the user asked for; the mkfs command run */
+	/* The block device counted for the device group ("loop3"), or NULL
+	 * with the reason there is none in blockdev_note. */
+	char *blockdev, *blockdev_note;
 };
 
 struct r_field {

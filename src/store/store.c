@@ -32,13 +32,14 @@ static const char schema[] =
 	"CREATE TABLE target(id INTEGER PRIMARY KEY,"
 	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, label TEXT,"
 	" path TEXT, kind TEXT, fstype TEXT, mount_point TEXT, mount_source TEXT,"
-	" mount_opts TEXT, disk TEXT, scheduler TEXT, spec TEXT, mkfs TEXT);"
+	" mount_opts TEXT, disk TEXT, scheduler TEXT, spec TEXT, mkfs TEXT,"
+	" blockdev TEXT, blockdev_note TEXT);"
 	"CREATE TABLE test(id INTEGER PRIMARY KEY,"
 	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, name TEXT,"
 	" workload TEXT, params TEXT, title TEXT, subtitle TEXT);"
 	"CREATE TABLE metric(id INTEGER PRIMARY KEY,"
 	" test_id INTEGER NOT NULL REFERENCES test(id), ord INTEGER, name TEXT,"
-	" unit TEXT, label TEXT, direction INTEGER, is_primary INTEGER);"
+	" unit TEXT, label TEXT, direction INTEGER, is_primary INTEGER, grp TEXT);"
 	"CREATE TABLE sample(id INTEGER PRIMARY KEY,"
 	" test_id INTEGER NOT NULL REFERENCES test(id),"
 	" target_id INTEGER NOT NULL REFERENCES target(id), rep INTEGER,"
@@ -190,11 +191,15 @@ int store_open(const char *path, struct store **out)
 			goto fail;
 	} else if (v < STORE_SCHEMA_VERSION) {
 		/* 1 -> 2: targets record the --fs spec and the mkfs command;
-		 * 2 -> 3: samples keep the workload's own text. */
+		 * 2 -> 3: samples keep the workload's own text;
+		 * 3 -> 4: the device group (metric.grp, target.blockdev). */
 		if (exec(s, "BEGIN") ||
 		    (v < 2 && exec(s, "ALTER TABLE target ADD COLUMN spec TEXT;"
 				      " ALTER TABLE target ADD COLUMN mkfs TEXT;")) ||
 		    (v < 3 && exec(s, "ALTER TABLE sample ADD COLUMN detail TEXT;")) ||
+		    (v < 4 && exec(s, "ALTER TABLE metric ADD COLUMN grp TEXT;"
+				      " ALTER TABLE target ADD COLUMN blockdev TEXT;"
+				      " ALTER TABLE target ADD COLUMN blockdev_note TEXT;")) ||
 		    exec(s, sql) || exec(s, "COMMIT"))
 			goto fail;
 	} else if (v > STORE_SCHEMA_VERSION) {
@@ -379,8 +384,8 @@ int store_add_target(struct store *s, int64_t run_id, int ord,
 	sqlite3_stmt *st;
 
 	if (prepare(s, "INSERT INTO target(run_id,ord,label,path,kind,fstype,"
-		       "mount_point,mount_source,mount_opts,disk,scheduler,spec,mkfs)"
-		       " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)", &st))
+		       "mount_point,mount_source,mount_opts,disk,scheduler,spec,mkfs,"
+		       "blockdev,blockdev_note) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, ord);
@@ -395,6 +400,8 @@ int store_add_target(struct store *s, int64_t run_id, int ord,
 	bind_text(st, 11, t->scheduler);
 	bind_text(st, 12, t->spec);
 	bind_text(st, 13, t->mkfs);
+	bind_text(st, 14, t->blockdev && t->blockdev[0] ? t->blockdev : NULL);
+	bind_text(st, 15, t->blockdev_note && t->blockdev_note[0] ? t->blockdev_note : NULL);
 	if (step_done(s, st, "recording a target"))
 		return -1;
 	*target_id = sqlite3_last_insert_rowid(s->db);
@@ -421,10 +428,10 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 	if (step_done(s, st, "recording a test"))
 		goto fail;
 	*test_id = sqlite3_last_insert_rowid(s->db);
-	for (int i = 0; i < t->nmetrics; i++) {
+	for (int i = 0; i < t->nmetrics + t->ndevice; i++) {
 		const struct r_metric *m = &t->metrics[i];
-		if (prepare(s, "INSERT INTO metric(test_id,ord,name,unit,label,direction,is_primary)"
-			       " VALUES(?,?,?,?,?,?,?)", &st))
+		if (prepare(s, "INSERT INTO metric(test_id,ord,name,unit,label,direction,is_primary,"
+			       "grp) VALUES(?,?,?,?,?,?,?,?)", &st))
 			goto fail;
 		sqlite3_bind_int64(st, 1, *test_id);
 		sqlite3_bind_int(st, 2, i);
@@ -433,6 +440,7 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 		bind_text(st, 5, m->label);
 		sqlite3_bind_int(st, 6, m->direction);
 		sqlite3_bind_int(st, 7, m->primary);
+		bind_text(st, 8, m->device ? "device" : NULL);
 		if (step_done(s, st, "recording a metric"))
 			goto fail;
 	}
@@ -605,12 +613,14 @@ static void fill_target(sqlite3_stmt *st, void *elem)
 	t->scheduler = col_dup(st, 9);
 	t->spec = col_dup(st, 10);
 	t->mkfs = col_dup(st, 11);
+	t->blockdev = sqlite3_column_type(st, 12) == SQLITE_NULL ? NULL : col_dup(st, 12);
+	t->blockdev_note = sqlite3_column_type(st, 13) == SQLITE_NULL ? NULL : col_dup(st, 13);
 }
 
 static int load_targets(struct store *s, int64_t id, struct result *r)
 {
 	return load_rows(s, "target", "run_id", "id,label,path,kind,fstype,mount_point,"
-			 "mount_source,mount_opts,disk,scheduler,spec,mkfs", id, sizeof(*r->targets),
+			 "mount_source,mount_opts,disk,scheduler,spec,mkfs,blockdev,blockdev_note", id, sizeof(*r->targets),
 			 (void **)&r->targets, &r->ntargets, fill_target);
 }
 
@@ -631,12 +641,25 @@ static void fill_metric(sqlite3_stmt *st, void *elem)
 	m->label = col_dup(st, 2);
 	m->direction = sqlite3_column_int(st, 3);
 	m->primary = sqlite3_column_int(st, 4);
+	m->device = sqlite3_column_type(st, 5) != SQLITE_NULL &&
+		    !strcmp((const char *)sqlite3_column_text(st, 5), "device");
 }
 
 static int load_metrics(struct store *s, struct r_test *t)
 {
-	return load_rows(s, "metric", "test_id", "name,unit,label,direction,is_primary", t->id,
-			 sizeof(*t->metrics), (void **)&t->metrics, &t->nmetrics, fill_metric);
+	int n = 0;
+
+	if (load_rows(s, "metric", "test_id", "name,unit,label,direction,is_primary,grp", t->id,
+		      sizeof(*t->metrics), (void **)&t->metrics, &n, fill_metric))
+		return -1;
+	/* The device group is stored after the workload's metrics. */
+	t->nmetrics = n;
+	t->ndevice = 0;
+	while (t->nmetrics > 0 && t->metrics[t->nmetrics - 1].device) {
+		t->nmetrics--;
+		t->ndevice++;
+	}
+	return 0;
 }
 
 static int load_samples(struct store *s, const struct result *r, struct r_test *t)
@@ -668,14 +691,19 @@ static int load_samples(struct store *s, const struct result *r, struct r_test *
 		sm->cpu_pct = col_real(st, 6);
 		sm->machine_cpu_pct = col_real(st, 7);
 		sm->detail = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : col_dup(st, 8);
-		sm->values = malloc(sizeof(double) * (size_t)(t->nmetrics + 1));
-		for (int i = 0; i < t->nmetrics; i++)
+		int nv = t->nmetrics + t->ndevice;
+		sm->values = malloc(sizeof(double) * (size_t)(nv + 1));
+		if (!sm->values) {
+			c->nsamples--;
+			break;
+		}
+		for (int i = 0; i < nv; i++)
 			sm->values[i] = NAN;
 		sqlite3_reset(vs);
 		sqlite3_bind_int64(vs, 1, sqlite3_column_int64(st, 0));
 		while (sqlite3_step(vs) == SQLITE_ROW) {
 			int m = sqlite3_column_int(vs, 0);
-			if (m >= 0 && m < t->nmetrics)
+			if (m >= 0 && m < nv)
 				sm->values[m] = col_real(vs, 1);
 		}
 	}

@@ -18,7 +18,7 @@
 
 struct store;
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* Default path; fills buf.  Creates no directories. */
 int store_default_path(char *buf, unsigned len);

@@ -226,6 +226,7 @@ struct bon {
 	double rate[NCOLS], cpu[NCOLS];	/* NAN = not run or under 0.5 s */
 	double csv_rate[NCOLS];		/* what bonnie++ itself prints: NAN = +++++ */
 	bool ran[NCOLS];
+	uint64_t wrote, got;	/* the application's bytes (the device group) */
 };
 
 /* Close a phase: the rate is `amount` per second, as bonnie computes it. */
@@ -432,6 +433,7 @@ struct seeker_result {
 	uint64_t start, stop;	/* after its first ticket; after its close */
 	double cpu;
 	int failed;
+	uint64_t rd, wr;	/* bytes read and written back */
 };
 
 /* A ticket: the chunk to seek to (2.00; 1.04 seekers draw their own) and
@@ -472,12 +474,14 @@ static void seeker(struct bon *b, int rfd, int idx, struct seeker_result *r)
 			r->failed = 1;
 			break;
 		}
+		r->rd += (uint64_t)ch;
 		if (w) {
 			b->buf[idx % ch]++;
 			if (lseek(fd, c * ch, SEEK_SET) < 0 || write(fd, b->buf, (size_t)ch) != ch) {
 				r->failed = 1;
 				break;
 			}
+			r->wr += (uint64_t)ch;
 			if (b->p->sync_all)
 				fsync(fd);
 		}
@@ -550,6 +554,8 @@ static int seeks(struct bon *b)
 		if (res[i].stop > last)
 			last = res[i].stop;
 		cpu += res[i].cpu;
+		b->got += res[i].rd;
+		b->wrote += res[i].wr;
 	}
 	if (!rc && workload_stopped())
 		rc = error_set("bonnie: interrupted");
@@ -612,6 +618,7 @@ static int create_files(struct bon *b, char (*names)[64], int random_first)
 				close(fd);
 				return error_errno("bonnie: write %s", path);
 			}
+			b->wrote += w;
 		}
 		if (b->p->sync_all)
 			fsync(fd);
@@ -632,8 +639,9 @@ static int stat_read(struct bon *b, const char *path)
 		int fd = open(path, O_RDONLY);
 		if (fd < 0)
 			return error_errno("bonnie: open %s", path);
-		while (read(fd, b->buf, (size_t)b->p->chunk) > 0)
-			;
+		ssize_t n;
+		while ((n = read(fd, b->buf, (size_t)b->p->chunk)) > 0)
+			b->got += (uint64_t)n;
 		close(fd);
 	}
 	return 0;
@@ -861,6 +869,13 @@ static int bonnie_run(struct wl_ctx *ctx, double *values)
 		rc = timed_pass(b, READ_PASS, GETB);
 	if (!rc && !workload_stopped())
 		rc = seeks(b);
+	/* The big file's passes, as a whole: each writes or reads it once. */
+	uint64_t per_char = p->semantics ? (uint64_t)p->byte_io : b->size;	/* 2.00: its own file */
+	b->wrote += b->size * (unsigned)(b->ran[PUTB] + b->ran[REWR]) + per_char * b->ran[PUTC];
+	b->got += b->size * (unsigned)(b->ran[REWR] + b->ran[GETB]) + per_char * b->ran[GETC];
+	/* Between phases, outside every timer: the big file is complete. */
+	if (!rc && !workload_stopped())
+		workload_data_complete(ctx);
 	unlink_pieces(b);
 	if (!rc && b->ft.number && !workload_stopped())
 		rc = file_tests(b);
@@ -872,6 +887,8 @@ static int bonnie_run(struct wl_ctx *ctx, double *values)
 	}
 	if (!rc && ctx->detail)
 		csv_line(ctx->detail, DETAIL_MAX, b);
+	ctx->bytes_written = (int64_t)b->wrote;
+	ctx->bytes_read = (int64_t)b->got;
 	free(b->buf);
 	free(b);
 	return rc;

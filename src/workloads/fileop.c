@@ -475,6 +475,10 @@ static int fileop_run(struct wl_ctx *ctx, double *values)
 	}
 	for (int o = 0; o < nops; o++)
 		values[o] = rate(all.count[o], all.ns[o]);
+	/* Every level removes its tree inside the timed delete: no space
+	 * figure (workload_data_complete would put a sync before it). */
+	ctx->bytes_written = (int64_t)sat_mul(all.count[WRITE], fp->s);
+	ctx->bytes_read = (int64_t)sat_mul(all.count[READ], fp->s);
 out:
 	if (chdir(here) && !rc)
 		rc = error_errno("fileop: chdir back to %s", here);

@@ -7,7 +7,8 @@
  * `write_size` pieces of a zero buffer and syncing them the `sync` way.  The
  * worker's loop clock covers name generation, the per-file mkdir of the
  * subdirectory, creat, writes, fsync/sync and close; unlinks happen after
- * the clock stops.  Files/s is the sum of the workers' rates and App
+ * the clock stops (in the parent, once the runner has measured the space
+ * the files take).  Files/s is the sum of the workers' rates and App
  * Overhead the loop time not spent in those syscalls, summed over workers,
  * exactly as fs_mark prints them.  fsbench times with CLOCK_MONOTONIC (ns)
  * where fs_mark used gettimeofday (us).
@@ -21,6 +22,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fts.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -352,15 +354,26 @@ static void worker(const struct fsmark_params *fp, const char *dir,
 	}
 	r->loop_ns = now_ns() - t0;
 
-	if (!fp->keep || r->failed)
-		for (int64_t i = 0; i < r->done; i++) {
-			path_of(dir, &nm, i, path, sizeof(path));
-			unlink(path);
-		}
 out:
 	free(nm.sub);
 	free(nm.base);
 	free(buf);
+}
+
+/* fs_mark's unlink pass, after every worker's clock has stopped: the
+ * files only (the %02x directories stay, as fs_mark leaves them). */
+static void remove_files(const char *dir)
+{
+	char *const paths[] = { (char *)dir, NULL };
+	FTS *fts = fts_open(paths, FTS_PHYSICAL | FTS_XDEV | FTS_NOCHDIR, NULL);
+	FTSENT *e;
+
+	if (!fts)
+		return;
+	while ((e = fts_read(fts)))
+		if (e->fts_info == FTS_F || e->fts_info == FTS_SL || e->fts_info == FTS_SLNONE)
+			unlink(e->fts_path);
+	fts_close(fts);
 }
 
 /* Reap every worker; on interruption pass the signal on first. */
@@ -417,6 +430,15 @@ static int fsmark_run(struct wl_ctx *ctx, double *values)
 	}
 	if (!rc && workload_stopped())
 		rc = error_set("fsmark: interrupted");
+	int64_t files = 0;
+	for (int i = 0; i < n; i++)
+		files += res[i].done;
+	ctx->bytes_written = (int64_t)sat_mul(sat_u(files), fp->size);
+	ctx->bytes_read = 0;
+	if (!rc)
+		workload_data_complete(ctx);
+	if (!fp->keep || rc)
+		remove_files(ctx->dir);
 	values[0] = rate;
 	values[1] = overhead_us;
 	free(pids);

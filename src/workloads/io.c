@@ -151,6 +151,8 @@ static int io_run(struct wl_ctx *ctx, double *v)
 	v[M_MAX] = usec(res->clat.n ? res->clat.max : 0);
 	v[M_RIOPS] = (double)res->ios[0] / secs;
 	v[M_WIOPS] = (double)res->ios[1] / secs;
+	ctx->bytes_read = (int64_t)res->bytes[0];
+	ctx->bytes_written = (int64_t)res->bytes[1];
 	if (ctx->detail)
 		io_result_text(ctx->params, res, 0, ctx->detail, DETAIL_MAX);
 	free(res);

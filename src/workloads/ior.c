@@ -344,6 +344,8 @@ static int ior_run(struct wl_ctx *ctx, double *v)
 	remove_files(&c);
 	if (rc)
 		return -1;
+	ctx->bytes_written = (int64_t)c.bytes[0];	/* every rank's */
+	ctx->bytes_read = (int64_t)c.bytes[1];
 	comm_hosts(hosts, sizeof(hosts));
 	if (ctx->detail)
 		snprintf(ctx->detail, DETAIL_MAX,

@@ -302,6 +302,11 @@ static int kv_run(struct wl_ctx *ctx, double *v)
 		rc = error_set("interrupted");
 	if (rc)
 		return -1;
+	/* As db_bench counts bytes: key and value per operation. */
+	int64_t rec = 16 + p->value_size, prefill = p->benchmark == KV_READRANDOM &&
+					  !p->use_existing_db ? p->num : 0;
+	ctx->bytes_written = p->benchmark == KV_READRANDOM ? prefill * rec : ops * rec;
+	ctx->bytes_read = p->benchmark == KV_READRANDOM ? ops * rec : 0;
 	v[0] = (double)sum_ns / 1e3 / (double)(ops ? ops : 1);
 	v[1] = (double)ops * (double)(16 + p->value_size) / 1048576.0 /
 	       ((double)(last - first) / 1e9);

@@ -237,6 +237,8 @@ static int md_run(struct wl_ctx *ctx, double *v)
 		return -1;
 	comm_reduce(done, NPHASES, COMM_SUM);
 	comm_reduce(elapsed, NPHASES, COMM_MAX);
+	ctx->bytes_written = (int64_t)sat_mul(done[FILE_CREATE], p->w);
+	ctx->bytes_read = (int64_t)sat_mul(done[FILE_READ], p->e);
 	comm_hosts(hosts, sizeof(hosts));
 	at = ctx->detail ? snprintf(ctx->detail, DETAIL_MAX, "%s\n%-20s %12s %10s %10s\n", hosts,
 				    "phase", "ops/s", "items", "seconds") : 0;

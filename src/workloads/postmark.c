@@ -462,6 +462,10 @@ static int postmark_run(struct wl_ctx *ctx, double *values)
 		values[DELETED] = (double)pm->deleted / el;
 		values[READ_MB] = pm->bytes_read / 1048576 / el;
 		values[WRITE_MB] = pm->bytes_written / 1048576 / el;
+		/* No workload_data_complete(): PostMark's deletions are inside
+		 * its total time, so no sync may come before them. */
+		ctx->bytes_written = (int64_t)pm->bytes_written;
+		ctx->bytes_read = (int64_t)pm->bytes_read;
 		if (ctx->detail)
 			postmark_report(ctx->detail, pm, start, t_start, t_end, end, deleted_alone);
 	}

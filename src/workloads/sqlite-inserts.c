@@ -146,6 +146,11 @@ static int ins_run(struct wl_ctx *ctx, double *v)
 	for (int i = 0; i < started && !rc; i++)
 		if (w[i].failed)
 			rc = error_set("%s", w[i].err);
+	/* The rows' payload is what the application wrote. */
+	ctx->bytes_written = (int64_t)sat_mul3(sat_u(p->n), sat_u(p->threads), p->row_size);
+	ctx->bytes_read = 0;
+	if (!rc)
+		workload_data_complete(ctx);	/* the clock has stopped */
 	sqlitedb_remove(path);
 	free(w);
 	free(tid);

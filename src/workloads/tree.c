@@ -522,6 +522,8 @@ static int tree_run(struct wl_ctx *ctx, double *values)
 		struct cpu_usage u;
 		if (ph == PH_READ)
 			st->cold = cache_flush(1);
+		if (ph == PH_DELETE)
+			workload_data_complete(ctx);	/* between two timers */
 		cpu_snapshot(&a);
 		switch (ph) {
 		case PH_RESTORE: rc = restore(st, ctx->dir); break;
@@ -539,6 +541,9 @@ static int tree_run(struct wl_ctx *ctx, double *values)
 		values[ph * 4 + 2] = u.user;
 		values[ph * 4 + 3] = u.sys;
 	}
+	/* restore and copy write the corpus once each; copy and read read it */
+	ctx->bytes_written = (int64_t)sat_mul(st->bytes, 2);
+	ctx->bytes_read = (int64_t)sat_mul(st->bytes, 2);
 	if (rc)
 		delete_tree(ctx->dir);	/* never leave a half tree behind */
 	else if (ctx->detail)

@@ -23,7 +23,8 @@
 #include "../core/param.h"
 #include "../core/stop.h"
 
-#define MAX_METRICS 32
+/* A workload's metrics plus the runner's device group (runner/device.h). */
+#define MAX_METRICS 64
 
 enum direction { LOWER_IS_BETTER = -1, HIGHER_IS_BETTER = 1 };
 
@@ -52,6 +53,14 @@ struct wl_ctx {
 	 * tool's own output shape (fileop's per-level table, bonnie's CSV
 	 * line).  Empty unless the workload writes it. */
 	char *detail;		/* DETAIL_MAX bytes */
+	/* The bytes this repetition wrote and read as the application sees
+	 * them (files x size, transfers, records): the denominator of write
+	 * and read amplification.  The runner sets -1 (unknown) before each
+	 * repetition; a workload that knows them fills them in. */
+	int64_t bytes_written, bytes_read;
+	/* Set by the runner: see workload_data_complete(). */
+	void (*data_complete)(struct wl_ctx *ctx);
+	void *runner_priv;
 };
 
 struct workload {
@@ -89,6 +98,16 @@ struct workload {
 static inline int workload_stopped(void)
 {
 	return stop_requested();
+}
+
+/* The repetition's data set is complete and nothing is timed right now:
+ * a workload that removes its files before the end of a repetition calls
+ * this first, so the runner can sync and measure the space they occupy
+ * (outside every timed section: the sync it takes must not land in one). */
+static inline void workload_data_complete(struct wl_ctx *ctx)
+{
+	if (ctx->data_complete)
+		ctx->data_complete(ctx);
 }
 
 /* Registry (registry.c). */
