@@ -72,11 +72,124 @@ int report_has_device(const struct result *r, int ti)
 	return 0;
 }
 
+/* The cell text of target i, column metric m. */
+static void cell_text(const struct r_test *t, int i, int m, char *buf, size_t len)
+{
+	struct summary s;
+
+	result_summary(t, i, m, &s);
+	if (s.n)
+		snprintf(buf, len, "%.*f", decimals_for(t->metrics[m].name, s.mean), s.mean);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* A target with no block device: its reason instead of numbers. */
+static int no_device(const struct r_target *tg)
+{
+	return !tg->blockdev && tg->blockdev_note;
+}
+
+static void markdown_table(FILE *f, const struct result *r, const struct r_test *t,
+			   const int *idx, int n)
+{
+	char cell[48];
+
+	fprintf(f, "\nDevice (means per run; write amplification = bytes the device wrote / "
+		   "bytes the workload wrote):\n\n| target |");
+	for (int k = 0; k < n; k++)
+		fprintf(f, " %s |", head_of(t->metrics[idx[k]].name));
+	fprintf(f, "\n|---|");
+	for (int k = 0; k < n; k++)
+		fprintf(f, "---:|");
+	fputc('\n', f);
+	for (int i = 0; i < r->ntargets; i++) {
+		fprintf(f, "| %s |", r->targets[i].label);
+		if (no_device(&r->targets[i])) {
+			fprintf(f, " n/a: %s |\n", r->targets[i].blockdev_note);
+			continue;
+		}
+		for (int k = 0; k < n; k++) {
+			cell_text(t, i, idx[k], cell, sizeof(cell));
+			fprintf(f, " %s |", cell);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void wrap(FILE *f, const char *lead, const char *text, int width);
+
+/* Text: columns as wide as their widest cell, wrapped to the width like
+ * the means tables; a reason or note is wrapped under its label. */
+static void text_table(FILE *f, const struct result *r, const struct r_test *t,
+		       const int *idx, int n, int width)
+{
+	int lw = 6, w[NCOLUMNS];
+	char cell[48];
+
+	for (int i = 0; i < r->ntargets; i++)
+		if ((int)strlen(r->targets[i].label) > lw)
+			lw = (int)strlen(r->targets[i].label);
+	for (int k = 0; k < n; k++) {
+		w[k] = (int)strlen(head_of(t->metrics[idx[k]].name));
+		for (int i = 0; i < r->ntargets; i++) {
+			cell_text(t, i, idx[k], cell, sizeof(cell));
+			if ((int)strlen(cell) > w[k])
+				w[k] = (int)strlen(cell);
+		}
+	}
+	char title[512];
+	snprintf(title, sizeof(title), "%s: device, means per run (amplification = device "
+		 "bytes / the workload's bytes)", t->name);
+	wrap(f, "", title, width);
+	for (int first = 0; first < n;) {
+		int last = first, used = lw;
+		while (last < n && (last == first || used + 2 + w[last] <= width))
+			used += 2 + w[last++];
+		fprintf(f, "%-*s", lw, "");
+		for (int k = first; k < last; k++)
+			fprintf(f, "  %*s", w[k], head_of(t->metrics[idx[k]].name));
+		fputc('\n', f);
+		for (int i = 0; i < r->ntargets; i++) {
+			fprintf(f, "%-*s", lw, r->targets[i].label);
+			if (no_device(&r->targets[i])) {
+				fputs(first ? "  n/a\n" : "  n/a (see below)\n", f);
+				continue;
+			}
+			for (int k = first; k < last; k++) {
+				cell_text(t, i, idx[k], cell, sizeof(cell));
+				fprintf(f, "  %*s", w[k], cell);
+			}
+			fputc('\n', f);
+		}
+		first = last;
+	}
+}
+
+/* lead then text, wrapped at width with a hanging indent. */
+static void wrap(FILE *f, const char *lead, const char *text, int width)
+{
+	int col = fprintf(f, "%s", lead);
+
+	for (const char *p = text; *p;) {
+		while (*p == ' ')
+			p++;
+		int len = (int)strcspn(p, " ");
+		if (!len)
+			break;
+		if (col + 1 + len > width && col > 4)
+			col = fprintf(f, "\n ") - 1;
+		col += fprintf(f, "%s%.*s", col ? " " : "", len, p);
+		p += len;
+	}
+	fputc('\n', f);
+}
+
 void report_device(FILE *f, const struct result *r, int ti, const struct report_opts *o,
 		   int markdown)
 {
 	const struct r_test *t = &r->tests[ti];
-	int idx[NCOLUMNS], n = 0, lw = 6;
+	int idx[NCOLUMNS], n = 0;
 	int want = o->verbose || markdown ? NCOLUMNS : COMPACT_COLUMNS;
 
 	if (!t->ndevice || !report_has_device(r, ti))
@@ -92,61 +205,21 @@ void report_device(FILE *f, const struct result *r, int ti, const struct report_
 		if (any)
 			idx[n++] = m;
 	}
-	for (int i = 0; i < r->ntargets; i++)
-		if ((int)strlen(r->targets[i].label) > lw)
-			lw = (int)strlen(r->targets[i].label);
 	if (markdown)
-		fprintf(f, "\nDevice (means per run; write amplification = bytes the device wrote / "
-			   "bytes the workload wrote):\n\n| target |");
+		markdown_table(f, r, t, idx, n);
 	else
-		fprintf(f, "%s: device (means per run; amplification = device bytes / workload "
-			   "bytes)\n%-*s", t->name, lw, "");
-	for (int k = 0; k < n; k++) {
-		const char *h = head_of(t->metrics[idx[k]].name);
-		if (markdown)
-			fprintf(f, " %s |", h);
-		else
-			fprintf(f, "  %11s", h);
-	}
-	if (markdown) {
-		fprintf(f, "\n|---|");
-		for (int k = 0; k < n; k++)
-			fprintf(f, "---:|");
-	}
-	fputc('\n', f);
+		text_table(f, r, t, idx, n, o->width > 20 ? o->width : 80);
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *tg = &r->targets[i];
-		if (markdown)
-			fprintf(f, "| %s |", tg->label);
-		else
-			fprintf(f, "%-*s", lw, tg->label);
-		/* No device: the reason, and the space figures the walk gave. */
-		if (!tg->blockdev && tg->blockdev_note) {
-			if (markdown)
-				fprintf(f, " n/a: %s |", tg->blockdev_note);
-			else
-				fprintf(f, "  n/a: %s", tg->blockdev_note);
-			fputc('\n', f);
+		if (!tg->blockdev_note || (markdown && no_device(tg)))
 			continue;
+		if (markdown)
+			fprintf(f, "\n%s: %s\n", tg->label, tg->blockdev_note);
+		else
+		{
+			char lead[160];
+			snprintf(lead, sizeof(lead), "  %.100s:", tg->label);
+			wrap(f, lead, tg->blockdev_note, o->width > 20 ? o->width : 80);
 		}
-		for (int k = 0; k < n; k++) {
-			struct summary s;
-			char cell[48];
-			result_summary(t, i, idx[k], &s);
-			if (s.n)
-				snprintf(cell, sizeof(cell), "%.*f",
-					 decimals_for(t->metrics[idx[k]].name, s.mean), s.mean);
-			else
-				snprintf(cell, sizeof(cell), "-");
-			if (markdown)
-				fprintf(f, " %s |", cell);
-			else
-				fprintf(f, "  %11s", cell);
-		}
-		fputc('\n', f);
 	}
-	for (int i = 0; i < r->ntargets; i++)
-		if (r->targets[i].blockdev && r->targets[i].blockdev_note)
-			fprintf(f, "%s%s: %s\n", markdown ? "\n" : "  ", r->targets[i].label,
-				r->targets[i].blockdev_note);
 }
