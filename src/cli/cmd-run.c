@@ -65,6 +65,8 @@ static const struct cli_opt run_opts[] = {
 	{ "markdown", 1, 0, "FILE", "also write a Markdown report" },
 	{ "html", 1, 0, "FILE", "also write an HTML report with charts" },
 	{ "no-drop-caches", 0, 0, NULL, "only sync between runs" },
+	{ "no-device-stats", 0, 0, NULL, "leave out the device group (device counters, "
+	  "amplification, space used) and the sync and scan it takes after each run" },
 	{ "quiet", 0, 'q', NULL, "no charts or progress on the terminal" },
 	{ "only", 1, 0, "NAME[,NAME]", "run only these tests of the suite (repeatable)" },
 	{ "skip", 1, 0, "NAME[,NAME]", "leave these tests out (repeatable)" },
@@ -316,6 +318,7 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	c->html = cli_value(a, "html");
 	if (cli_has(a, "no-drop-caches"))
 		rq->opts.drop_caches = 0;
+	rq->opts.device_stats = !cli_has(a, "no-device-stats");
 	rq->opts.quiet = cli_has(a, "quiet");
 	c->verbose = cli_has(a, "verbose");
 	/* Then, in the order given: targets, filesystems, job files, tests. */

@@ -30,7 +30,7 @@ static int find_target(const struct result *r, const char *label)
 
 static int find_metric(const struct r_test *t, const char *name)
 {
-	for (int i = 0; i < t->nmetrics; i++)
+	for (int i = 0; i < t->nmetrics + t->ndevice; i++)
 		if (!strcmp(t->metrics[i].name, name))
 			return i;
 	return -1;
@@ -48,7 +48,12 @@ int compare_match(const struct result *a, const struct result *b, struct cmp_row
 		if (tb < 0)
 			continue;
 		const struct r_test *y = &b->tests[tb];
-		for (int ma = 0; ma < x->nmetrics; ma++) {
+		for (int ma = 0; ma < x->nmetrics + x->ndevice; ma++) {
+			/* Of the device group, what a flash user gates on: the
+			 * wear per byte written and the space taken. */
+			if (ma >= x->nmetrics && strcmp(x->metrics[ma].name, "write_amp") &&
+			    strcmp(x->metrics[ma].name, "space_used"))
+				continue;
 			int mb = find_metric(y, x->metrics[ma].name);
 			if (mb < 0)
 				continue;
@@ -73,6 +78,11 @@ int compare_match(const struct result *a, const struct result *b, struct cmp_row
 				row->target_b = gb;
 				result_summary(x, ga, ma, &row->a);
 				result_summary(y, gb, mb, &row->b);
+				row->device = ma >= x->nmetrics;
+				if (row->device && !row->a.n && !row->b.n) {
+					(*n)--;	/* no device on either side: nothing to say */
+					continue;
+				}
 				row->direction = x->metrics[ma].direction;
 				if (row->a.n && row->b.n && row->a.mean != 0) {
 					row->q = stats_ratio(&row->b, &row->a);
@@ -144,9 +154,10 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 			if (r->a.n < 2 || r->b.n < 2)
 				verdict = "too few runs to tell";
 			else if (r->verdict > 0)
-				verdict = "faster";
+				verdict = r->device ? "better" : "faster";
 			else if (r->verdict < 0) {
-				verdict = "REGRESSION (slower beyond the noise)";
+				verdict = r->device ? "REGRESSION (worse beyond the noise)"
+						    : "REGRESSION (slower beyond the noise)";
 				(*regressions)++;
 				if (-r->change_pct > fail_pct)
 					(*failing)++;

@@ -39,7 +39,7 @@ int report_csv(FILE *f, const struct result *r)
 		for (int i = 0; i < r->ntargets; i++)
 			for (int k = 0; k < t->cells[i].nsamples; k++) {
 				const struct r_sample *s = &t->cells[i].samples[k];
-				for (int m = 0; m < t->nmetrics; m++) {
+				for (int m = 0; m < t->nmetrics + t->ndevice; m++) {
 					fprintf(f, "%lld,", (long long)r->id);
 					field(f, t->name, 0);
 					field(f, t->workload, 0);

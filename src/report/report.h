@@ -84,6 +84,7 @@ int report_markdown(FILE *f, const struct result *r, const struct report_opts *o
  * present in both runs, matched by name, metric name and target label. */
 struct cmp_row {
 	int test_a, test_b, metric_a, metric_b, target_a, target_b, direction;
+	int device;		/* a device-group metric (write_amp, space_used) */
 	struct summary a, b;
 	struct ratio q;		/* new / old */
 	int verdict;		/* +1 better, -1 worse (significant), 0 */

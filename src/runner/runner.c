@@ -25,6 +25,7 @@ void runner_defaults(struct runner_opts *o)
 	o->max_runs = 10;
 	o->cv_limit = 0.03;
 	o->drop_caches = 1;
+	o->device_stats = 1;
 }
 
 int runner_prepare(struct run_request *rq)
@@ -169,11 +170,12 @@ static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 	error_clear();
 	c->detail[0] = '\0';
 	c->ctx.bytes_written = c->ctx.bytes_read = -1;
-	device_begin(&c->probe, t->info.blockdev, c->dir);
+	if (o->device_stats)
+		device_begin(&c->probe, t->info.blockdev, c->dir);
 	cpu_snapshot(&a);
 	int rc = ts->wl->run(&c->ctx, sm->values);
 	cpu_snapshot(&b);
-	if (!rc)
+	if (!rc && o->device_stats)
 		device_end(&c->probe, c->dir, &c->ctx, sm->values + ts->nmetrics);
 	cpu_between(&a, &b, &u);
 	sm->wall = u.wall;
@@ -247,7 +249,7 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 		c->ctx.params = ts->params;
 		c->ctx.dir = c->dir;
 		c->ctx.detail = c->detail;
-		c->ctx.data_complete = data_complete;
+		c->ctx.data_complete = o->device_stats ? data_complete : NULL;
 		c->ctx.runner_priv = c;
 		/* A fresh filesystem for every test but the first (made by setup). */
 		if (k > 0 && !o->fresh_per_fs && t->ops->refresh && t->ops->refresh(t)) {

@@ -29,6 +29,7 @@ struct runner_opts {
 	int drop_caches;	/* 1: drop caches before each run when possible */
 	int quiet;		/* no progress output */
 	int fresh_per_fs;	/* 1: mkfs once per filesystem, not before every test */
+	int device_stats;	/* 1: the device group around every run (default) */
 };
 
 struct run_request {
