@@ -68,6 +68,9 @@ struct cmd_entry {
 /* Parse argv (argv[0] is the command's name) by the command's template,
  * answer --help from it, else run the command: its exit status. */
 int cli_run_command(const struct cmd_entry *cmd, int argc, char **argv);
+/* The parse alone (--resume re-reads a stored command line): items into a,
+ * freed by the caller with free(a->items); -1 with the error set. */
+int cli_parse(const struct cmd_entry *cmd, int argc, char **argv, struct cli_args *a);
 void cli_print_help(FILE *f, const struct cmd_entry *cmd);
 
 

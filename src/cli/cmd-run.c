@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -59,6 +60,9 @@ static const struct cli_opt run_opts[] = {
 	{ "warmup", 1, 0, "N", "unrecorded runs per target first (default 0)" },
 	{ "baseline", 1, 0, "LABEL", "target the ratio table compares to (default first)" },
 	{ "label", 1, 0, "TEXT", "a name for this run in the store" },
+	{ "note", 1, 0, "TEXT", "a note kept with the run and shown in its reports" },
+	{ "resume", 1, 0, "RUN", "continue an interrupted run with its own arguments, keeping "
+	  "its samples (only --db, --quiet and --verbose may go with it)" },
 	{ "db", 1, 0, "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
 	{ "json", 1, 0, "FILE", "also write the run as JSON (- for stdout)" },
 	{ "csv", 1, 0, "FILE", "also write every sample as CSV" },
@@ -94,6 +98,7 @@ struct run_cli {
 	char ram_note[128];
 	int verbose;
 	struct progress *pg;	/* the live line; the runner only reports events */
+	char *args_json;	/* the arguments, stored for --resume */
 	FILE *human;		/* charts and summary: stdout, or stderr when a
 				 * document (--json - ...) takes stdout */
 };
@@ -311,6 +316,9 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	rq->label = cli_value(a, "label");
 	if (rq->label && str_has_control(rq->label))
 		return error_set("--label: control characters are not allowed in a label");
+	rq->note = cli_value(a, "note");
+	if (rq->note && (str_has_control(rq->note) || strlen(rq->note) > 4000))
+		return error_set("--note: at most 4000 characters, without control characters");
 	c->db = cli_value(a, "db");
 	c->json = cli_value(a, "json");
 	c->csv = cli_value(a, "csv");
@@ -551,6 +559,8 @@ static int write_outputs(struct run_cli *c, int64_t run_id)
 
 static void free_cli(struct run_cli *c)
 {
+	free(c->args_json);
+	c->args_json = NULL;
 	for (int i = 0; i < c->rq.ntests; i++)
 		test_spec_free(&c->rq.tests[i]);
 	for (int i = 0; i < c->rq.ntargets; i++)
@@ -561,7 +571,100 @@ static void free_cli(struct run_cli *c)
 	store_close(c->store);
 }
 
+/* The arguments as a JSON array: what --resume parses again. */
+static char *argv_json(const struct cli_args *a)
+{
+	json_t *arr = json_array();
+	char *out;
+
+	for (int i = 1; arr && i < a->argc; i++)
+		json_array_append_new(arr, json_string(a->argv[i]));
+	out = arr ? json_dumps(arr, JSON_COMPACT) : NULL;
+	json_decref(arr);
+	return out;
+}
+
+static int run_main(const struct cli_args *a, const struct result *prior,
+		    const struct cli_args *outer);
+
+/* --resume RUN: the stored arguments, parsed again, run into the same
+ * run; the samples it has count. */
+static int resume(const struct cli_args *a)
+{
+	const char *sel = cli_value(a, "resume"), *db = cli_value(a, "db");
+	struct store *s = NULL;
+	struct result *r = NULL;
+	int64_t id;
+	int code;
+
+	for (int i = 0; i < a->n; i++) {
+		const struct cli_item *it = &a->items[i];
+		if (!it->opt || (strcmp(it->opt->name, "resume") && strcmp(it->opt->name, "db") &&
+				 strcmp(it->opt->name, "quiet") && strcmp(it->opt->name, "verbose")))
+			return cli_fail(EXIT_USAGE, "run --resume: the run's own arguments are used; "
+					"only --db, --quiet and --verbose may be given with it");
+	}
+	if (cli_open_store(db, &s))
+		return cli_fail(EXIT_FAIL, "%s", error_get());
+	if ((code = cli_load_run(s, sel, 0, &r, &id))) {
+		store_close(s);
+		return cli_fail(code, "%s", error_get());
+	}
+	store_close(s);
+	if (strcmp(r->status, "interrupted") && strcmp(r->status, "running")) {
+		cli_fail(EXIT_USAGE, "run %lld is %s: only an interrupted run can be resumed",
+			 (long long)id, r->status);
+		result_free(r);
+		return EXIT_USAGE;
+	}
+	json_error_t jerr;
+	json_t *arr = r->argv ? json_loads(r->argv, 0, &jerr) : NULL;
+	if (!json_is_array(arr)) {
+		json_decref(arr);
+		result_free(r);
+		return cli_fail(EXIT_USAGE, "run %lld was stored without its arguments (an older "
+				"fsbench): it cannot be resumed", (long long)id);
+	}
+	size_t n = json_array_size(arr);
+	char **argv = calloc(n + 2, sizeof(char *));
+	int rc = EXIT_FAIL;
+	if (argv) {
+		struct cli_args again;
+		argv[0] = "run";
+		for (size_t i = 0; i < n; i++)
+			argv[i + 1] = (char *)json_string_value(json_array_get(arr, i));
+		for (size_t i = 0; i < n; i++)
+			if (!argv[i + 1])
+				argv[i + 1] = "";
+		if (cli_parse(a->cmd, (int)n + 1, argv, &again))
+			rc = cli_fail(EXIT_USAGE, "run %lld: its stored arguments: %s", (long long)id,
+				      error_get());
+		else if (cli_has(&again, "resume"))
+			rc = cli_fail(EXIT_USAGE, "run %lld: its stored arguments resume another run",
+				      (long long)id);
+		else {
+			fprintf(stderr, "fsbench: resuming run %lld: fsbench run %s\n", (long long)id,
+				r->cmdline[0] ? r->cmdline + (strncmp(r->cmdline, "fsbench run ", 12) ? 0 : 12)
+					      : "");
+			rc = run_main(&again, r, a);
+		}
+		free(again.items);
+	}
+	free(argv);
+	json_decref(arr);
+	result_free(r);
+	return rc;
+}
+
 static int cmd_run(const struct cli_args *a)
+{
+	if (cli_has(a, "resume"))
+		return resume(a);
+	return run_main(a, NULL, NULL);
+}
+
+static int run_main(const struct cli_args *a, const struct result *prior,
+		    const struct cli_args *outer)
 {
 	struct run_cli c;
 	struct runner_events ev = { on_run_started, on_rep_started, on_failure, on_test_done, &c };
@@ -582,6 +685,15 @@ static int cmd_run(const struct cli_args *a)
 		free_cli(&c);
 		return cli_fail(EXIT_USAGE, "%s", error_get());
 	}
+	if (outer) {	/* --resume: where the run is and how to show it */
+		if (cli_value(outer, "db"))
+			c.db = cli_value(outer, "db");
+		if (cli_has(outer, "quiet"))
+			c.rq.opts.quiet = 1;
+		if (cli_has(outer, "verbose"))
+			c.verbose = 1;
+	}
+	c.rq.resume = prior;
 	if (cli_has(a, "dry-run")) {
 		rc = dry_run(&c);
 		free_cli(&c);
@@ -590,6 +702,8 @@ static int cmd_run(const struct cli_args *a)
 	snprintf(cmdline, sizeof(cmdline), "fsbench run ");
 	cli_command_line(a->argc - 1, a->argv + 1, cmdline + 12, sizeof(cmdline) - 12);
 	c.rq.cmdline = cmdline;
+	c.args_json = argv_json(a);
+	c.rq.argv = c.args_json;
 	if (comm_rank() > 0) {
 		c.db = ":memory:";
 		c.json = c.csv = c.markdown = c.html = NULL;

@@ -66,7 +66,7 @@ static const struct cli_opt *find_short(const struct cmd_entry *cmd, int c)
 }
 
 /* argv -> items in order; -1 with the error set. */
-static int parse_args(const struct cmd_entry *cmd, int argc, char **argv, struct cli_args *a)
+int cli_parse(const struct cmd_entry *cmd, int argc, char **argv, struct cli_args *a)
 {
 	int only_words = 0;
 
@@ -123,7 +123,7 @@ int cli_run_command(const struct cmd_entry *cmd, int argc, char **argv)
 	struct cli_args a;
 	int rc;
 
-	if (parse_args(cmd, argc, argv, &a)) {
+	if (cli_parse(cmd, argc, argv, &a)) {
 		free(a.items);
 		return cli_fail(EXIT_USAGE, "%s", error_get());
 	}

@@ -44,7 +44,7 @@ static const char css[] =
 	"body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;color:#111}"
 	"h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}"
 	"h3{font-size:1.05em;margin:1.2em 0 .2em}"
-	"p.sub{margin:.2em 0;color:#333}p.dir{margin:0 0 .4em;font-size:.9em;color:#444}"
+	"p.sub{margin:.2em 0;color:#333}p.note{border-left:3px solid #888;padding-left:.6em}p.dir{margin:0 0 .4em;font-size:.9em;color:#444}"
 	"table{border-collapse:collapse;margin:.6em 0;font-size:.9em}"
 	"th,td{border:1px solid #bbb;padding:.2em .5em;text-align:left;vertical-align:top}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
@@ -681,7 +681,13 @@ static void run_page(FILE *f, const struct result *r, const char *baseline, stru
 	xml_escape(f, r->version);
 	fputs(" &#8212; ", f);
 	xml_escape(f, r->status);
-	fputs("</p>\n<p class=\"howto\">How to read this page: each test has a chart per "
+	fputs("</p>\n", f);
+	if (r->note && r->note[0]) {
+		fputs("<p class=\"note\">", f);
+		xml_escape(f, r->note);
+		fputs("</p>\n", f);
+	}
+	fputs("<p class=\"howto\">How to read this page: each test has a chart per "
 	      "measure (bars are means, whiskers their 95% interval), then tables of means and of "
 	      "ratios to the baseline. A ratio is marked faster or slower only when the "
 	      "difference is statistically significant; &#9888; marks a figure from too few runs or "

@@ -150,6 +150,7 @@ int report_json(FILE *f, const struct result *r, const char *baseline)
 			"system", sys, "targets", targets, "tests", tests);
 	if (!doc)
 		return -1;
+	json_object_set_new(json_object_get(doc, "run"), "note", json_string(r->note ? r->note : ""));
 	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
 	json_decref(doc);

@@ -13,6 +13,8 @@ int report_markdown(FILE *f, const struct result *r, const struct report_opts *o
 	fprintf(f, "# fsbench run %lld%s%s\n\n", (long long)r->id,
 		r->label[0] ? ": " : "", r->label);
 	fprintf(f, "fsbench %s, %s, status %s.\n\n", r->version, r->started, r->status);
+	if (r->note && r->note[0])
+		fprintf(f, "> %s\n\n", r->note);
 	fprintf(f, "| | |\n|---|---|\n");
 	for (int i = 0; i < r->nsys; i++)
 		fprintf(f, "| %s | %s |\n", r->sys[i].name, r->sys[i].value);

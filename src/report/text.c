@@ -438,8 +438,14 @@ void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 	const char *note = !strcmp(r->status, "failed") ? " (some tests failed)" :
 			   !strcmp(r->status, "interrupted") ? " (interrupted)" : "";
 
-	fprintf(f, "fsbench %s, run %lld, %s%s%s%s\n\n", r->version, (long long)r->id,
+	fprintf(f, "fsbench %s, run %lld, %s%s%s%s\n", r->version, (long long)r->id,
 		r->started, r->label[0] ? ", " : "", r->label, note);
+	if (r->note && r->note[0]) {
+		char line[4200];
+		snprintf(line, sizeof(line), "Note: %s", r->note);
+		wrap_text(f, line, o->width, 4);
+	}
+	fputc('\n', f);
 	for (int i = 0; i < r->nsys && n < 16; i++, n++) {
 		names[n] = r->sys[i].name;
 		values[n] = r->sys[i].value;

@@ -221,10 +221,12 @@ static double eta_for(const struct cell *cells, int ntargets, int planned,
 }
 
 /* Run one test on every target: 1 if it failed anywhere; *runs_done and
- * *seconds say how much it took. */
+ * *seconds say how much it took.  `prior` is the test as an interrupted
+ * run stored it (--resume): its samples count, and a test with nothing
+ * left to run is not set up at all. */
 static int run_test(struct store *st, struct run_request *rq, int k, int64_t test_id,
 		    const int64_t *target_ids, const struct runner_events *ev, int *runs_done,
-		    double *seconds)
+		    double *seconds, const struct r_test *prior)
 {
 	const struct test_spec *ts = &rq->tests[k];
 	struct runner_opts opts = rq->opts;
@@ -234,18 +236,47 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 	if (ts->runs && !rq->opts.runs)
 		opts.runs = ts->runs;
 	int limit = o->runs ? o->runs : o->max_runs, pm = primary_metric(ts);
-	int failed = 0, total_runs = 0;
+	int failed = 0, total_runs = 0, todo = 0;
 	uint64_t t0 = now_ns();
 	double rep_time = 0;
 	struct cell *cells = calloc((size_t)rq->ntargets, sizeof(*cells));
 	double values[MAX_METRICS];
 
+	*runs_done = 0;
+	*seconds = 0;
 	if (!cells)
 		return error_set("out of memory"), 1;
 	for (int i = 0; i < rq->ntargets; i++) {
 		struct cell *c = &cells[i];
-		struct target *t = &rq->targets[i];
 		c->primary = calloc((size_t)limit + 1, sizeof(double));
+		if (!c->primary) {
+			for (int j = 0; j < i; j++)
+				free(cells[j].primary);
+			free(cells);
+			return error_set("out of memory"), 1;
+		}
+		if (prior) {
+			const struct r_cell *pc = &prior->cells[i];
+			for (int n = 0; n < pc->nsamples && c->n < limit; n++)
+				if (pm < prior->nmetrics && isfinite(pc->samples[n].values[pm]))
+					c->primary[c->n++] = pc->samples[n].values[pm];
+			c->failed = pc->failure != NULL;
+		}
+		todo |= wants_more(o, c, limit);
+	}
+	if (!todo) {
+		for (int i = 0; i < rq->ntargets; i++) {
+			failed |= cells[i].failed;
+			free(cells[i].primary);
+		}
+		free(cells);
+		return failed;
+	}
+	for (int i = 0; i < rq->ntargets; i++) {
+		struct cell *c = &cells[i];
+		struct target *t = &rq->targets[i];
+		if (c->failed)
+			continue;
 		c->ctx.params = ts->params;
 		c->ctx.dir = c->dir;
 		c->ctx.detail = c->detail;
@@ -256,7 +287,7 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 			fail_cell(st, test_id, target_ids[i], c, ev, t->label);
 			continue;
 		}
-		if (!c->primary || scratch_create(t->path, c->dir, sizeof(c->dir))) {
+		if (scratch_create(t->path, c->dir, sizeof(c->dir))) {
 			c->dir[0] = '\0';
 			fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
 			continue;
@@ -368,15 +399,54 @@ int runner_execute(struct store *st, struct run_request *rq,
 	char policy[256];
 	int failed = 0, rc = 0;
 
+	const struct result *prior = rq->resume;
+
 	*interrupted = 0;
-	if (!target_ids || store_begin_run(st, rq->label, rq->cmdline, FSBENCH_VERSION,
-					   rq->baseline, run_id)) {
-		free(target_ids);
-		return -1;
-	}
-	if (record_setup(st, rq, *run_id, target_ids)) {
-		rc = -1;
-		goto out;
+	if (!target_ids)
+		return error_set("out of memory"), -1;
+	if (prior) {
+		/* The same arguments give the same targets and tests; a suite
+		 * file edited since would not: refuse rather than mix. */
+		if (prior->ntargets != rq->ntargets || prior->ntests > rq->ntests) {
+			free(target_ids);
+			return error_set("run %lld had %d targets and %d tests, its arguments now give %d and %d: "
+					 "it cannot be resumed", (long long)prior->id, prior->ntargets,
+					 prior->ntests, rq->ntargets, rq->ntests), -1;
+		}
+		for (int i = 0; i < rq->ntargets; i++) {
+			if (strcmp(prior->targets[i].label, rq->targets[i].label)) {
+				free(target_ids);
+				return error_set("run %lld: target %d was '%s', now '%s': it cannot be resumed",
+						 (long long)prior->id, i + 1, prior->targets[i].label,
+						 rq->targets[i].label), -1;
+			}
+			target_ids[i] = prior->targets[i].id;
+		}
+		for (int k = 0; k < prior->ntests; k++)
+			if (strcmp(prior->tests[k].name, rq->tests[k].name) ||
+			    strcmp(prior->tests[k].params, rq->tests[k].params_text)) {
+				free(target_ids);
+				return error_set("run %lld: test %d was %s (%s), now %s (%s): it cannot be resumed",
+						 (long long)prior->id, k + 1, prior->tests[k].name,
+						 prior->tests[k].params, rq->tests[k].name,
+						 rq->tests[k].params_text), -1;
+			}
+		*run_id = prior->id;
+		if (store_resume_run(st, *run_id)) {
+			free(target_ids);
+			return -1;
+		}
+	} else {
+		struct run_begin b = { rq->label, rq->note, rq->cmdline, FSBENCH_VERSION,
+				       rq->baseline, rq->argv };
+		if (store_begin_run(st, &b, run_id)) {
+			free(target_ids);
+			return -1;
+		}
+		if (record_setup(st, rq, *run_id, target_ids)) {
+			rc = -1;
+			goto out;
+		}
 	}
 	if (ev && ev->run_started)
 		ev->run_started(ev->arg, *run_id, cache_policy(&rq->opts, policy, sizeof(policy)));
@@ -384,15 +454,18 @@ int runner_execute(struct store *st, struct run_request *rq,
 		struct r_metric metrics[MAX_METRICS];
 		struct r_test row;
 		int64_t test_id;
+		const struct r_test *before = prior && k < prior->ntests ? &prior->tests[k] : NULL;
 
 		store_test_row(&rq->tests[k], &row, metrics);
-		if (store_add_test(st, *run_id, k, &row, &test_id)) {
+		if (before)
+			test_id = before->id;
+		else if (store_add_test(st, *run_id, k, &row, &test_id)) {
 			rc = -1;
 			goto out;
 		}
 		int runs = 0;
 		double secs = 0;
-		int f = run_test(st, rq, k, test_id, target_ids, ev, &runs, &secs);
+		int f = run_test(st, rq, k, test_id, target_ids, ev, &runs, &secs, before);
 		failed |= f;
 		if (ev && ev->test_done && !workload_stopped())
 			ev->test_done(ev->arg, *run_id, k, rq->ntargets, runs, secs, f);

@@ -38,7 +38,11 @@ struct run_request {
 	struct test_spec *tests;
 	int ntests;
 	struct runner_opts opts;
-	const char *label, *cmdline, *baseline;
+	const char *label, *note, *cmdline, *baseline;
+	const char *argv;		/* JSON array of the arguments (--resume) */
+	/* --resume: the interrupted run as stored; its samples count and it
+	 * is continued in place.  NULL for a new run. */
+	const struct result *resume;
 	const char *memory_limit;	/* --ram, recorded in the system table */
 };
 

@@ -68,6 +68,8 @@ void result_free(struct result *r)
 	free(r->version);
 	free(r->status);
 	free(r->baseline);
+	free(r->note);
+	free(r->argv);
 	for (int i = 0; i < r->nsys && r->sys; i++) {
 		free(r->sys[i].name);
 		free(r->sys[i].value);

@@ -60,6 +60,8 @@ struct r_field {
 struct result {
 	int64_t id;
 	char *started, *finished, *label, *cmdline, *version, *status, *baseline;
+	char *note;		/* --note, "" when none */
+	char *argv;		/* JSON array of the run's arguments, or NULL */
 	int nsys;
 	struct r_field *sys;
 	int ntargets;

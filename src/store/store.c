@@ -26,7 +26,7 @@ struct store {
 static const char schema[] =
 	"CREATE TABLE run(id INTEGER PRIMARY KEY, started TEXT NOT NULL,"
 	" finished TEXT, label TEXT, cmdline TEXT, version TEXT,"
-	" status TEXT NOT NULL, baseline TEXT);"
+	" status TEXT NOT NULL, baseline TEXT, note TEXT, argv TEXT);"
 	"CREATE TABLE sysinfo(run_id INTEGER NOT NULL REFERENCES run(id),"
 	" ord INTEGER, name TEXT, value TEXT);"
 	"CREATE TABLE target(id INTEGER PRIMARY KEY,"
@@ -192,14 +192,17 @@ int store_open(const char *path, struct store **out)
 	} else if (v < STORE_SCHEMA_VERSION) {
 		/* 1 -> 2: targets record the --fs spec and the mkfs command;
 		 * 2 -> 3: samples keep the workload's own text;
-		 * 3 -> 4: the device group (metric.grp, target.blockdev). */
+		 * 3 -> 4: the device group (metric.grp, target.blockdev), a
+		 * run's note and its arguments (for --resume). */
 		if (exec(s, "BEGIN") ||
 		    (v < 2 && exec(s, "ALTER TABLE target ADD COLUMN spec TEXT;"
 				      " ALTER TABLE target ADD COLUMN mkfs TEXT;")) ||
 		    (v < 3 && exec(s, "ALTER TABLE sample ADD COLUMN detail TEXT;")) ||
 		    (v < 4 && exec(s, "ALTER TABLE metric ADD COLUMN grp TEXT;"
 				      " ALTER TABLE target ADD COLUMN blockdev TEXT;"
-				      " ALTER TABLE target ADD COLUMN blockdev_note TEXT;")) ||
+				      " ALTER TABLE target ADD COLUMN blockdev_note TEXT;"
+				      " ALTER TABLE run ADD COLUMN note TEXT;"
+				      " ALTER TABLE run ADD COLUMN argv TEXT;")) ||
 		    exec(s, sql) || exec(s, "COMMIT"))
 			goto fail;
 	} else if (v > STORE_SCHEMA_VERSION) {
@@ -329,25 +332,36 @@ static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
 	return 0;
 }
 
-int store_begin_run(struct store *s, const char *label, const char *cmdline,
-		    const char *version, const char *baseline, int64_t *run_id)
+int store_begin_run(struct store *s, const struct run_begin *b, int64_t *run_id)
 {
 	sqlite3_stmt *st;
 	char now[32];
 
 	wallclock_text(now, sizeof(now));
-	if (prepare(s, "INSERT INTO run(started,label,cmdline,version,status,baseline)"
-		       " VALUES(?,?,?,?,'running',?)", &st))
+	if (prepare(s, "INSERT INTO run(started,label,cmdline,version,status,baseline,note,argv)"
+		       " VALUES(?,?,?,?,'running',?,?,?)", &st))
 		return -1;
 	bind_text(st, 1, now);
-	bind_text(st, 2, label);
-	bind_text(st, 3, cmdline);
-	bind_text(st, 4, version);
-	bind_text(st, 5, baseline);
+	bind_text(st, 2, b->label);
+	bind_text(st, 3, b->cmdline);
+	bind_text(st, 4, b->version);
+	bind_text(st, 5, b->baseline);
+	bind_text(st, 6, b->note && b->note[0] ? b->note : NULL);
+	bind_text(st, 7, b->argv);
 	if (step_done(s, st, "recording the run"))
 		return -1;
 	*run_id = sqlite3_last_insert_rowid(s->db);
 	return 0;
+}
+
+int store_resume_run(struct store *s, int64_t run_id)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, "UPDATE run SET finished=NULL, status='running' WHERE id=?", &st))
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	return step_done(s, st, "resuming the run");
 }
 
 int store_finish_run(struct store *s, int64_t run_id, const char *status)
@@ -533,7 +547,7 @@ static int load_header(struct store *s, int64_t id, struct result *r)
 	sqlite3_stmt *st;
 	int rc;
 
-	if (prepare(s, "SELECT started,finished,label,cmdline,version,status,baseline"
+	if (prepare(s, "SELECT started,finished,label,cmdline,version,status,baseline,note,argv"
 		       " FROM run WHERE id=?", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -546,6 +560,8 @@ static int load_header(struct store *s, int64_t id, struct result *r)
 		r->version = col_dup(st, 4);
 		r->status = col_dup(st, 5);
 		r->baseline = col_dup(st, 6);
+		r->note = col_dup(st, 7);
+		r->argv = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : col_dup(st, 8);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)

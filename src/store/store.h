@@ -34,9 +34,15 @@ int store_run_exists(struct store *s, int64_t run_id, int *exists);
 int store_mean_wall(struct store *s, const char *test, const char *params, double *mean, int *n);
 void store_close(struct store *s);
 
-int store_begin_run(struct store *s, const char *label, const char *cmdline,
-		    const char *version, const char *baseline, int64_t *run_id);
+/* What a run starts with; any field may be NULL but version. */
+struct run_begin {
+	const char *label, *note, *cmdline, *version, *baseline;
+	const char *argv;	/* the run's arguments as a JSON array, for --resume */
+};
+int store_begin_run(struct store *s, const struct run_begin *b, int64_t *run_id);
 int store_finish_run(struct store *s, int64_t run_id, const char *status);
+/* An interrupted run continues (--resume): 'running' again. */
+int store_resume_run(struct store *s, int64_t run_id);
 int store_add_sysfield(struct store *s, int64_t run_id, int ord,
 		       const char *name, const char *value);
 int store_add_target(struct store *s, int64_t run_id, int ord,

@@ -37,8 +37,8 @@ static inline int64_t fixture_run(struct store *s)
 			    .subtitle = "Test: 1000 Files, 1MB Size", .nmetrics = 2,
 			    .metrics = m };
 
-	assert_int_equal(store_begin_run(s, "fixture", "fsbench run fsmark-1000x1M", "test",
-					 NULL, &run), 0);
+	assert_int_equal(store_begin_run(s, &(struct run_begin){ .label = "fixture",
+					 .cmdline = "fsbench run fsmark-1000x1M", .version = "test" }, &run), 0);
 	assert_int_equal(store_add_sysfield(s, run, 0, "Processor", "Test CPU"), 0);
 	assert_int_equal(store_add_sysfield(s, run, 1, "OS", "Test OS"), 0);
 	for (int i = 0; i < 3; i++) {

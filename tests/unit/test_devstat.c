@@ -132,7 +132,7 @@ static void store_device_run(struct store *s, int64_t *run)
 		v[i] = NAN;
 	v[0] = 10;
 	v[1 + DM_WAMP] = 1.5;
-	assert_int_equal(store_begin_run(s, "d", "fsbench run", "test", NULL, run), 0);
+	assert_int_equal(store_begin_run(s, &(struct run_begin){ .label = "d", .cmdline = "fsbench run", .version = "test" }, run), 0);
 	assert_int_equal(store_add_target(s, *run, 0, &tg, &tid), 0);
 	assert_int_equal(store_add_test(s, *run, 0, &t, &test), 0);
 	struct r_sample sm = { 1, 1, 0, 0, NAN, NAN, v, NULL };

@@ -68,7 +68,7 @@ static struct result *run_with(int n, const char *const *names)
 
 	unlink(path);
 	assert_int_equal(store_open(path, &s), 0);
-	assert_int_equal(store_begin_run(s, "l", "cmd", "v", NULL, &run), 0);
+	assert_int_equal(store_begin_run(s, &(struct run_begin){ .label = "l", .cmdline = "cmd", .version = "v" }, &run), 0);
 	for (int i = 0; i < n; i++) {
 		snprintf(label[i], sizeof(label[i]), "t%d", i);
 		struct r_target tg = { .label = names ? (char *)names[i] : label[i], .path = "/p" };

@@ -112,7 +112,7 @@ static void test_interrupted_failures_and_listing(void **state)
 	unlink(path);
 	assert_int_equal(store_open(path, &s), 0);
 	fixture_run(s);
-	assert_int_equal(store_begin_run(s, NULL, "cmd", "v", NULL, &run), 0);
+	assert_int_equal(store_begin_run(s, &(struct run_begin){ .cmdline = "cmd", .version = "v" }, &run), 0);
 	assert_int_equal(store_add_target(s, run, 0, &tg, &tid), 0);
 	assert_int_equal(store_add_test(s, run, 0, &t, &test), 0);
 	double v = NAN;

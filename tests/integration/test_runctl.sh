@@ -1,0 +1,75 @@
+# test_runctl.sh: controlling a run as PTS and fio users expect (issue
+# 17): --resume continues an interrupted run in place, keeping its samples;
+# --note is kept and shown in every format.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$WORK/a"
+cat > "$WORK/two.suite" <<'EOF2'
+[suite]
+name = two
+runs = 2
+[test first]
+workload = fsmark
+files = 20
+size = 4k
+[test second]
+workload = fsmark
+files = 30
+size = 4k
+EOF2
+
+# wait_stopped PID: until it has stopped itself (state T), or ended.
+wait_stopped() {
+	local i st
+	for i in $(seq 600); do
+		st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+		[ "$st" = T ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# Stop before each sample is stored; at the third (the second test's first
+# run) ask it to stop: that sample is stored, and the run is interrupted.
+FSBENCH_TEST_PAUSE=store "$FSBENCH" run --suite "$WORK/two.suite" --target a="$WORK/a" \
+	--db "$DB" --note "resume me" -q >"$WORK/out1" 2>&1 &
+pid=$!
+for k in 1 2 3; do
+	wait_stopped "$pid" || break
+	[ "$k" -eq 3 ] && kill -INT "$pid"
+	kill -CONT "$pid"
+done
+wait "$pid"
+rc=$?
+check "the interrupted run exits 130 (rc $rc)" [ "$rc" -eq 130 ]
+FSB show 1 --db "$DB" -f json > "$WORK/r1.json"
+check "stored as interrupted" jqt '.run.status == "interrupted"' "$WORK/r1.json"
+check "with 2 + 1 samples" jqt '[.tests[].samples | length] == [2, 1]' "$WORK/r1.json"
+
+FSB run --resume 1 --db "$DB" --runs 5 >"$WORK/bad" 2>&1
+check "--resume refuses other run options (exit 2)" [ $? -eq 2 ]
+FSB run --resume 1 --db "$DB" -q >"$WORK/out2" 2>&1
+rc=$?
+check "--resume exits 0 (rc $rc)" [ "$rc" -eq 0 ]
+check "--resume says what it resumes" grep -q "resuming run 1: fsbench run --suite" "$WORK/out2"
+FSB show 1 --db "$DB" -f json > "$WORK/r2.json"
+check "the same run, now complete" jqt '.run.status == "complete" and .run.id == 1' "$WORK/r2.json"
+check "the first test untouched, the second completed: 2 and 2 samples" \
+	jqt '[.tests[].samples | length] == [2, 2]' "$WORK/r2.json"
+check "repetitions numbered on: 1 and 2" jqt '[.tests[1].samples[].rep] == [1, 2]' "$WORK/r2.json"
+check "the first test's samples are the ones stored before" \
+	sh -c "[ \"\$(jq -c '.tests[0].samples' '$WORK/r1.json')\" = \"\$(jq -c '.tests[0].samples' '$WORK/r2.json')\" ]"
+check "no second run was made" sh -c "[ \"\$('$FSBENCH' list runs --db '$DB' | grep -c '^ *[0-9]')\" -eq 1 ]"
+FSB run --resume 1 --db "$DB" -q >"$WORK/out3" 2>&1
+check "a complete run is not resumed (exit 2)" [ $? -eq 2 ]
+FSB run --resume 7 --db "$DB" -q >"$WORK/out4" 2>&1
+check "no such run (exit 2)" [ $? -eq 2 ]
+
+# --note: stored and shown
+check "note in JSON" jqt '.run.note == "resume me"' "$WORK/r2.json"
+check "note in text" sh -c "'$FSBENCH' show 1 --db '$DB' | grep -q '^Note: resume me'"
+check "note in Markdown" sh -c "'$FSBENCH' show 1 --db '$DB' -f markdown | grep -q '^> resume me'"
+check "note in HTML" sh -c "'$FSBENCH' show 1 --db '$DB' -f html | grep -q '<p class=\"note\">resume me</p>'"
+FSB run fsmark:files=5 --target "$WORK/a" --db "$DB" --note "$(printf 'a\tb')" -q >/dev/null 2>&1
+check "a note with control characters is refused (exit 2)" [ $? -eq 2 ]
+finish
