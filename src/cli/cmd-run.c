@@ -426,12 +426,13 @@ static void on_run_started(void *arg, int64_t run_id, const char *how)
 	progress_note(c->pg, "fsbench: run %lld: %s", (long long)run_id, how);
 }
 
-static void on_rep_started(void *arg, const char *test, const char *target, int rep, int planned,
-			   double eta_s)
+static void on_rep_started(void *arg, const struct rep_info *r)
 {
 	struct run_cli *c = arg;
+	struct progress_pos pos = { r->test, r->target, r->test_index, r->ntests, r->target_index,
+				    r->ntargets, r->rep, r->planned, r->eta_test, r->eta_run };
 
-	progress_rep(c->pg, test, target, rep, planned, eta_s);
+	progress_rep(c->pg, &pos);
 }
 
 static void on_failure(void *arg, const char *message)

@@ -97,9 +97,47 @@ static uint64_t le64_at(const unsigned char *p)
 #define FE_DISK_NUM_BYTES 29
 #define FE_SIZE 53
 
+/* The disk extents already counted: after copy-on-write overwrites many
+ * file extent items point into one disk extent, which takes its space
+ * once (compsize counts it the same way).  Open addressing on bytenr. */
+struct seen {
+	uint64_t *slot;
+	size_t cap, used;
+};
+
+static int seen_add(struct seen *s, uint64_t bytenr)	/* 1 new, 0 known, -1 ENOMEM */
+{
+	if (s->used * 2 >= s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		uint64_t *n = calloc(cap, sizeof(*n));
+		if (!n)
+			return -1;
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->slot[i])
+				for (size_t h = (s->slot[i] * 0x9E3779B97F4A7C15ULL) & (cap - 1);;
+				     h = (h + 1) & (cap - 1))
+					if (!n[h]) {
+						n[h] = s->slot[i];
+						break;
+					}
+		free(s->slot);
+		s->slot = n;
+		s->cap = cap;
+	}
+	for (size_t h = (bytenr * 0x9E3779B97F4A7C15ULL) & (s->cap - 1);; h = (h + 1) & (s->cap - 1)) {
+		if (s->slot[h] == bytenr)
+			return 0;
+		if (!s->slot[h]) {
+			s->slot[h] = bytenr;
+			s->used++;
+			return 1;
+		}
+	}
+}
+
 /* Sum the data extents of one file from the extent tree of its subvolume:
  * 0, or -1 when the ioctl is refused (not root: no btrfs figures). */
-static int btrfs_extents(int fd, uint64_t ino, struct space *sp)
+static int btrfs_extents(int fd, uint64_t ino, struct space *sp, struct seen *seen)
 {
 	static const size_t bufsize = 64 * 1024;
 	struct btrfs_ioctl_search_args_v2 *args = malloc(sizeof(*args) + bufsize);
@@ -144,6 +182,13 @@ static int btrfs_extents(int fd, uint64_t ino, struct space *sp)
 				sp->extent_ram += le64_at(it + FE_RAM_BYTES);
 			} else if (h.len >= FE_SIZE && le64_at(it + FE_DISK_BYTENR)) {
 				/* a hole has bytenr 0 and takes no space */
+				int fresh = seen_add(seen, le64_at(it + FE_DISK_BYTENR));
+				if (fresh < 0) {
+					free(args);
+					return -1;
+				}
+				if (!fresh)
+					continue;
 				uint64_t disk = le64_at(it + FE_DISK_NUM_BYTES);
 				sp->extent_disk += disk;
 				sp->extent_ram += it[FE_TYPE] == BTRFS_FILE_EXTENT_PREALLOC ||
@@ -178,6 +223,7 @@ int space_scan(const char *dir, size_t sample_max, struct space *sp)
 	struct statfs sf;
 	FTS *fts;
 	FTSENT *e;
+	struct seen seen = { NULL, 0, 0 };
 	int rc = 0, btrfs_ok;
 
 	memset(sp, 0, sizeof(*sp));
@@ -211,13 +257,14 @@ int space_scan(const char *dir, size_t sample_max, struct space *sp)
 		int fd = open(e->fts_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
 		if (fd < 0)
 			continue;
-		if (btrfs_ok && btrfs_extents(fd, (uint64_t)st->st_ino, sp))
+		if (btrfs_ok && btrfs_extents(fd, (uint64_t)st->st_ino, sp, &seen))
 			btrfs_ok = sp->btrfs = 0;	/* refused: no extent figures */
 		if (have < sample_max && st->st_size)
 			add_sample(fd, (uint64_t)st->st_size, sample_max, buf, &have);
 		close(fd);
 	}
 	fts_close(fts);
+	free(seen.slot);
 	if (!rc && have) {
 		double r = compress_ratio(buf, have);
 		if (r >= 0) {

@@ -36,9 +36,9 @@ struct space {
 	uint64_t files;
 	uint64_t apparent;	/* sum of st_size */
 	uint64_t allocated;	/* sum of st_blocks x 512 */
-	/* btrfs only (btrfs = 1): data extents as the extent tree has them.
-	 * Shared extents are counted once per reference (fsbench's workloads
-	 * do not reflink). */
+	/* btrfs only (btrfs = 1): data extents as the extent tree has them,
+	 * each disk extent once however many file extents point into it
+	 * (copy-on-write overwrites, reflinks), as compsize counts them. */
 	int btrfs;
 	uint64_t extent_disk;	/* bytes the extents occupy on disk */
 	uint64_t extent_ram;	/* the same extents uncompressed */

@@ -40,6 +40,9 @@ int report_csv(FILE *f, const struct result *r)
 			for (int k = 0; k < t->cells[i].nsamples; k++) {
 				const struct r_sample *s = &t->cells[i].samples[k];
 				for (int m = 0; m < t->nmetrics + t->ndevice; m++) {
+					/* the device group: only the figures there are */
+					if (m >= t->nmetrics && !isfinite(s->values[m]))
+						continue;
 					fprintf(f, "%lld,", (long long)r->id);
 					field(f, t->name, 0);
 					field(f, t->workload, 0);

@@ -17,9 +17,10 @@ struct progress {
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
 	char test[160], target[64];
+	int test_index, ntests, target_index, ntargets;
 	int rep, planned;
-	double eta;
-	uint64_t rep_started, test_started;
+	double eta, eta_run;
+	uint64_t rep_started, test_started, run_started;
 };
 
 static void fmt_secs(double s, char *buf, size_t len)
@@ -37,7 +38,7 @@ static void fmt_secs(double s, char *buf, size_t len)
 /* Caller holds the lock. */
 static void draw(struct progress *p)
 {
-	char el[16], eta[16];
+	char el[16], eta[16], all[16];
 	double elapsed = ns_to_s(now_ns() - p->test_started);
 	double since = ns_to_s(now_ns() - p->rep_started);
 
@@ -45,8 +46,16 @@ static void draw(struct progress *p)
 		return;
 	fmt_secs(elapsed, el, sizeof(el));
 	fmt_secs(p->eta >= 0 ? (p->eta > since ? p->eta - since : 0) : -1, eta, sizeof(eta));
-	fprintf(stderr, "\r\033[K%s on %s: run %d/%d, %s elapsed, ETA %s",
-		p->test, p->target, p->rep, p->planned, el, eta);
+	fmt_secs(p->eta_run >= 0 ? (p->eta_run > since ? p->eta_run - since : 0) : -1, all,
+		 sizeof(all));
+	if (p->rep)
+		fprintf(stderr, "\r\033[Ktest %d/%d, target %d/%d, run %d/%d: %s on %s, %s; ETA "
+			"test %s, all %s", p->test_index, p->ntests, p->target_index, p->ntargets,
+			p->rep, p->planned, p->test, p->target, el, eta, all);
+	else
+		fprintf(stderr, "\r\033[Ktest %d/%d, target %d/%d, warm-up: %s on %s, %s",
+			p->test_index, p->ntests, p->target_index, p->ntargets, p->test, p->target,
+			el);
 	fflush(stderr);
 	p->shown = 1;
 }
@@ -128,22 +137,42 @@ void progress_stop(struct progress *p)
 	free(p);
 }
 
-void progress_rep(struct progress *p, const char *test, const char *target,
-		  int rep, int planned, double eta_s)
+void progress_rep(struct progress *p, const struct progress_pos *pos)
 {
 	if (!p)
 		return;
 	pthread_mutex_lock(&p->lock);
-	if (strcmp(p->test, test))
+	if (!p->run_started)
+		p->run_started = now_ns();
+	if (strcmp(p->test, pos->test))
 		p->test_started = now_ns();
-	snprintf(p->test, sizeof(p->test), "%s", test);
-	snprintf(p->target, sizeof(p->target), "%s", target);
-	p->rep = rep;
-	p->planned = planned;
-	p->eta = eta_s;
+	snprintf(p->test, sizeof(p->test), "%s", pos->test);
+	snprintf(p->target, sizeof(p->target), "%s", pos->target);
+	p->test_index = pos->test_index;
+	p->ntests = pos->ntests;
+	p->target_index = pos->target_index;
+	p->ntargets = pos->ntargets;
+	p->rep = pos->rep;
+	p->planned = pos->planned;
+	p->eta = pos->eta_test;
+	p->eta_run = pos->eta_run;
 	p->rep_started = now_ns();
-	if (p->tty)
+	if (p->tty) {
 		draw(p);
+	} else if (!p->quiet) {
+		/* a CI log: a line per repetition, so a long test is not silent */
+		char el[16], all[16];
+		fmt_secs(ns_to_s(now_ns() - p->run_started), el, sizeof(el));
+		fmt_secs(pos->eta_run, all, sizeof(all));
+		if (pos->rep)
+			fprintf(stderr, "[%s] test %d/%d, target %d/%d, run %d/%d: %s on %s (ETA %s)\n",
+				el, pos->test_index, pos->ntests, pos->target_index, pos->ntargets,
+				pos->rep, pos->planned, pos->test, pos->target, all);
+		else
+			fprintf(stderr, "[%s] test %d/%d, target %d/%d, warm-up: %s on %s\n", el,
+				pos->test_index, pos->ntests, pos->target_index, pos->ntargets,
+				pos->test, pos->target);
+	}
 	pthread_mutex_unlock(&p->lock);
 }
 

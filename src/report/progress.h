@@ -1,9 +1,11 @@
 /*
  * progress.h: what the user sees while a run is under way.
  *
- * On a terminal, one live line on stderr (test, target, repetition i/N,
- * elapsed, ETA) refreshed twice a second by a helper thread, so the
- * workload's own threads never print.  Off a terminal, one line per
+ * On a terminal, one live line on stderr (the run's position: test i/N,
+ * target j/M, run r/R; elapsed; this test's and the whole run's ETA)
+ * refreshed twice a second by a helper thread, so the workload's own
+ * threads never print.  Off a terminal (CI logs), a line as each
+ * repetition begins, with the time since the run began, and one per
  * finished test.  Notes (caches dropped or why not) go to stderr always.
  */
 #ifndef FSB_PROGRESS_H
@@ -13,9 +15,14 @@ struct progress;
 
 struct progress *progress_start(int quiet);
 void progress_stop(struct progress *p);
-/* A repetition begins.  planned is the current plan (it may grow). */
-void progress_rep(struct progress *p, const char *test, const char *target,
-		  int rep, int planned, double eta_s);
+/* Where the run stands as a repetition begins. */
+struct progress_pos {
+	const char *test, *target;
+	int test_index, ntests, target_index, ntargets;
+	int rep, planned;	/* rep 0: a warm-up; planned may grow */
+	double eta_test, eta_run;	/* seconds; -1 unknown */
+};
+void progress_rep(struct progress *p, const struct progress_pos *pos);
 void progress_test_done(struct progress *p, const char *test, int ntargets,
 			int runs, double seconds, int failed);
 /* Clear the live line before printing something else on the terminal. */

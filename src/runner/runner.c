@@ -209,6 +209,30 @@ static void store_test_row(const struct test_spec *ts, struct r_test *row,
 	}
 }
 
+/* The whole run's remaining time: this test's, plus for each test still to
+ * come its runs on every target at the mean repetition time stored for it
+ * earlier (as --dry-run estimates), else at this run's mean so far. */
+struct run_clock {
+	double *stored;		/* [ntests]: mean wall per repetition, -1 unknown */
+	double rep_sum;
+	int reps;
+};
+
+static double eta_rest(const struct run_request *rq, const struct run_clock *rc, int k)
+{
+	double mean = rc->reps ? rc->rep_sum / rc->reps : -1, total = 0;
+
+	for (int j = k + 1; j < rq->ntests; j++) {
+		const struct test_spec *ts = &rq->tests[j];
+		int runs = rq->opts.runs ? rq->opts.runs : ts->runs ? ts->runs : rq->opts.min_runs;
+		double per = rc->stored && rc->stored[j] > 0 ? rc->stored[j] : mean;
+		if (per < 0)
+			return -1;
+		total += per * runs * rq->ntargets;
+	}
+	return total;
+}
+
 static double eta_for(const struct cell *cells, int ntargets, int planned,
 		      double mean_rep)
 {
@@ -226,7 +250,7 @@ static double eta_for(const struct cell *cells, int ntargets, int planned,
  * left to run is not set up at all. */
 static int run_test(struct store *st, struct run_request *rq, int k, int64_t test_id,
 		    const int64_t *target_ids, const struct runner_events *ev, int *runs_done,
-		    double *seconds, const struct r_test *prior)
+		    double *seconds, const struct r_test *prior, struct run_clock *clock)
 {
 	const struct test_spec *ts = &rq->tests[k];
 	struct runner_opts opts = rq->opts;
@@ -304,8 +328,11 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 			struct r_sample sm = { .values = values };
 			if (cells[i].failed)
 				continue;
-			if (ev && ev->rep_started)
-				ev->rep_started(ev->arg, ts->name, rq->targets[i].label, 0, 0, -1);
+			if (ev && ev->rep_started) {
+				struct rep_info ri = { ts->name, rq->targets[i].label, k + 1, rq->ntests,
+						       i + 1, rq->ntargets, 0, 0, -1, -1 };
+				ev->rep_started(ev->arg, &ri);
+			}
 			if (one_run(ts, &rq->targets[i], &cells[i], o, &sm) && !workload_stopped())
 				fail_cell(st, test_id, target_ids[i], &cells[i], ev,
 					  rq->targets[i].label);
@@ -319,9 +346,19 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 				continue;
 			more = 1;
 			int planned = o->runs ? o->runs : (c->n < o->min_runs ? o->min_runs : c->n + 1);
-			if (ev && ev->rep_started)
-				ev->rep_started(ev->arg, ts->name, rq->targets[i].label, c->n + 1, planned,
-				     eta_for(cells, rq->ntargets, planned, rep_time));
+			if (ev && ev->rep_started) {
+				/* before this test's first run: what it took before,
+				 * else this run's mean repetition */
+				double per = rep_time > 0 ? rep_time :
+					     clock->stored && clock->stored[k] > 0 ? clock->stored[k] :
+					     clock->reps ? clock->rep_sum / clock->reps : -1;
+				double et = eta_for(cells, rq->ntargets, planned, per);
+				double rest = eta_rest(rq, clock, k);
+				struct rep_info ri = { ts->name, rq->targets[i].label, k + 1, rq->ntests,
+						       i + 1, rq->ntargets, c->n + 1, planned, et,
+						       et >= 0 && rest >= 0 ? et + rest : -1 };
+				ev->rep_started(ev->arg, &ri);
+			}
 			struct r_sample sm = { .rep = c->n + 1, .values = values };
 			for (int m = 0; m < MAX_METRICS; m++)
 				values[m] = NAN;
@@ -336,6 +373,8 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 			c->primary[c->n++] = values[pm];
 			total_runs++;
 			rep_time += (sm.wall - rep_time) / total_runs;
+			clock->rep_sum += sm.wall;
+			clock->reps++;
 			test_pause("store");
 			if (store_add_sample(st, test_id, target_ids[i], &sm, ts->nmetrics + DM_COUNT)) {
 				fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
@@ -450,6 +489,14 @@ int runner_execute(struct store *st, struct run_request *rq,
 	}
 	if (ev && ev->run_started)
 		ev->run_started(ev->arg, *run_id, cache_policy(&rq->opts, policy, sizeof(policy)));
+	struct run_clock clock = { calloc((size_t)rq->ntests + 1, sizeof(double)), 0, 0 };
+	for (int k = 0; clock.stored && k < rq->ntests; k++) {
+		int n = 0;
+		clock.stored[k] = -1;
+		if (!store_mean_wall(st, rq->tests[k].name, rq->tests[k].params_text,
+				     &clock.stored[k], &n) && !n)
+			clock.stored[k] = -1;
+	}
 	for (int k = 0; k < rq->ntests && !workload_stopped(); k++) {
 		struct r_metric metrics[MAX_METRICS];
 		struct r_test row;
@@ -465,11 +512,12 @@ int runner_execute(struct store *st, struct run_request *rq,
 		}
 		int runs = 0;
 		double secs = 0;
-		int f = run_test(st, rq, k, test_id, target_ids, ev, &runs, &secs, before);
+		int f = run_test(st, rq, k, test_id, target_ids, ev, &runs, &secs, before, &clock);
 		failed |= f;
 		if (ev && ev->test_done && !workload_stopped())
 			ev->test_done(ev->arg, *run_id, k, rq->ntargets, runs, secs, f);
 	}
+	free(clock.stored);
 out:
 	*interrupted = workload_stopped();
 	if (store_finish_run(st, *run_id, *interrupted ? "interrupted" :

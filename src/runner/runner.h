@@ -46,15 +46,24 @@ struct run_request {
 	const char *memory_limit;	/* --ram, recorded in the system table */
 };
 
+/* Where a run stands when a repetition begins. */
+struct rep_info {
+	const char *test, *target;
+	int test_index, ntests;		/* 1-based position in the run */
+	int target_index, ntargets;
+	int rep, planned;		/* rep 0 is a warm-up; planned may grow */
+	double eta_test;		/* seconds until this test is done, -1 unknown */
+	double eta_run;			/* until the whole run is done, -1 unknown */
+};
+
 /* What the runner reports as it goes; it prints nothing itself.  The CLI
  * subscribes (a progress line, charts from the store).  Any may be NULL. */
 struct runner_events {
 	/* The run exists in the store; `how` says what precedes each
 	 * repetition (sync, cache dropping). */
 	void (*run_started)(void *arg, int64_t run_id, const char *how);
-	/* A repetition begins: rep 0 is a warm-up; planned may grow. */
-	void (*rep_started)(void *arg, const char *test, const char *target, int rep,
-			    int planned, double eta_s);
+	/* A repetition begins (struct rep_info). */
+	void (*rep_started)(void *arg, const struct rep_info *r);
 	/* One line about a failure (a target's test, a scratch directory). */
 	void (*failure)(void *arg, const char *message);
 	/* A test finished on every target (runs: repetitions in all). */

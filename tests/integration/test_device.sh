@@ -25,7 +25,7 @@ fi
 # O_DIRECT writes of 64 MiB; fs_mark's fsync per small file (zero data);
 # io's random data (laid out by writing it, as a read job needs).
 FSB run "io:rw=write,bs=1M,size=64M,direct=1" "fsmark:files=200,size=64k" \
-	"io:rw=read,bs=64k,size=32M" --fs "$fss" --fs-size 1G --image-dir "$IMG" --runs 2 \
+	"io:rw=read,bs=64k,size=32M" "io:rw=randwrite,bs=4k,size=16M" --fs "$fss" --fs-size 1G --image-dir "$IMG" --runs 2 \
 	--db "$DB" --json "$WORK/r.json" -q >"$WORK/out.txt" 2>&1
 rc=$?
 check "a run on ext4${has_btrfs:+, btrfs-zstd} and tmpfs exits 0 (rc $rc)" [ "$rc" -eq 0 ]
@@ -55,6 +55,9 @@ if [ "$has_btrfs" = 1 ]; then
 	check "btrfs compress=zstd on zero-filled files: compression above 10 (got $c)" in_range "$c" 10 1000
 	c=$(value "io:rw=read,bs=64k,size=32M" btrfs-zstd compression)
 	check "btrfs compress=zstd on fsbench's random data: compression ~1.0 (got $c)" in_range "$c" 0.97 1.03
+	sp=$(value "io:rw=randwrite,bs=4k,size=16M" btrfs-zstd space_used)
+	check "btrfs after 4k random overwrites: each disk extent counted once (16..40 MiB, got $sp)" \
+		in_range "$sp" 16 40
 	z=$(value "io:rw=read,bs=64k,size=32M" btrfs-zstd data_zstd)
 	check "the random data's own zstd ratio ~1.0 (got $z)" in_range "$z" 0.97 1.03
 fi
@@ -68,15 +71,15 @@ check "ext4: its loop device is named" \
 	jqt '.targets[] | select(.label == "ext4") | .block_device | test("^loop[0-9]+$")' "$WORK/r.json"
 
 FSB show last --db "$DB" > "$WORK/show.txt" 2>&1
-check "text: a device table per test" [ "$(grep -c ': device, means per run' "$WORK/show.txt")" -eq 3 ]
+check "text: a device table per test" [ "$(grep -c ': device, means per run' "$WORK/show.txt")" -eq 4 ]
 check "text: tmpfs says n/a and why" grep -q 'tmpfs: tmpfs keeps its data in memory: no block device' "$WORK/show.txt"
 check "text: the device tables fit 80 columns" \
 	sh -c "! awk '/: device, means per run/ { on = 1 } /^\$/ { on = 0 } on && length > 80' '$WORK/show.txt' | grep -q ."
 FSB show last --db "$DB" -f markdown > "$WORK/show.md" 2>&1
-check "Markdown: a device table per test" [ "$(grep -c '^| target | Written MiB |' "$WORK/show.md")" -eq 3 ]
+check "Markdown: a device table per test" [ "$(grep -c '^| target | Written MiB |' "$WORK/show.md")" -eq 4 ]
 FSB show last --db "$DB" -f html > "$WORK/show.html" 2>&1
-check "HTML: a write amplification chart per test that wrote (2 of 3)" \
-	[ "$(grep -o 'data-metric="write_amp"' "$WORK/show.html" | wc -l)" -eq 2 ]
+check "HTML: a write amplification chart per test that wrote (3 of 4)" \
+	[ "$(grep -o 'data-metric="write_amp"' "$WORK/show.html" | wc -l)" -eq 3 ]
 check "HTML: well-formed" xmllint --noout "$WORK/show.html"
 
 check "nothing left mounted or attached" sh -c "! grep -q '$IMG' /proc/mounts && ! losetup -a | grep -q '$IMG'"
