@@ -80,6 +80,11 @@ int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)
 int cli_open_store(const char *path, struct store **out);
 /* The same for reading only: creates nothing, changes nothing. */
 int cli_open_store_readonly(const char *path, struct store **out);
+/* An output file (- = stdout), never through a symlink; closed by
+ * cli_output_close, which removes a file that was not written whole (rc
+ * or a write error): -1 then, with the error set. */
+FILE *cli_output_open(const char *file);
+int cli_output_close(FILE *f, const char *file, int rc);
 /* Write `what` (json, csv, markdown, html, text) of runs to FILE ("-" =
  * stdout): HTML as one page, the others one after another.  A file that
  * could not be written whole is removed. */

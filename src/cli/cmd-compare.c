@@ -14,6 +14,9 @@
 static const struct cli_opt compare_args[] = {
 	{ "label", 1, 'l', "LABEL", "the newest run with this label (repeatable, in order with RUNs)" },
 	{ "fail-on-regression", 1, 0, "PCT", "exit 1 when a significant slowdown exceeds PCT percent" },
+	{ "json", 1, 0, "FILE", "also write the comparison as JSON (schema fsbench.compare; - for stdout)" },
+	{ "markdown", 1, 0, "FILE", "also write it as Markdown tables" },
+	{ "html", 1, 0, "FILE", "also write it as an HTML page" },
 	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
@@ -48,31 +51,55 @@ static int cmd_compare(const struct cli_args *a)
 		return cli_fail(EXIT_USAGE, "compare: give two runs or more (numbers, last, or --label LABEL)");
 	if (cli_open_store_readonly(db, &s))
 		return cli_fail(EXIT_FAIL, "%s", error_get());
-	struct result *base = NULL;
-	int code = cli_load_run(s, sel[0], by_label[0], &base, &ids[0]);
-	rc = code != 0;
-	for (int i = 1; i < n && !rc; i++) {
-		struct result *r;
+	struct result *runs[64] = { NULL };
+	int code = 0, loaded = 0;
+	for (int i = 0; i < n && !code; i++, loaded++)
+		code = cli_load_run(s, sel[i], by_label[i], &runs[i], &ids[i]);
+	store_close(s);
+	if (code) {
+		loaded--;
+		rc = code;
+		goto out;
+	}
+	/* A document on stdout (--json -) takes it alone: the table goes to
+	 * stderr then. */
+	const char *docs[3] = { cli_value(a, "json"), cli_value(a, "markdown"), cli_value(a, "html") };
+	FILE *human = stdout;
+	for (int k = 0; k < 3; k++)
+		if (docs[k] && !strcmp(docs[k], "-"))
+			human = stderr;
+	for (int i = 1; i < n; i++) {
 		int regressions, failing;
-		if ((code = cli_load_run(s, sel[i], by_label[i], &r, &ids[i]))) {
-			rc = -1;
-			break;
-		}
-		if (i > 1)
-			putchar('\n');
 		struct cmp_row *rows = NULL;
 		int nrows = 0;
-		if (!compare_match(base, r, &rows, &nrows))
+		if (i > 1)
+			fputc('\n', human);
+		if (!compare_match(runs[0], runs[i], &rows, &nrows))
 			matched += nrows;
 		free(rows);
-		rc = report_compare(stdout, base, r, fail_pct, &regressions, &failing);
+		if (report_compare(human, runs[0], runs[i], fail_pct, &regressions, &failing)) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
 		failing_total += failing;
-		result_free(r);
 	}
-	result_free(base);
-	store_close(s);
+	int (*writers[3])(FILE *, struct result *const *, int, double) = {
+		report_compare_json, report_compare_markdown, report_compare_html };
+	for (int k = 0; k < 3; k++) {
+		FILE *f;
+		if (!docs[k])
+			continue;
+		if (!(f = cli_output_open(docs[k])) ||
+		    cli_output_close(f, docs[k], writers[k](f, runs, n, fail_pct))) {
+			rc = EXIT_FAIL;
+			goto out;
+		}
+	}
+out:
+	for (int i = 0; i < loaded; i++)
+		result_free(runs[i]);
 	if (rc)
-		return cli_fail(code ? code : EXIT_FAIL, "compare: %s", error_get());
+		return cli_fail(rc, "compare: %s", error_get());
 	/* A renamed test must not pass a CI gate silently. */
 	if (!matched)
 		return cli_fail(EXIT_NO_MATCH, "compare: nothing matched: the runs share no test, metric "

@@ -243,33 +243,29 @@ int cli_open_store_readonly(const char *path, struct store **out)
 	return path ? store_open_readonly(path, out) : -1;
 }
 
-int cli_write_runs(struct result *const *runs, int n, const char *what, const char *file,
-		   const char *baseline, int verbose)
+FILE *cli_output_open(const char *file)
 {
-	const struct report_format *fmt = report_format_find(what);
-	FILE *f = stdout;
-	struct report_opts o;
-	int rc = 0;
+	FILE *f;
 
-	if (!fmt)
-		return error_set("unknown format '%s' (%s)", what, report_format_names());
-	if (strcmp(file, "-")) {
-		/* Often in /tmp: never through a symlink someone planted. */
-		int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd < 0 && errno == ELOOP)
-			return error_set("cannot write %s: it is a symbolic link", file);
-		f = fd >= 0 ? fdopen(fd, "w") : NULL;
-		if (!f) {
-			if (fd >= 0)
-				close(fd);
-			return error_errno("cannot write %s", file);
-		}
+	if (!strcmp(file, "-"))
+		return stdout;
+	/* Often in /tmp: never through a symlink someone planted. */
+	int fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 && errno == ELOOP) {
+		error_set("cannot write %s: it is a symbolic link", file);
+		return NULL;
 	}
-	report_opts_for(f, &o);
-	o.baseline = baseline;
-	o.verbose = verbose;
-	if (fmt->write(f, runs, n, &o))
-		rc = -1;
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		error_errno("cannot write %s", file);
+	}
+	return f;
+}
+
+int cli_output_close(FILE *f, const char *file, int rc)
+{
 	if (fflush(f) || ferror(f))
 		rc = error_errno("writing %s", file);
 	if (f != stdout && fclose(f) && !rc)
@@ -277,6 +273,23 @@ int cli_write_runs(struct result *const *runs, int n, const char *what, const ch
 	if (rc && f != stdout)
 		unlink(file);	/* never leave a half-written result file */
 	return rc ? -1 : 0;
+}
+
+int cli_write_runs(struct result *const *runs, int n, const char *what, const char *file,
+		   const char *baseline, int verbose)
+{
+	const struct report_format *fmt = report_format_find(what);
+	struct report_opts o;
+	FILE *f;
+
+	if (!fmt)
+		return error_set("unknown format '%s' (%s)", what, report_format_names());
+	if (!(f = cli_output_open(file)))
+		return -1;
+	report_opts_for(f, &o);
+	o.baseline = baseline;
+	o.verbose = verbose;
+	return cli_output_close(f, file, fmt->write(f, runs, n, &o) ? -1 : 0);
 }
 
 int cli_write_output(const struct result *r, const char *what, const char *file,

@@ -8,6 +8,7 @@
 #include "report.h"
 #include "svg.h"
 
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,11 +117,34 @@ static int unmatched(FILE *f, const struct result *a, const struct result *b)
 	return n;
 }
 
+/* The verdict of one row, counting regressions (and those beyond
+ * fail_pct) the same way for every format. */
+static const char *row_verdict(const struct cmp_row *r, double fail_pct, int *regressions,
+			       int *failing, int *is_regression)
+{
+	*is_regression = 0;
+	if (!r->a.n || !r->b.n || r->a.mean == 0)
+		return "no result";
+	if (r->a.n < 2 || r->b.n < 2)
+		return "too few runs to tell";
+	if (r->verdict > 0)
+		return r->device ? "better" : "faster";
+	if (r->verdict < 0) {
+		*is_regression = 1;
+		(*regressions)++;
+		if (fail_pct >= 0 && -r->change_pct > fail_pct)
+			(*failing)++;
+		return r->device ? "REGRESSION (worse beyond the noise)"
+				 : "REGRESSION (slower beyond the noise)";
+	}
+	return "no significant difference";
+}
+
 int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,
 		   int *regressions, int *failing)
 {
 	struct cmp_row *rows;
-	int n, tw = 4, mw = 6, gw = 6;
+	int n, tw = 4, mw = 6, gw = 6, reg;
 
 	*regressions = *failing = 0;
 	if (compare_match(a, b, &rows, &n))
@@ -143,7 +167,7 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 		struct cmp_row *r = &rows[i];
 		const struct r_test *t = &a->tests[r->test_a];
 		char old[32] = "-", new[32] = "-", ratio[16] = "-", change[16] = "-";
-		const char *verdict = "no result";
+		const char *verdict = row_verdict(r, fail_pct, regressions, failing, &reg);
 		if (r->a.n)
 			svg_number(r->a.mean, old, sizeof(old));
 		if (r->b.n)
@@ -151,18 +175,6 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 		if (r->a.n && r->b.n && r->a.mean != 0) {
 			snprintf(ratio, sizeof(ratio), "%.3f", r->q.value);
 			snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
-			if (r->a.n < 2 || r->b.n < 2)
-				verdict = "too few runs to tell";
-			else if (r->verdict > 0)
-				verdict = r->device ? "better" : "faster";
-			else if (r->verdict < 0) {
-				verdict = r->device ? "REGRESSION (worse beyond the noise)"
-						    : "REGRESSION (slower beyond the noise)";
-				(*regressions)++;
-				if (-r->change_pct > fail_pct)
-					(*failing)++;
-			} else
-				verdict = "no significant difference";
 		}
 		fprintf(f, "%-*s  %-*s  %-*s  %12s  %12s  %6s  %8s  %s\n", tw, t->name, mw,
 			t->metrics[r->metric_a].label, gw, a->targets[r->target_a].label, old, new,
@@ -187,4 +199,142 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 	free(extra);
 	free(rows);
 	return 0;
+}
+
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *side_json(const struct summary *s)
+{
+	return json_pack("{s:i,s:o,s:[oo]}", "n", s->n, "mean", jnum(s->n ? s->mean : NAN),
+			 "ci95", jnum(s->n > 1 ? s->ci_lo : NAN), jnum(s->n > 1 ? s->ci_hi : NAN));
+}
+
+static json_t *run_ref(const struct result *r)
+{
+	return json_pack("{s:I,s:s,s:s}", "id", (json_int_t)r->id, "label", r->label, "started",
+			 r->started);
+}
+
+/* One comparison (first run -> a later one) as a JSON object. */
+static json_t *compare_json_one(const struct result *a, const struct result *b, double fail_pct)
+{
+	struct cmp_row *rows;
+	int n, regressions = 0, failing = 0, reg;
+	json_t *arr = json_array(), *un = json_array();
+
+	if (compare_match(a, b, &rows, &n))
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const struct cmp_row *r = &rows[i];
+		const struct r_test *t = &a->tests[r->test_a];
+		const struct r_metric *m = &t->metrics[r->metric_a];
+		const char *verdict = row_verdict(r, fail_pct, &regressions, &failing, &reg);
+		int both = r->a.n && r->b.n && r->a.mean != 0;
+		json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:s,s:b}", "test", t->name,
+				      "metric", m->name, "label", m->label, "unit", m->unit,
+				      "direction", m->direction > 0 ? "higher_is_better" : "lower_is_better",
+				      "target", a->targets[r->target_a].label, "old", side_json(&r->a),
+				      "new", side_json(&r->b), "verdict", verdict, "regression", reg);
+		json_object_set_new(o, "group", json_string(r->device ? "device" : "workload"));
+		if (both) {
+			json_object_set_new(o, "ratio", jnum(r->q.value));
+			json_object_set_new(o, "ratio_ci95", json_pack("[oo]", jnum(r->q.lo), jnum(r->q.hi)));
+			json_object_set_new(o, "welch_p", jnum(r->q.p));
+			json_object_set_new(o, "change_percent", jnum(r->change_pct));
+		}
+		json_array_append_new(arr, o);
+	}
+	free(rows);
+	const struct result *pair[2][2] = { { a, b }, { b, a } };
+	for (int k = 0; k < 2; k++) {
+		const struct result *x = pair[k][0], *y = pair[k][1];
+		for (int i = 0; i < x->ntests; i++)
+			if (find_test(y, &x->tests[i]) < 0)
+				json_array_append_new(un, json_pack("{s:s,s:s,s:I}", "kind", "test", "name",
+					x->tests[i].name, "only_in_run", (json_int_t)x->id));
+		for (int i = 0; i < x->ntargets; i++)
+			if (find_target(y, x->targets[i].label) < 0)
+				json_array_append_new(un, json_pack("{s:s,s:s,s:I}", "kind", "target", "name",
+					x->targets[i].label, "only_in_run", (json_int_t)x->id));
+	}
+	json_t *o = json_pack("{s:o,s:o,s:o,s:i,s:o}", "old", run_ref(a), "new", run_ref(b),
+			      "rows", arr, "regressions", regressions, "not_compared", un);
+	if (fail_pct >= 0) {
+		json_object_set_new(o, "fail_on_regression_percent", json_real(fail_pct));
+		json_object_set_new(o, "failing", json_integer(failing));
+	}
+	return o;
+}
+
+int report_compare_json(FILE *f, struct result *const *runs, int n, double fail_pct)
+{
+	json_t *cmps = json_array();
+
+	for (int i = 1; i < n; i++) {
+		json_t *one = compare_json_one(runs[0], runs[i], fail_pct);
+		if (!one) {
+			json_decref(cmps);
+			return -1;
+		}
+		json_array_append_new(cmps, one);
+	}
+	json_t *doc = json_pack("{s:s,s:i,s:o}", "schema", "fsbench.compare", "schema_version", 1,
+				"comparisons", cmps);
+	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(doc);
+	return rc;
+}
+
+/* Markdown and HTML: the same rows as a table per comparison. */
+static void cell_text(const struct summary *s, char *buf, size_t len)
+{
+	if (s->n)
+		svg_number(s->mean, buf, len);
+	else
+		snprintf(buf, len, "-");
+}
+
+int report_compare_markdown(FILE *f, struct result *const *runs, int n, double fail_pct)
+{
+	fprintf(f, "# fsbench compare\n");
+	for (int k = 1; k < n; k++) {
+		const struct result *a = runs[0], *b = runs[k];
+		struct cmp_row *rows;
+		int nr, regressions = 0, failing = 0, reg;
+		if (compare_match(a, b, &rows, &nr))
+			return -1;
+		fprintf(f, "\n## run %lld%s%s -> run %lld%s%s\n\nRatio new/old; change in the better "
+			"direction; Welch's t-test on the log scale, p < 0.05.\n\n"
+			"| test | metric | target | old | new | ratio | change | verdict |\n"
+			"|---|---|---|---:|---:|---:|---:|---|\n", (long long)a->id,
+			a->label[0] ? ": " : "", a->label, (long long)b->id, b->label[0] ? ": " : "",
+			b->label);
+		for (int i = 0; i < nr; i++) {
+			const struct cmp_row *r = &rows[i];
+			const struct r_test *t = &a->tests[r->test_a];
+			char old[32], new[32], ratio[16] = "", change[16] = "";
+			const char *v = row_verdict(r, fail_pct, &regressions, &failing, &reg);
+			cell_text(&r->a, old, sizeof(old));
+			cell_text(&r->b, new, sizeof(new));
+			if (r->a.n && r->b.n && r->a.mean != 0) {
+				snprintf(ratio, sizeof(ratio), "%.3f", r->q.value);
+				snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
+			}
+			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", t->name,
+				t->metrics[r->metric_a].label, a->targets[r->target_a].label, old, new,
+				ratio, change, reg ? "**" : "", v, reg ? "**" : "");
+		}
+		if (!nr)
+			fprintf(f, "| nothing matched | | | | | | | |\n");
+		fprintf(f, "\n%d regression%s beyond the noise", regressions, regressions == 1 ? "" : "s");
+		if (fail_pct >= 0)
+			fprintf(f, ", %d beyond %.1f%%", failing, fail_pct);
+		fputs(".\n", f);
+		free(rows);
+	}
+	return ferror(f) ? -1 : 0;
 }

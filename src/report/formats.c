@@ -7,10 +7,20 @@
 
 #include <string.h>
 
+/* Several runs in text or Markdown: merged (merge.c), their systems side
+ * by side, then every test once with every run's targets. */
 static int write_text(FILE *f, struct result *const *runs, int n, const struct report_opts *o)
 {
-	for (int i = 0; i < n; i++)
-		report_text(f, runs[i], o);
+	if (n == 1) {
+		report_text(f, runs[0], o);
+		return 0;
+	}
+	struct result *m = report_merge(runs, n);
+	if (!m)
+		return -1;
+	report_runs_table(f, runs, n, 0);
+	report_text(f, m, o);
+	report_merge_free(m);
 	return 0;
 }
 
@@ -33,10 +43,16 @@ static int write_csv(FILE *f, struct result *const *runs, int n, const struct re
 
 static int write_markdown(FILE *f, struct result *const *runs, int n, const struct report_opts *o)
 {
-	for (int i = 0; i < n; i++)
-		if (report_markdown(f, runs[i], o))
-			return -1;
-	return 0;
+	if (n == 1)
+		return report_markdown(f, runs[0], o);
+	struct result *m = report_merge(runs, n);
+	if (!m)
+		return -1;
+	fprintf(f, "# fsbench runs merged\n\n");
+	report_runs_table(f, runs, n, 1);
+	int rc = report_markdown(f, m, o);
+	report_merge_free(m);
+	return rc;
 }
 
 static int write_html(FILE *f, struct result *const *runs, int n, const struct report_opts *o)
@@ -45,10 +61,10 @@ static int write_html(FILE *f, struct result *const *runs, int n, const struct r
 }
 
 static const struct report_format formats[] = {
-	{ "text", write_text, 0 },
+	{ "text", write_text, 1 },
 	{ "json", write_json, 0 },
 	{ "csv", write_csv, 0 },
-	{ "markdown", write_markdown, 0 },
+	{ "markdown", write_markdown, 1 },
 	{ "html", write_html, 1 },
 	{ NULL, NULL, 0 },
 };

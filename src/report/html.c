@@ -343,8 +343,10 @@ static void target_headers(FILE *f, const struct result *r)
 
 static void system_table(FILE *f, const struct result *r)
 {
-	fputs("<h2>System</h2>\n<table class=\"system\">", f);
-	for (int i = 0; i < r->nsys; i++) {
+	fputs(r->merged > 1 ? "<h2>Targets</h2>\n<table class=\"system\">"
+			    : "<h2>System</h2>\n<table class=\"system\">", f);
+	/* merged runs: each run's system is in the runs table above */
+	for (int i = 0; r->merged < 2 && i < r->nsys; i++) {
 		fputs("<tr><th>", f);
 		xml_escape(f, r->sys[i].name);
 		fprintf(f, "</th><td colspan=\"%d\">", r->ntargets > 0 ? r->ntargets : 1);
@@ -669,13 +671,19 @@ static void run_page(FILE *f, const struct result *r, const char *baseline, stru
 
 	if (base < 0)
 		base = 0;
-	fprintf(f, "<article class=\"run\" id=\"run-%lld\"><h1>fsbench run %lld", (long long)r->id,
-		(long long)r->id);
-	if (r->label[0]) {
+	if (r->merged > 1)
+		fprintf(f, "<article class=\"run merged\" id=\"merged\"><h1>fsbench, %d runs merged",
+			r->merged);
+	else
+		fprintf(f, "<article class=\"run\" id=\"run-%lld\"><h1>fsbench run %lld",
+			(long long)r->id, (long long)r->id);
+	if (r->label[0] && r->merged < 2) {
 		fputs(": ", f);
 		xml_escape(f, r->label);
 	}
 	fputs("</h1>\n<p class=\"sub\">", f);
+	if (r->merged > 1)
+		fputs("from ", f);
 	xml_escape(f, r->started);
 	fputs(" &#8212; fsbench ", f);
 	xml_escape(f, r->version);
@@ -701,6 +709,122 @@ static void run_page(FILE *f, const struct result *r, const char *baseline, stru
 	fputs("</article>\n", f);
 }
 
+/* `fsbench compare --html`: the rows of every comparison as a table,
+ * regressions in red, improvements in green, on the page's own style. */
+int report_compare_html(FILE *f, struct result *const *runs, int n, double fail_pct)
+{
+	fprintf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head>"
+		   "<meta charset=\"utf-8\"/><title>fsbench compare</title><style>%s</style></head>"
+		   "<body>\n<h1>fsbench compare</h1>\n<p class=\"howto\">Each later run against "
+		   "the first: ratio new/old and the change in the better direction; a change is a "
+		   "regression or an improvement only when Welch's t-test on the log scale says it is "
+		   "beyond the noise (p &lt; 0.05).</p>\n", css);
+	for (int k = 1; k < n; k++) {
+		const struct result *a = runs[0], *b = runs[k];
+		struct cmp_row *rows;
+		int nr, regressions = 0, failing = 0;
+		if (compare_match(a, b, &rows, &nr))
+			return -1;
+		fprintf(f, "<section class=\"compare\"><h2>run %lld", (long long)a->id);
+		if (a->label[0]) {
+			fputs(": ", f);
+			xml_escape(f, a->label);
+		}
+		fprintf(f, " &#8594; run %lld", (long long)b->id);
+		if (b->label[0]) {
+			fputs(": ", f);
+			xml_escape(f, b->label);
+		}
+		fputs("</h2>\n<div class=\"scroll\"><table class=\"ratio\"><tr><th>test</th><th>metric"
+		      "</th><th>target</th><th>old</th><th>new</th><th>ratio</th><th>change</th>"
+		      "<th>verdict</th></tr>\n", f);
+		for (int i = 0; i < nr; i++) {
+			const struct cmp_row *r = &rows[i];
+			const struct r_test *t = &a->tests[r->test_a];
+			char old[32] = "-", new[32] = "-";
+			int both = r->a.n && r->b.n && r->a.mean != 0, few = r->a.n < 2 || r->b.n < 2;
+			const char *cls = !both || few || !r->verdict ? "noise" : r->verdict > 0 ? "faster" : "slower";
+			if (r->a.n)
+				svg_number(r->a.mean, old, sizeof(old));
+			if (r->b.n)
+				svg_number(r->b.mean, new, sizeof(new));
+			if (both && !few && r->verdict < 0) {
+				regressions++;
+				failing += fail_pct >= 0 && -r->change_pct > fail_pct;
+			}
+			fputs("<tr><td>", f);
+			xml_escape(f, t->name);
+			fputs("</td><td>", f);
+			xml_escape(f, t->metrics[r->metric_a].label);
+			fputs("</td><td>", f);
+			xml_escape(f, a->targets[r->target_a].label);
+			fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>", old, new);
+			if (both)
+				fprintf(f, "<td class=\"num %s\">%.3f</td><td class=\"num %s\">%+.1f%%</td>", cls,
+					r->q.value, cls, r->change_pct);
+			else
+				fputs("<td></td><td></td>", f);
+			fprintf(f, "<td class=\"%s\">%s</td></tr>\n", cls,
+				!both ? "no result" : few ? "too few runs to tell" :
+				r->verdict > 0 ? (r->device ? "better" : "faster") :
+				r->verdict < 0 ? "REGRESSION" : "no significant difference");
+		}
+		fprintf(f, "</table></div>\n<p class=\"sub\">%d regression%s beyond the noise", regressions,
+			regressions == 1 ? "" : "s");
+		if (fail_pct >= 0)
+			fprintf(f, ", %d beyond %.1f%%", failing, fail_pct);
+		fputs(".</p></section>\n", f);
+		free(rows);
+	}
+	fputs("</body></html>\n", f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* The merged runs' systems side by side: a column per run. */
+static void runs_table(FILE *f, struct result *const *runs, int n)
+{
+	const char *names[32];
+	int nn = 0;
+
+	for (int r = 0; r < n; r++)
+		for (int i = 0; i < runs[r]->nsys; i++) {
+			int seen = 0;
+			for (int j = 0; j < nn && !seen; j++)
+				seen = !strcmp(names[j], runs[r]->sys[i].name);
+			if (!seen && nn < 32)
+				names[nn++] = runs[r]->sys[i].name;
+		}
+	fputs("<section class=\"runs\"><h2>Runs merged</h2><div class=\"scroll\"><table class=\"runs\">"
+	      "<tr><th></th>", f);
+	for (int r = 0; r < n; r++) {
+		fprintf(f, "<th>run %lld", (long long)runs[r]->id);
+		if (runs[r]->label[0]) {
+			fputs(": ", f);
+			xml_escape(f, runs[r]->label);
+		}
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (int j = -3; j < nn; j++) {
+		const char *name = j == -3 ? "Started" : j == -2 ? "fsbench" : j == -1 ? "Note" : names[j];
+		fputs("<tr><th>", f);
+		xml_escape(f, name);
+		fputs("</th>", f);
+		for (int r = 0; r < n; r++) {
+			const char *v = j == -3 ? runs[r]->started : j == -2 ? runs[r]->version :
+					j == -1 ? (runs[r]->note ? runs[r]->note : "") : "";
+			for (int i = 0; j >= 0 && i < runs[r]->nsys; i++)
+				if (!strcmp(runs[r]->sys[i].name, names[j]))
+					v = runs[r]->sys[i].value;
+			fputs("<td>", f);
+			xml_escape(f, v);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></div></section>\n", f);
+}
+
 int report_html(FILE *f, struct result *const *runs, int nruns, const char *baseline)
 {
 	struct palette pal = { { 0 }, 0 };
@@ -717,8 +841,18 @@ int report_html(FILE *f, struct result *const *runs, int nruns, const char *base
 	}
 	fprintf(f, "</title><style>%s</style></head><body>\n", css);
 	pattern_defs(f);
-	for (int i = 0; i < nruns; i++)
-		run_page(f, runs[i], baseline, &pal);
+	if (nruns == 1) {
+		run_page(f, runs[0], baseline, &pal);
+	} else {
+		/* PTS's merge: the systems side by side, then each test once
+		 * with every run's targets on its chart */
+		struct result *m = report_merge(runs, nruns);
+		if (!m)
+			return -1;
+		runs_table(f, runs, nruns);
+		run_page(f, m, baseline, &pal);
+		report_merge_free(m);
+	}
 	fputs("</body></html>\n", f);
 	return ferror(f) ? -1 : 0;
 }

@@ -96,6 +96,12 @@ int compare_match(const struct result *a, const struct result *b, struct cmp_row
 int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,
 		   int *regressions, int *failing);
 
+/* The same comparisons (each later run against the first) as one JSON
+ * document (schema "fsbench.compare"), Markdown or an HTML page. */
+int report_compare_json(FILE *f, struct result *const *runs, int n, double fail_pct);
+int report_compare_markdown(FILE *f, struct result *const *runs, int n, double fail_pct);
+int report_compare_html(FILE *f, struct result *const *runs, int n, double fail_pct);
+
 /* The output formats (formats.c): each writes one or more runs to a stream;
  * multi_run formats make one document of them all (one HTML page), the
  * others one after another. */
@@ -107,6 +113,14 @@ struct report_format {
 const struct report_format *report_format_find(const char *name);
 /* "text, json, csv, markdown, html": for help and errors. */
 const char *report_format_names(void);
+
+/* Several runs as one result (merge.c): every run's targets side by side,
+ * tests matched by name and parameters.  Free with report_merge_free. */
+struct result *report_merge(struct result *const *runs, int n);
+void report_merge_free(struct result *m);
+/* The runs' system tables side by side, a column (Markdown) or a line
+ * (text) per run. */
+void report_runs_table(FILE *f, struct result *const *runs, int n, int markdown);
 
 /* One self-contained HTML page (inline CSS and SVG) for one or more runs. */
 int report_html(FILE *f, struct result *const *runs, int nruns, const char *baseline);

@@ -438,6 +438,10 @@ void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 	const char *note = !strcmp(r->status, "failed") ? " (some tests failed)" :
 			   !strcmp(r->status, "interrupted") ? " (interrupted)" : "";
 
+	if (r->merged > 1) {	/* the systems are side by side above */
+		fprintf(f, "fsbench, %d runs merged (%s)\n\n", r->merged, r->label);
+		goto targets;
+	}
 	fprintf(f, "fsbench %s, run %lld, %s%s%s%s\n", r->version, (long long)r->id,
 		r->started, r->label[0] ? ", " : "", r->label, note);
 	if (r->note && r->note[0]) {
@@ -452,6 +456,7 @@ void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 	}
 	wrap_fields(f, names, values, n, o->width);
 	fputc('\n', f);
+targets:
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *t = &r->targets[i];
 		const char *tn[] = { "File-System", "Mount Options", "Disk", "I/O Scheduler",

@@ -62,6 +62,7 @@ struct result {
 	char *started, *finished, *label, *cmdline, *version, *status, *baseline;
 	char *note;		/* --note, "" when none */
 	char *argv;		/* JSON array of the run's arguments, or NULL */
+	int merged;		/* > 1: several runs merged (report/merge.c) */
 	int nsys;
 	struct r_field *sys;
 	int ntargets;

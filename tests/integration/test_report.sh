@@ -108,4 +108,47 @@ FSB compare --label nosuch --label old --db "$DB" 2>"$WORK/e"; rc=$?
 check "compare with an unknown label" sh -c "[ $rc -ne 0 ] && grep -q \"no stored run is labelled 'nosuch'\" '$WORK/e'"
 FSB list runs --db "$DB" >"$WORK/runs"
 check "list runs shows labels and status" grep -q "complete .*slow" "$WORK/runs"
+
+# compare as JSON, Markdown and HTML (issue 17)
+FSB compare --label old --label slow --db "$DB" --json "$WORK/cmp.json" --markdown "$WORK/cmp.md" \
+	--html "$WORK/cmp.html" >/dev/null 2>&1; rc=$?
+check "compare --json/--markdown/--html exits 0 (rc $rc)" [ "$rc" -eq 0 ]
+check "compare JSON: schema and the regression" jqt '.schema == "fsbench.compare" and
+	([.comparisons[0].rows[] | select(.test == "t" and .metric == "files_per_sec" and .regression)] | length) == 3' "$WORK/cmp.json"
+check "compare JSON: ratio and change where both sides have a value" \
+	jqt '[.comparisons[0].rows[] | select(.group == "workload") | (.ratio != null and .change_percent != null)] | all' "$WORK/cmp.json"
+check "compare Markdown: a table with the regression in bold" grep -q '^| t | Files/s | a | .*\*\*REGRESSION' "$WORK/cmp.md"
+check "compare HTML: well-formed, the regression marked" \
+	sh -c "xmllint --noout '$WORK/cmp.html' && grep -q 'class=\"slower\">REGRESSION' '$WORK/cmp.html'"
+FSB compare --label old --label slow --db "$DB" --json - 2>"$WORK/cmp.err2" >"$WORK/cmp.out"
+check "compare --json -: the document alone on stdout, the table on stderr" \
+	sh -c "jq -e '.comparisons | length == 1' '$WORK/cmp.out' >/dev/null && grep -q REGRESSION '$WORK/cmp.err2'"
+
+# merged reports: several runs as one page, PTS's way (issue 17)
+FSB report 1 2 --db "$DB" --html "$WORK/merged.html" --markdown "$WORK/merged.md" >/dev/null 2>&1
+check "merged HTML: well-formed" xmllint --noout "$WORK/merged.html"
+check "merged HTML: one page, each test once" \
+	sh -c "[ \"\$(grep -c '<section class=\"test\"' '$WORK/merged.html')\" -eq 2 ] && [ \"\$(grep -c '<article' '$WORK/merged.html')\" -eq 1 ]"
+check "merged HTML: the systems side by side" grep -q '<table class="runs"><tr><th></th><th>run 1: old</th><th>run 2: again</th>' "$WORK/merged.html"
+check "merged HTML: every run's targets, told apart by the run's label" \
+	sh -c "grep -q 'a (old)' '$WORK/merged.html' && grep -q 'a (again)' '$WORK/merged.html'"
+FSB report 1 2 --db "$DB" >"$WORK/merged.txt" 2>&1
+check "merged text: runs side by side, then each test's chart with 6 bars" \
+	sh -c "grep -q '^Runs side by side' '$WORK/merged.txt' && [ \"\$(grep -c '^c (again) \.' '$WORK/merged.txt')\" -ge 2 ]"
+check "merged Markdown: the runs' table" grep -q '^| | run 1: old | run 2: again |' "$WORK/merged.md"
+if command -v chromium >/dev/null; then
+	mshot=${TESTBIN:-$WORK}/../merged-report.png
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$WORK/chrome3" --dump-dom "file://$WORK/merged.html" > "$WORK/mdom.html" 2>/dev/null
+	bad=$(awk 'BEGIN { RS = "<svg class=\"chart\"" } NR > 1 { n = gsub(/<rect class="bar"/, "&"); if (n != 6) print NR": "n }' "$WORK/mdom.html")
+	check "merged HTML in Chromium: every chart has 6 bars (3 targets x 2 runs)" [ -z "$bad" ]
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$WORK/chrome4" --window-size=1100,2400 --screenshot="$mshot" \
+		"file://$WORK/merged.html" >/dev/null 2>&1
+	check "merged report screenshot saved ($mshot)" [ -s "$mshot" ]
+else
+	skip "merged report in Chromium" "chromium is not installed"
+fi
 finish
