@@ -65,6 +65,9 @@ struct cmd_entry {
 	unsigned flags;
 	int (*exec)(const struct cli_args *a);
 };
+/* Every command, NULL-terminated (main.c): for help, the manual page and
+ * the completion script. */
+const struct cmd_entry *const *cli_commands(void);
 /* Parse argv (argv[0] is the command's name) by the command's template,
  * answer --help from it, else run the command: its exit status. */
 int cli_run_command(const struct cmd_entry *cmd, int argc, char **argv);

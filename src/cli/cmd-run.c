@@ -6,6 +6,7 @@
  * charts from the store as it finishes, then writes the requested files.
  */
 #include "cli.h"
+#include "../core/checked.h"
 #include "../core/comm.h"
 #include "../core/error.h"
 #include "../core/str.h"
@@ -41,7 +42,8 @@ static const struct cli_opt run_opts[] = {
 	  "ext4, btrfs:compress=zstd, exfat-fuse, tmpfs, "
 	  "ext4:mkfs=-O ^has_journal,mount=noatime,label=nojournal; "
 	  "`fsbench list fs` shows what this machine offers" },
-	{ "fs-size", 1, 0, "SIZE", "image size per filesystem (default 4G)" },
+	{ "fs-size", 1, 0, "SIZE", "image size per filesystem (default: from what the tests "
+	  "need, or 4G)" },
 	{ "image-dir", 1, 0, "DIR", "where images and mount points go (default /var/tmp)" },
 	{ "device", 1, 0, "DEV", "format this block device instead of an image (one --fs)" },
 	{ "force-format", 0, 0, NULL, "format --device even though it holds data" },
@@ -264,6 +266,58 @@ static int is(const struct cli_item *it, const char *name)
 	return it->opt && !strcmp(it->opt->name, name);
 }
 
+/* Without --fs-size, each image is sized from what its tests need: the
+ * largest test's space, a quarter more and 512 MiB for the filesystem's
+ * own metadata and journal, in whole GiB, at least 1 GiB (images are
+ * sparse: only what is written takes space).  All of them must fit in the
+ * image directory at once, since no test's data shrinks an image file. */
+static int size_images(struct run_cli *c)
+{
+	struct run_request *rq = &c->rq;
+	uint64_t need = 0, size, have, total = 0;
+	const char *which = NULL;
+	int images = 0;
+
+	for (int k = 0; k < rq->ntests; k++) {
+		const struct test_spec *ts = &rq->tests[k];
+		uint64_t n = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
+		if (n > need) {
+			need = n;
+			which = ts->name;
+		}
+	}
+	if (!need)
+		return 0;	/* no test says: the default size */
+	size = sat_add(sat_add(need, need / 4), 512ULL << 20);
+	size = sat_mul((size + (1ULL << 30) - 1) >> 30, 1ULL << 30);
+	if (size < (1ULL << 30))
+		size = 1ULL << 30;
+	c->prov.size = size;
+	for (int i = 0; i < rq->ntargets; i++)
+		if (target_set_image_size(&rq->targets[i], size)) {
+			images++;
+			total = sat_add(total, size);
+		}
+	if (!images)
+		return 0;
+	const char *dir = c->prov.image_dir ? c->prov.image_dir : "/var/tmp";
+	char sz[32], nd[32], tot[32], hv[32];
+	format_size(size, sz, sizeof(sz));
+	format_size(need, nd, sizeof(nd));
+	format_size(total, tot, sizeof(tot));
+	if (free_space(dir, &have))
+		return -1;
+	format_size(have & ~((1ULL << 20) - 1), hv, sizeof(hv));
+	if (have < total)
+		return error_set("the images need %s (%d x %s, for %s's %s) but %s has %s free: give "
+				 "--image-dir on a larger filesystem, a smaller --fs-size, or --scale",
+				 tot, images, sz, which, nd, dir, hv);
+	if (!rq->opts.quiet)
+		fprintf(stderr, "fsbench: images of %s each (%s needs %s; --fs-size sets another "
+			"size), %s of %s free in %s\n", sz, which, nd, tot, hv, dir);
+	return 0;
+}
+
 static int parse_args(const struct cli_args *a, struct run_cli *c)
 {
 	struct run_request *rq = &c->rq;
@@ -393,6 +447,8 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	} else if (c->prov.force_format) {
 		return error_set("--force-format applies only with --device");
 	}
+	if (!cli_value(a, "fs-size") && !c->prov.device && size_images(c))
+		return -1;
 	for (int i = 0; i < rq->ntargets; i++)
 		if (target_check_size(&rq->targets[i], c->prov.size))
 			return -1;

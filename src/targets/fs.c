@@ -352,6 +352,18 @@ int target_check_size(const struct target *t, uint64_t size)
 			 t->label, f->spec.profile->name, want, got, want);
 }
 
+int target_set_image_size(struct target *t, uint64_t size)
+{
+	struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	if (!f || f->opts.device || !target_uses_device(t))
+		return 0;
+	if (size < f->spec.profile->min_size)
+		size = f->spec.profile->min_size;
+	f->opts.size = size;
+	return 1;
+}
+
 void target_free(struct target *t)
 {
 	if (t->ops == &fs_ops)

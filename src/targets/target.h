@@ -55,6 +55,9 @@ int target_from_spec(const struct fs_spec *spec, const struct provision_opts *o,
 void target_free(struct target *t);
 /* Whether a --fs target formats a block device (not tmpfs). */
 int target_uses_device(const struct target *t);
+/* Size the image of a --fs target (not a --device, not tmpfs), raised to
+ * what its mkfs accepts: 1 when the target has an image, else 0. */
+int target_set_image_size(struct target *t, uint64_t size);
 /* Refuse an image size below what the target's mkfs accepts (0 for a
  * directory target or a size that fits). */
 int target_check_size(const struct target *t, uint64_t size);

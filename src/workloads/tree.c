@@ -139,21 +139,65 @@ static void corpus_fill(const struct tree_params *p, int64_t i, uint64_t off, ch
 	}
 }
 
-static void cache_paths(const struct tree_params *p, char *dir, char *tar, char *sums, size_t len)
+/* A cache directory candidate that fsbench may use: ours, not a symlink,
+ * not writable by others (it may sit in a shared place like /dev/shm). */
+static int usable_cache(const char *dir, dev_t avoid)
+{
+	struct stat st;
+
+	mkdir(dir, 0700);
+	return !lstat(dir, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	       !(st.st_mode & 022) && st.st_dev != avoid;
+}
+
+/* Where the corpus lives: cache= when given; else the first of the user's
+ * cache directory, memory (/dev/shm) and /var/tmp that is not on the
+ * filesystem under test, since reading the source from the disk being
+ * written would measure something else.  *chosen says why when the
+ * first choice was not taken. */
+static int cache_paths(const struct tree_params *p, const char *target, char *dir, char *tar,
+		       char *sums, size_t len, char *chosen, size_t clen)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char cands[3][4200];
+	struct stat t;
 
-	if (p->cache[0])
+	chosen[0] = '\0';
+	if (stat(target, &t))
+		return error_errno("tree: %s", target);
+	if (p->cache[0]) {
 		snprintf(dir, len, "%s", p->cache);
-	else if (xdg && *xdg)
-		snprintf(dir, len, "%.4000s/fsbench", xdg);
-	else
-		snprintf(dir, len, "%.4000s/.cache/fsbench", home && *home ? home : "/var/tmp");
-	mkdir(dir, 0755);
+		mkdir(dir, 0755);
+	} else {
+		if (xdg && *xdg)
+			snprintf(cands[0], sizeof(cands[0]), "%.4000s/fsbench", xdg);
+		else
+			snprintf(cands[0], sizeof(cands[0]), "%.4000s/.cache/fsbench",
+				 home && *home ? home : "/var/tmp");
+		snprintf(cands[1], sizeof(cands[1]), "/dev/shm/fsbench-cache-%d", (int)geteuid());
+		snprintf(cands[2], sizeof(cands[2]), "/var/tmp/fsbench-cache-%d", (int)geteuid());
+		int k = 0;
+		if (!xdg || !*xdg) {	/* ~/.cache itself may be missing */
+			char parent[4200];
+			snprintf(parent, sizeof(parent), "%.4000s/.cache", home && *home ? home : "/var/tmp");
+			mkdir(parent, 0700);
+		}
+		while (k < 3 && !usable_cache(cands[k], t.st_dev))
+			k++;
+		if (k == 3)
+			return error_set("tree: no place for the corpus off the filesystem under test "
+					 "(tried %s, %s, %s): set cache= to a directory on another filesystem",
+					 cands[0], cands[1], cands[2]);
+		snprintf(dir, len, "%s", cands[k]);
+		if (k)
+			snprintf(chosen, clen, "%s is on the filesystem under test, so the corpus is in %s%s",
+				 cands[0], cands[k], k == 1 ? " (memory)" : "");
+	}
 	snprintf(tar, len, "%.4000s/corpus-v1-%lld-%llu-%lld-%lld.tar", dir, (long long)p->files,
 		 (unsigned long long)p->size, (long long)p->dirs, (long long)p->seed);
 	snprintf(sums, len, "%.4000s/corpus-v1-%lld-%llu-%lld-%lld.sums", dir, (long long)p->files,
 		 (unsigned long long)p->size, (long long)p->dirs, (long long)p->seed);
+	return 0;
 }
 
 #define BLOCK (128 * 1024)
@@ -265,6 +309,7 @@ struct tree_state {
 	char tar[4200], sums[4200];
 	uint64_t bytes;		/* corpus total */
 	int cold;		/* read phase could drop caches */
+	char chosen[8600];	/* where the corpus went and why, if not the default */
 	int64_t reflinked;
 };
 
@@ -484,7 +529,11 @@ static int tree_prepare(struct wl_ctx *ctx)
 	if (!st)
 		return error_set("out of memory");
 	char dir[4096];
-	cache_paths(p, dir, st->tar, st->sums, sizeof(st->tar));
+	if (cache_paths(p, ctx->dir, dir, st->tar, st->sums, sizeof(st->tar), st->chosen,
+			sizeof(st->chosen))) {
+		free(st);
+		return -1;
+	}
 	/* The source must not be the disk under test: checked before the
 	 * corpus is written, not after it has filled the target. */
 	if (!stat(dir, &a) && !stat(ctx->dir, &b) && a.st_dev == b.st_dev) {
@@ -549,10 +598,11 @@ static int tree_run(struct wl_ctx *ctx, double *values)
 	else if (ctx->detail)
 		snprintf(ctx->detail, DETAIL_MAX,
 			 "corpus %s: %lld files, %llu bytes\nrestore %.3fs, copy %.3fs (%lld of %lld files reflinked), "
-			 "read %.3fs (%s, every file verified), delete %.3fs\n", st->tar,
+			 "read %.3fs (%s, every file verified), delete %.3fs\n%s%s", st->tar,
 			 (long long)p->files, (unsigned long long)p->size, values[0], values[4],
 			 (long long)st->reflinked, (long long)p->files, values[8],
-			 st->cold ? "caches dropped first" : "caches NOT dropped: not root", values[12]);
+			 st->cold ? "caches dropped first" : "caches NOT dropped: not root", values[12],
+			 st->chosen, st->chosen[0] ? "\n" : "");
 	return rc;
 }
 

@@ -142,4 +142,49 @@ env -u FSBENCH_SUITES "$inst/bin/fsbench" list suites >"$WORK/suites" 2>&1
 check "an installed binary finds PREFIX/share/fsbench/suites" \
 	sh -c "grep -q '^suites in $inst/share/fsbench/suites' '$WORK/suites' && grep -q 'usb-key' '$WORK/suites'"
 
+# The manual page: generated from the option tables, so every option of
+# every command's --help is in it; groff renders it without a warning.
+FSB manpage > "$WORK/fsbench.1"
+check "manpage: groff renders it without a warning" \
+	sh -c "groff -man -ww -z '$WORK/fsbench.1' 2>'$WORK/groff.err' && [ ! -s '$WORK/groff.err' ]"
+sed -e 's/\\-/-/g' -e 's/\\f[BIR]//g' "$WORK/fsbench.1" > "$WORK/man.txt"
+missing=
+for cmd in $(FSB --help | awk '/^  [a-z]/ { print $1 }'); do
+	grep -q "^\.SS \"fsbench $cmd " "$WORK/man.txt" || missing="$missing $cmd"
+	for opt in $(FSB help "$cmd" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		grep -q -- "$opt" "$WORK/man.txt" || missing="$missing $cmd:$opt"
+	done
+done
+check "manpage: every command and every option of --help is in it (missing:${missing:- none})" [ -z "$missing" ]
+
+# Bash completion, generated from the same tables, driven in bash.
+FSB completion bash > "$WORK/c.bash"
+comp() { bash -c "source '$WORK/c.bash'; COMP_LINE='$1'; COMP_POINT=\${#COMP_LINE}; _fsbench; echo \"\${COMPREPLY[*]}\""; }
+check "completion: commands" [ "$(comp 'fsbench ru')" = "run" ]
+check "completion: tests" sh -c "echo '$(comp 'fsbench run fsmark-1')' | grep -qw fsmark-1000x1M"
+check "completion: parameter names" [ "$(comp 'fsbench run postmark:transa')" = "transactions=" ]
+check "completion: filesystem profiles after a comma" sh -c "echo '$(comp 'fsbench run --fs ext4,btrfs-z')' | grep -qx 'ext4,btrfs-zstd'"
+check "completion: suites" [ "$(comp 'fsbench run --suite usb')" = "usb-key" ]
+check "completion: a command's options" sh -c "echo '$(comp 'fsbench compare --fail')' | grep -qx -- '--fail-on-regression'"
+check "completion: formats" [ "$(comp 'fsbench show --format ma')" = "markdown" ]
+check "completion: every profile of list fs" \
+	sh -c "for p in \$('$FSBENCH' list fs | awk 'NR > 1 { print \$1 }'); do grep -q \" \$p\\| \$p'\\|'\$p \" '$WORK/c.bash' || exit 1; done"
+
+# make install puts the binary, suites, docs, manual and completion under
+# DESTDIR/PREFIX; make uninstall takes them away.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+if make -s -C "$root" install DESTDIR="$WORK/destdir" PREFIX=/usr >"$WORK/install.log" 2>&1; then
+	d=$WORK/destdir/usr
+	check "make install: binary, suites, docs, manual page, completion" \
+		sh -c "[ -x '$d/bin/fsbench' ] && [ -s '$d/share/fsbench/suites/usb-key.suite' ] &&
+		       [ -s '$d/share/doc/fsbench/README.md' ] && [ -s '$d/share/man/man1/fsbench.1' ] &&
+		       [ -s '$d/share/bash-completion/completions/fsbench' ]"
+	make -s -C "$root" uninstall DESTDIR="$WORK/destdir" PREFIX=/usr >>"$WORK/install.log" 2>&1
+	check "make uninstall removes them" \
+		sh -c "[ ! -e '$d/bin/fsbench' ] && [ ! -e '$d/share/man/man1/fsbench.1' ] &&
+		       [ ! -e '$d/share/bash-completion/completions/fsbench' ] && [ ! -e '$d/share/fsbench' ]"
+else
+	not_ok "make install" "$(tail -3 "$WORK/install.log")"
+fi
+
 finish

@@ -72,4 +72,36 @@ check "note in Markdown" sh -c "'$FSBENCH' show 1 --db '$DB' -f markdown | grep 
 check "note in HTML" sh -c "'$FSBENCH' show 1 --db '$DB' -f html | grep -q '<p class=\"note\">resume me</p>'"
 FSB run fsmark:files=5 --target "$WORK/a" --db "$DB" --note "$(printf 'a\tb')" -q >/dev/null 2>&1
 check "a note with control characters is refused (exit 2)" [ $? -eq 2 ]
+
+# Off a terminal (CI): a line per repetition with the run's position.
+FSB run fsmark:files=10 fsmark:files=12 --target "$WORK/a" --runs 2 --db "$DB" >/dev/null 2>"$WORK/prog"
+check "progress off a terminal: a line per repetition (4)" \
+	[ "$(grep -c '^\[[0-9hms]*\] test [12]/2, target 1/1, run [12]/2: fsmark:files=1[02] on ' "$WORK/prog")" -eq 4 ]
+check "progress: the whole run's ETA from the second repetition on" grep -q 'run 2/2: .*(ETA [0-9]' "$WORK/prog"
+FSB run fsmark:files=10 --target "$WORK/a" --runs 1 --db "$DB" -q >/dev/null 2>"$WORK/prog2"
+check "progress: nothing with --quiet" sh -c "! grep -q 'test 1/1' '$WORK/prog2'"
+
+# Images sized from what the tests need, said on screen, checked against
+# the free space of the image directory.
+FSB run fsmark:files=3000,size=1M --fs ext4 --image-dir "$WORK" --dry-run --db "$DB" >/dev/null 2>"$WORK/size"
+check "images sized from the largest test (3000M + a quarter + 512M -> 5G)" \
+	grep -q 'images of 5G each (fsmark:files=3000,size=1M needs 3000M' "$WORK/size"
+FSB run fsmark:files=1000000,size=100M --fs ext4,xfs --image-dir "$WORK" --dry-run --db "$DB" >/dev/null 2>"$WORK/size2"
+rc=$?
+check "images that cannot fit are refused before anything is made (exit 2)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'the images need .* (2 x ' '$WORK/size2'"
+FSB run fsmark:files=3000,size=1M --fs ext4 --fs-size 7G --image-dir "$WORK" --dry-run --db "$DB" >/dev/null 2>"$WORK/size3"
+check "--fs-size wins" sh -c "! grep -q 'images of' '$WORK/size3'"
+
+# tree: the default corpus cache is on the filesystem under test (HOME on
+# the same filesystem as the target): the corpus goes elsewhere, and the
+# detail says where.
+mkdir -p "$WORK/home"
+HOME=$WORK/home env -u XDG_CACHE_HOME "$FSBENCH" run tree:files=20,size=1M --target "$WORK/a" --runs 1 \
+	--db "$DB" --json "$WORK/tree.json" -q >/dev/null 2>"$WORK/tree.err"
+rc=$?
+check "tree with ~/.cache on the target runs (rc $rc)" [ "$rc" -eq 0 ]
+check "tree says where the corpus went" \
+	jqt '.tests[0].samples[0].detail | test("is on the filesystem under test, so the corpus is in")' "$WORK/tree.json"
+check "nothing written under the target's ~/.cache" sh -c "[ -z \"\$(ls -A '$WORK/home/.cache/fsbench' 2>/dev/null)\" ]"
 finish
