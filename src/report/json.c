@@ -118,6 +118,11 @@ static json_t *test_json(const struct result *r, const struct r_test *t, int bas
 
 int report_json(FILE *f, const struct result *r, const char *baseline)
 {
+	return report_json_exact(f, r, baseline, 0);
+}
+
+int report_json_exact(FILE *f, const struct result *r, const char *baseline, int exact)
+{
 	int base = result_baseline(r, baseline);
 	json_t *sys = json_object(), *targets = json_array(), *tests = json_array(), *doc;
 
@@ -151,7 +156,9 @@ int report_json(FILE *f, const struct result *r, const char *baseline)
 	if (!doc)
 		return -1;
 	json_object_set_new(json_object_get(doc, "run"), "note", json_string(r->note ? r->note : ""));
-	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	/* 10 digits read well; an export keeps every bit (17 digits). */
+	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			    JSON_REAL_PRECISION(exact ? 17 : 10));
 	fputc('\n', f);
 	json_decref(doc);
 	return rc;

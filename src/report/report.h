@@ -14,7 +14,7 @@
 
 #include "../store/result.h"
 
-#define RESULT_SCHEMA_VERSION 1
+#define RESULT_SCHEMA_VERSION 2
 /* A test with more metrics than this gets one chart (its primary metric)
  * plus tables in text, and a grouped chart in HTML. */
 #define REPORT_MAX_CHARTS 4
@@ -77,6 +77,9 @@ void report_header(const struct r_metric *m, char *buf, size_t len);
 	"runs to test, * beyond the +-5% band"
 
 int report_json(FILE *f, const struct result *r, const char *baseline);
+/* exact: every double with 17 significant digits, so `fsbench export` and
+ * `import` lose nothing. */
+int report_json_exact(FILE *f, const struct result *r, const char *baseline, int exact);
 int report_csv(FILE *f, const struct result *r);
 int report_markdown(FILE *f, const struct result *r, const struct report_opts *o);
 

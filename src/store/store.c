@@ -354,6 +354,45 @@ int store_begin_run(struct store *s, const struct run_begin *b, int64_t *run_id)
 	return 0;
 }
 
+int store_transaction(struct store *s, int what)
+{
+	return exec(s, what > 0 ? "SAVEPOINT outer" : what == 0 ? "RELEASE outer"
+						  : "ROLLBACK TO outer; RELEASE outer");
+}
+
+int store_find_run(struct store *s, const char *started, const char *cmdline,
+		   const char *version, const char *label, int64_t *run_id)
+{
+	sqlite3_stmt *st;
+
+	*run_id = 0;
+	if (prepare(s, "SELECT min(id) FROM run WHERE started=? AND coalesce(cmdline,'')=?"
+		       " AND coalesce(version,'')=? AND coalesce(label,'')=?", &st))
+		return -1;
+	bind_text(st, 1, started);
+	bind_text(st, 2, cmdline);
+	bind_text(st, 3, version);
+	bind_text(st, 4, label);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*run_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
+int store_set_times(struct store *s, int64_t run_id, const char *started, const char *finished,
+		    const char *status)
+{
+	sqlite3_stmt *st;
+
+	if (prepare(s, "UPDATE run SET started=?, finished=?, status=? WHERE id=?", &st))
+		return -1;
+	bind_text(st, 1, started);
+	bind_text(st, 2, finished);
+	bind_text(st, 3, status);
+	sqlite3_bind_int64(st, 4, run_id);
+	return step_done(s, st, "recording the run's times");
+}
+
 int store_resume_run(struct store *s, int64_t run_id)
 {
 	sqlite3_stmt *st;
@@ -427,7 +466,7 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 {
 	sqlite3_stmt *st;
 
-	if (exec(s, "BEGIN"))
+	if (exec(s, "SAVEPOINT one"))
 		return -1;
 	if (prepare(s, "INSERT INTO test(run_id,ord,name,workload,params,title,subtitle)"
 		       " VALUES(?,?,?,?,?,?,?)", &st))
@@ -458,9 +497,9 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 		if (step_done(s, st, "recording a metric"))
 			goto fail;
 	}
-	return exec(s, "COMMIT");
+	return exec(s, "RELEASE one");
 fail:
-	exec(s, "ROLLBACK");
+	exec(s, "ROLLBACK TO one; RELEASE one");
 	return -1;
 }
 
@@ -470,7 +509,7 @@ int store_add_sample(struct store *s, int64_t test_id, int64_t target_id,
 	sqlite3_stmt *st;
 	int64_t sid;
 
-	if (exec(s, "BEGIN"))
+	if (exec(s, "SAVEPOINT one"))
 		return -1;
 	if (prepare(s, "INSERT INTO sample(test_id,target_id,rep,wall,cpu_user,"
 		       "cpu_sys,cpu_pct,machine_cpu_pct,detail) VALUES(?,?,?,?,?,?,?,?,?)", &st))
@@ -496,9 +535,9 @@ int store_add_sample(struct store *s, int64_t test_id, int64_t target_id,
 		if (step_done(s, st, "recording a value"))
 			goto fail;
 	}
-	return exec(s, "COMMIT");
+	return exec(s, "RELEASE one");
 fail:
-	exec(s, "ROLLBACK");
+	exec(s, "ROLLBACK TO one; RELEASE one");
 	return -1;
 }
 

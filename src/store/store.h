@@ -12,6 +12,7 @@
 #ifndef FSB_STORE_H
 #define FSB_STORE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "result.h"
@@ -43,6 +44,20 @@ int store_begin_run(struct store *s, const struct run_begin *b, int64_t *run_id)
 int store_finish_run(struct store *s, int64_t run_id, const char *status);
 /* An interrupted run continues (--resume): 'running' again. */
 int store_resume_run(struct store *s, int64_t run_id);
+/* One transaction around many writes (an import): what > 0 begins, 0
+ * commits, < 0 rolls back.  The writes above nest inside it. */
+int store_transaction(struct store *s, int what);
+/* The run with this start, command line, version and label (an earlier
+ * import of it), 0 if none. */
+int store_find_run(struct store *s, const char *started, const char *cmdline,
+		   const char *version, const char *label, int64_t *run_id);
+/* An imported run keeps the times and status it had. */
+int store_set_times(struct store *s, int64_t run_id, const char *started, const char *finished,
+		    const char *status);
+/* A run exported as JSON (fsbench export; docs/result.schema.json) into
+ * this store as a new run, all or nothing (import.c).  *existed = 1 and
+ * *run_id = that run when it was imported before. */
+int store_import(struct store *s, const char *text, size_t len, int64_t *run_id, int *existed);
 int store_add_sysfield(struct store *s, int64_t run_id, int ord,
 		       const char *name, const char *value);
 int store_add_target(struct store *s, int64_t run_id, int ord,

@@ -31,7 +31,7 @@ check "no scratch directories left" [ -z "$(find "$A" "$B" -name 'fsbench.*')" ]
 
 j=$WORK/r.json
 check "JSON parses" jqt . "$j"
-check "JSON schema and version" jqt '.schema == "fsbench.result" and .schema_version == 1' "$j"
+check "JSON schema and version" jqt '.schema == "fsbench.result" and .schema_version == 2' "$j"
 check "JSON targets" jqt '[.targets[].label] == ["a","b"]' "$j"
 check "JSON 3 samples per target per metric" \
 	jqt '[.tests[0].metrics[0].results[].samples | length] == [3,3]' "$j"

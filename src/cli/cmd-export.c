@@ -1,0 +1,48 @@
+/*
+ * cmd-export.c: `fsbench export RUN [-o FILE]`: a stored run as one JSON
+ * document (schema fsbench.result, described by docs/result.schema.json)
+ * that `fsbench import` on another machine merges into its own store --
+ * how a team collects results from several machines.
+ */
+#include "cli.h"
+#include "../core/error.h"
+#include "../report/report.h"
+
+static const struct cli_opt export_args[] = {
+	{ "output", 1, 'o', "FILE", "write the document to FILE (default: stdout)" },
+	{ "label", 1, 'l', "LABEL", "the newest run with this label instead of RUN" },
+	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ NULL, 0, 0, NULL, NULL },
+};
+
+static int cmd_export(const struct cli_args *a)
+{
+	const char *label = cli_value(a, "label");
+	const char *out = cli_value(a, "output") ? cli_value(a, "output") : "-";
+	struct store *s;
+	struct result *r;
+	int64_t id;
+
+	if (cli_npos(a) + (label != NULL) != 1)
+		return cli_fail(EXIT_USAGE, "export: give one run (a number, last, or --label LABEL)");
+	if (cli_open_store_readonly(cli_value(a, "db"), &s))
+		return cli_fail(EXIT_FAIL, "%s", error_get());
+	int code = cli_load_run(s, label ? label : cli_pos(a, 0), label != NULL, &r, &id);
+	store_close(s);
+	if (code)
+		return cli_fail(code, "export: %s", error_get());
+	FILE *f = cli_output_open(out);
+	int rc = !f || cli_output_close(f, out, report_json_exact(f, r, NULL, 1) ? -1 : 0);
+	result_free(r);
+	return rc ? cli_fail(EXIT_FAIL, "export: %s", error_get()) : EXIT_OK;
+}
+
+const struct cmd_entry cmd_export_entry = {
+	.name = "export",
+	.usage = "RUN [-o FILE]",
+	.summary = "write a stored run as one JSON document for `fsbench import`",
+	.about = "The document is the run's JSON report (docs/result.schema.json): every\n"
+		 "sample, target and setting, so nothing is lost on the way.\n",
+	.args = export_args,
+	.exec = cmd_export,
+};

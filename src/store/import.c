@@ -1,0 +1,347 @@
+/*
+ * import.c: a run exported as JSON (schema fsbench.result, versions 1 and
+ * 2; docs/result.schema.json) back into a store, as a new run with every
+ * sample, target, test, metric and failure it had -- so a team can collect
+ * results from several machines into one store.
+ *
+ * The document is user input: every field is checked for its type before
+ * anything is written, sizes are bounded, and a document that does not
+ * hold together (a sample naming no target, a metric twice) is refused
+ * whole.  Importing the same run twice finds the first import instead of
+ * storing it again.  tests/fuzz/fuzz_import.c feeds it arbitrary bytes.
+ */
+#include "store.h"
+#include "../core/error.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_DOC (256u << 20)	/* a run with every sample: far below this */
+#define MAX_ITEMS 100000	/* targets, tests, samples per test, metrics */
+
+/* A string member, or "" when absent; NULL (error set) when present with
+ * another type. */
+static const char *str_of(json_t *o, const char *key, const char *where)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v || json_is_null(v))
+		return "";
+	if (!json_is_string(v)) {
+		error_set("import: %s.%s is not a string", where, key);
+		return NULL;
+	}
+	return json_string_value(v);
+}
+
+static double num_of(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static json_t *array_of(json_t *o, const char *key, const char *where, int required)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v && !required)
+		return NULL;
+	if (!json_is_array(v) || json_array_size(v) > MAX_ITEMS) {
+		error_set("import: %s.%s is not an array (of at most %d items)", where, key, MAX_ITEMS);
+		return NULL;
+	}
+	return v;
+}
+
+/* What one test will be stored as, checked whole first. */
+struct imp_test {
+	struct r_test row;
+	struct r_metric *metrics;
+	json_t *samples, *failures;
+};
+
+static int metric_from(json_t *m, struct r_metric *out, int device)
+{
+	const char *name = str_of(m, "name", "metric"), *unit = str_of(m, "unit", "metric");
+	const char *label = str_of(m, "label", "metric"), *dir = str_of(m, "direction", "metric");
+
+	if (!json_is_object(m) || !name || !unit || !label || !dir || !name[0])
+		return error_set("import: a metric without a name, unit, label or direction");
+	if (strcmp(dir, "higher_is_better") && strcmp(dir, "lower_is_better"))
+		return error_set("import: metric %s: direction '%s' (higher_is_better or lower_is_better)",
+				 name, dir);
+	*out = (struct r_metric){ (char *)name, (char *)unit, (char *)label,
+				  !strcmp(dir, "higher_is_better") ? 1 : -1,
+				  json_is_true(json_object_get(m, "primary")), device };
+	return 0;
+}
+
+static int test_from(json_t *t, struct imp_test *it)
+{
+	json_t *metrics, *device;
+	const char *f[5];
+	static const char *const keys[5] = { "name", "workload", "parameter_string", "title",
+					     "subtitle" };
+
+	memset(it, 0, sizeof(*it));
+	if (!json_is_object(t))
+		return error_set("import: a test is not an object");
+	for (int i = 0; i < 5; i++)
+		if (!(f[i] = str_of(t, keys[i], "test")))
+			return -1;
+	if (!f[0][0] || !f[1][0])
+		return error_set("import: a test without a name or workload");
+	if (!(metrics = array_of(t, "metrics", "test", 1)))
+		return -1;
+	device = json_object_get(t, "device");	/* version 1 has none */
+	if (device && !(device = array_of(t, "device", "test", 0)))
+		return -1;
+	if (!(it->samples = array_of(t, "samples", "test", 1)))
+		return -1;
+	if (!(it->failures = array_of(t, "failures", "test", 0)) && json_object_get(t, "failures"))
+		return -1;
+	size_t nm = json_array_size(metrics), nd = device ? json_array_size(device) : 0;
+	if (!nm || nm + nd > 64)
+		return error_set("import: test %s has %zu metrics (1 to 64)", f[0], nm + nd);
+	it->metrics = calloc(nm + nd, sizeof(*it->metrics));
+	if (!it->metrics)
+		return error_set("out of memory");
+	for (size_t m = 0; m < nm + nd; m++) {
+		if (metric_from(json_array_get(m < nm ? metrics : device, m < nm ? m : m - nm),
+				&it->metrics[m], m >= nm))
+			return -1;
+		for (size_t k = 0; k < m; k++)
+			if (!strcmp(it->metrics[k].name, it->metrics[m].name))
+				return error_set("import: test %s names metric %s twice", f[0],
+						 it->metrics[m].name);
+	}
+	it->row = (struct r_test){ .name = (char *)f[0], .workload = (char *)f[1],
+				   .params = (char *)f[2], .title = (char *)f[3],
+				   .subtitle = (char *)f[4], .nmetrics = (int)nm, .ndevice = (int)nd,
+				   .metrics = it->metrics };
+	return 0;
+}
+
+static int target_index(json_t *targets, const char *label)
+{
+	for (size_t i = 0; i < json_array_size(targets); i++)
+		if (!strcmp(json_string_value(json_object_get(json_array_get(targets, i), "label")),
+			    label))
+			return (int)i;
+	return -1;
+}
+
+/* Every sample's target is one of the run's, and its values numbers. */
+static int check_samples(json_t *targets, const struct imp_test *it)
+{
+	for (size_t k = 0; k < json_array_size(it->samples); k++) {
+		json_t *s = json_array_get(it->samples, k), *vals = json_object_get(s, "values");
+		const char *tg = str_of(s, "target", "sample"), *detail = str_of(s, "detail", "sample");
+		if (!json_is_object(s) || !tg || !detail || target_index(targets, tg) < 0)
+			return error_set("import: test %s: a sample names no target of the run",
+					 it->row.name);
+		if (!json_is_integer(json_object_get(s, "rep")) || !json_is_object(vals))
+			return error_set("import: test %s: a sample without rep or values", it->row.name);
+		const char *key;
+		json_t *v;
+		json_object_foreach(vals, key, v)
+			if (!json_is_number(v) && !json_is_null(v))
+				return error_set("import: test %s: value %s is not a number", it->row.name,
+						 key);
+	}
+	for (size_t k = 0; it->failures && k < json_array_size(it->failures); k++) {
+		json_t *fl = json_array_get(it->failures, k);
+		const char *tg = str_of(fl, "target", "failure"), *msg = str_of(fl, "message", "failure");
+		if (!json_is_object(fl) || !tg || !msg || target_index(targets, tg) < 0)
+			return error_set("import: test %s: a failure names no target of the run",
+					 it->row.name);
+	}
+	return 0;
+}
+
+static int check_targets(json_t *targets)
+{
+	static const char *const keys[] = { "label", "spec", "mkfs", "path", "kind", "fstype",
+					    "mount_point", "mount_source", "mount_options", "disk",
+					    "io_scheduler", "block_device", "device_note" };
+	size_t n = json_array_size(targets);
+
+	if (!n)
+		return error_set("import: the run has no target");
+	for (size_t i = 0; i < n; i++) {
+		json_t *t = json_array_get(targets, i);
+		if (!json_is_object(t))
+			return error_set("import: a target is not an object");
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			if (!str_of(t, keys[k], "target"))
+				return -1;
+		const char *label = json_string_value(json_object_get(t, "label"));
+		if (!label || !label[0])
+			return error_set("import: a target without a label");
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(label, json_string_value(json_object_get(json_array_get(targets, j),
+									     "label"))))
+				return error_set("import: two targets are labelled '%s'", label);
+	}
+	return 0;
+}
+
+static int store_one(struct store *s, int64_t run, json_t *targets, int64_t *tids,
+		     const struct imp_test *it, int ord)
+{
+	int64_t test;
+	int nm = it->row.nmetrics + it->row.ndevice;
+	double v[64];
+
+	if (store_add_test(s, run, ord, &it->row, &test))
+		return -1;
+	for (size_t k = 0; k < json_array_size(it->samples); k++) {
+		json_t *sm = json_array_get(it->samples, k), *vals = json_object_get(sm, "values");
+		for (int m = 0; m < nm; m++) {
+			json_t *x = json_object_get(vals, it->metrics[m].name);
+			v[m] = json_is_number(x) ? json_number_value(x) : NAN;
+		}
+		const char *detail = str_of(sm, "detail", "sample");
+		struct r_sample row = {
+			.rep = (int)json_integer_value(json_object_get(sm, "rep")),
+			.wall = num_of(sm, "wall_s"), .cpu_user = num_of(sm, "cpu_user_s"),
+			.cpu_sys = num_of(sm, "cpu_sys_s"), .cpu_pct = num_of(sm, "cpu_percent"),
+			.machine_cpu_pct = num_of(sm, "machine_cpu_percent"), .values = v,
+			.detail = (char *)detail,
+		};
+		int ti = target_index(targets, str_of(sm, "target", "sample"));
+		if (store_add_sample(s, test, tids[ti], &row, nm))
+			return -1;
+	}
+	for (size_t k = 0; it->failures && k < json_array_size(it->failures); k++) {
+		json_t *fl = json_array_get(it->failures, k);
+		int ti = target_index(targets, str_of(fl, "target", "failure"));
+		if (store_add_failure(s, test, tids[ti], str_of(fl, "message", "failure")))
+			return -1;
+	}
+	return 0;
+}
+
+int store_import(struct store *s, const char *text, size_t len, int64_t *run_id, int *existed)
+{
+	json_error_t jerr;
+	json_t *doc, *run, *sys, *targets, *tests;
+	struct imp_test *its = NULL;
+	int64_t *tids = NULL;
+	size_t nt = 0;
+	int rc = -1, in_tx = 0;
+	struct error_keep first;
+
+	*run_id = 0;
+	*existed = 0;
+	if (len > MAX_DOC)
+		return error_set("import: the document is larger than %u MiB", MAX_DOC >> 20);
+	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!doc)
+		return error_set("import: not JSON: %s (line %d)", jerr.text, jerr.line);
+	const char *schema = str_of(doc, "schema", "document");
+	json_t *ver = json_object_get(doc, "schema_version");
+	if (!json_is_object(doc) || !schema || strcmp(schema, "fsbench.result") ||
+	    !json_is_integer(ver) || json_integer_value(ver) < 1 || json_integer_value(ver) > 2) {
+		error_set("import: not an fsbench run (schema fsbench.result, version 1 or 2)");
+		goto out;
+	}
+	run = json_object_get(doc, "run");
+	sys = json_object_get(doc, "system");
+	if (!json_is_object(run) || !json_is_object(sys)) {
+		error_set("import: the document has no run or system object");
+		goto out;
+	}
+	const char *started = str_of(run, "started", "run"), *finished = str_of(run, "finished", "run");
+	const char *label = str_of(run, "label", "run"), *cmd = str_of(run, "command_line", "run");
+	const char *status = str_of(run, "status", "run"), *baseline = str_of(run, "baseline", "run");
+	const char *note = str_of(run, "note", "run"), *version = str_of(doc, "fsbench_version",
+									   "document");
+	if (!started || !finished || !label || !cmd || !status || !baseline || !note || !version)
+		goto out;
+	if (!started[0] || (strcmp(status, "complete") && strcmp(status, "failed") &&
+			    strcmp(status, "interrupted") && strcmp(status, "running"))) {
+		error_set("import: the run has no start time or an unknown status '%s'", status);
+		goto out;
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach(sys, key, v)
+		if (!json_is_string(v)) {
+			error_set("import: system.%s is not a string", key);
+			goto out;
+		}
+	if (!(targets = array_of(doc, "targets", "document", 1)) || check_targets(targets) ||
+	    !(tests = array_of(doc, "tests", "document", 1)))
+		goto out;
+	nt = json_array_size(tests);
+	its = calloc(nt + 1, sizeof(*its));
+	tids = calloc(json_array_size(targets) + 1, sizeof(*tids));
+	if (!its || !tids) {
+		error_set("out of memory");
+		goto out;
+	}
+	for (size_t k = 0; k < nt; k++)
+		if (test_from(json_array_get(tests, k), &its[k]) || check_samples(targets, &its[k]))
+			goto out;
+	/* The same run imported before: found, not stored twice. */
+	if (store_find_run(s, started, cmd, version, label, run_id))
+		goto out;
+	if (*run_id) {
+		*existed = 1;
+		rc = 0;
+		goto out;
+	}
+	/* All or nothing: one transaction around every row. */
+	if (store_transaction(s, 1))
+		goto out;
+	in_tx = 1;
+	struct run_begin b = { label, note, cmd, version, baseline[0] ? baseline : NULL, NULL };
+	if (store_begin_run(s, &b, run_id))
+		goto out;
+	int ord = 0;
+	json_object_foreach(sys, key, v)
+		if (store_add_sysfield(s, *run_id, ord++, key, json_string_value(v)))
+			goto out;
+	for (size_t i = 0; i < json_array_size(targets); i++) {
+		json_t *t = json_array_get(targets, i);
+		const char *bd = str_of(t, "block_device", "target"), *dn = str_of(t, "device_note", "target");
+		struct r_target row = {
+			.label = (char *)str_of(t, "label", "target"), .path = (char *)str_of(t, "path", "target"),
+			.kind = (char *)str_of(t, "kind", "target"), .fstype = (char *)str_of(t, "fstype", "target"),
+			.mount_point = (char *)str_of(t, "mount_point", "target"),
+			.mount_source = (char *)str_of(t, "mount_source", "target"),
+			.mount_opts = (char *)str_of(t, "mount_options", "target"),
+			.disk = (char *)str_of(t, "disk", "target"),
+			.scheduler = (char *)str_of(t, "io_scheduler", "target"),
+			.spec = (char *)str_of(t, "spec", "target"), .mkfs = (char *)str_of(t, "mkfs", "target"),
+			.blockdev = (char *)bd, .blockdev_note = (char *)dn,
+		};
+		if (store_add_target(s, *run_id, (int)i, &row, &tids[i]))
+			goto out;
+	}
+	for (size_t k = 0; k < nt; k++)
+		if (store_one(s, *run_id, targets, tids, &its[k], (int)k))
+			goto out;
+	rc = store_set_times(s, *run_id, started, finished[0] ? finished : NULL, status);
+	if (!rc) {
+		rc = store_transaction(s, 0);
+		in_tx = 0;
+	}
+out:
+	if (in_tx) {
+		error_keep(&first, -1);
+		store_transaction(s, -1);
+		error_kept(&first, -1);
+		*run_id = 0;
+	}
+	for (size_t k = 0; its && k < nt; k++)
+		free(its[k].metrics);
+	free(its);
+	free(tids);
+	json_decref(doc);
+	return rc;
+}

@@ -1,0 +1,32 @@
+/* fuzz_import.c: documents given to `fsbench import`, into an in-memory
+ * store: refused with a message, or stored whole and loadable again. */
+#include "fuzz.h"
+#include "core/error.h"
+#include "store/store.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct store *s;
+	struct result *r;
+	int64_t id;
+	int existed;
+
+	if (store_open(":memory:", &s))
+		abort();
+	if (store_import(s, (const char *)data, size, &id, &existed) == 0) {
+		FUZZ_ASSERT(id > 0 && !existed);
+		FUZZ_ASSERT(store_load_run(s, id, &r) == 0);
+		FUZZ_ASSERT(r->ntargets >= 1);
+		for (int k = 0; k < r->ntests; k++)
+			FUZZ_ASSERT(r->tests[k].nmetrics >= 1);
+		result_free(r);
+		/* the same document again: found, not stored twice */
+		int64_t again;
+		FUZZ_ASSERT(store_import(s, (const char *)data, size, &again, &existed) == 0);
+		FUZZ_ASSERT(existed && again == id);
+	} else {
+		FUZZ_ASSERT(error_get()[0]);
+	}
+	store_close(s);
+	return 0;
+}
