@@ -8,6 +8,8 @@
 #include "cli.h"
 #include "../core/error.h"
 #include "../core/stop.h"
+#include "../core/devstat.h"
+#include "../core/timing.h"
 #include "../report/report.h"
 #include "../io/jobfile.h"
 #include "../runner/runner.h"
@@ -15,16 +17,18 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const struct cli_opt io_args[] = {
-	{ "output-format", 1, 0, "normal|json", "how to print results (default normal)" },
+	{ "output-format", 1, 0, "normal|json|terse", "how to print results (default normal): "
+	  "json in fio's layout, terse in fio's version 3" },
 	{ "ignore-unknown", 0, 0, NULL, "warn about, rather than refuse, options fsbench lacks" },
 	{ "keep", 0, 0, NULL, "keep the files fsbench created (fio keeps them)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
 struct io_cli {
-	bool json, ignore_unknown, keep;
+	bool json, terse, ignore_unknown, keep;
 	struct jobset set;
 	int nfiles;
 };
@@ -66,11 +70,12 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 		return cli_fail(EXIT_FAIL, "out of memory");
 	c->ignore_unknown = cli_has(a, "ignore-unknown");
 	c->keep = cli_has(a, "keep");
-	if (fmt && strcmp(fmt, "json") && strcmp(fmt, "normal")) {
+	if (fmt && strcmp(fmt, "json") && strcmp(fmt, "normal") && strcmp(fmt, "terse")) {
 		free(flags);
-		return cli_fail(EXIT_USAGE, "io: --output-format is normal or json, not '%s'", fmt);
+		return cli_fail(EXIT_USAGE, "io: --output-format is normal, json or terse, not '%s'", fmt);
 	}
 	c->json = fmt && !strcmp(fmt, "json");
+	c->terse = fmt && !strcmp(fmt, "terse");
 	/* job files, and fio's --key=value options (passed through by the
 	 * template as positional words) */
 	for (int i = 0; i < npos && !rc; i++) {
@@ -98,6 +103,32 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	return rc;
 }
 
+/* fio's disk_util: the device under the current directory, over a run. */
+static void disk_delta(const char *name, const struct devstat *a, const struct devstat *b,
+		       double secs, struct io_disk *d)
+{
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->read_ios += b->rd_ios - a->rd_ios;
+	d->write_ios += b->wr_ios - a->wr_ios;
+	d->read_merges += b->rd_merges - a->rd_merges;
+	d->write_merges += b->wr_merges - a->wr_merges;
+	d->read_ticks += b->rd_ticks_ms - a->rd_ticks_ms;
+	d->write_ticks += b->wr_ticks_ms - a->wr_ticks_ms;
+	d->in_queue += b->in_queue_ms - a->in_queue_ms;
+	double u = secs > 0 ? (double)(b->io_ticks_ms - a->io_ticks_ms) / (secs * 1e3) * 100 : 0;
+	d->util = u > 100 ? 100 : u;
+}
+
+static json_t *disk_json(const struct io_disk *d)
+{
+	return json_pack("[{s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I,s:f}]", "name", d->name,
+			 "read_ios", (json_int_t)d->read_ios, "write_ios", (json_int_t)d->write_ios,
+			 "read_merges", (json_int_t)d->read_merges, "write_merges",
+			 (json_int_t)d->write_merges, "read_ticks", (json_int_t)d->read_ticks,
+			 "write_ticks", (json_int_t)d->write_ticks, "in_queue", (json_int_t)d->in_queue,
+			 "util", d->util);
+}
+
 static int cmd_io(const struct cli_args *a)
 {
 	struct io_cli *c = calloc(1, sizeof(*c));
@@ -111,22 +142,42 @@ static int cmd_io(const struct cli_args *a)
 		return c ? rc : cli_fail(EXIT_FAIL, "out of memory");
 	}
 	res = calloc(JOBS_MAX, sizeof(*res));
+	if (!res) {
+		free(c);
+		json_decref(jobs);
+		return cli_fail(EXIT_FAIL, "out of memory");
+	}
 	stop_install_signals();
 	rc = EXIT_OK;
+	struct io_disk disk;
+	char devname[64];
+	int have_dev = !devstat_node_of(".", devname, sizeof(devname));
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	memset(&disk, 0, sizeof(disk));
 	for (int first = 0, last; first < c->set.njobs && rc == EXIT_OK; first = last) {
+		struct devstat da, db;
 		for (last = first; last < c->set.njobs && c->set.group[last] == c->set.group[first];)
 			last++;
+		int counted = have_dev && !devstat_read("", devname, &da);
+		uint64_t t0 = now_ns();
 		if (io_group_run(&c->set.jobs[first], last - first, ".", &res[first], c->keep)) {
 			rc = workload_stopped() ? EXIT_INTERRUPTED : EXIT_FAIL;
 			cli_fail(rc, "io: %s", error_get());
 			break;
 		}
+		if (counted && !devstat_read("", devname, &db))
+			disk_delta(devname, &da, &db, ns_to_s(now_ns() - t0), &disk);
 		for (int j = first; j < last; j++) {
+			char text[DETAIL_MAX];
 			if (c->json) {
 				json_array_append_new(jobs, io_result_json(&c->set.jobs[j], &res[j],
-									   c->set.group[j]));
+									   c->set.group[j], c->set.given[j]));
+			} else if (c->terse) {
+				io_result_terse(&c->set.jobs[j], &res[j], c->set.group[j],
+						disk.name[0] ? &disk : NULL, text, sizeof(text));
+				fputs(text, stdout);
 			} else {
-				char text[DETAIL_MAX];
 				io_result_text(&c->set.jobs[j], &res[j], c->set.group[j], text,
 					       sizeof(text));
 				fputs(text, stdout);
@@ -134,10 +185,26 @@ static int cmd_io(const struct cli_args *a)
 		}
 	}
 	if (c->json && rc == EXIT_OK) {
+		/* fio's layout, so fio's own tools read it; "fio version" says
+		 * who wrote it */
+		char version[96], when[64];
+		struct tm tm;
+		time_t now = wall.tv_sec;
 		json_t *doc = json_object();
-		json_object_set_new(doc, "fsbench_version", json_string(FSBENCH_VERSION));
+		snprintf(version, sizeof(version), "fsbench-%s", FSBENCH_VERSION);
+		localtime_r(&now, &tm);
+		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
+		json_object_set_new(doc, "fio version", json_string(version));
+		json_object_set_new(doc, "timestamp", json_integer((json_int_t)wall.tv_sec));
+		json_object_set_new(doc, "timestamp_ms", json_integer((json_int_t)wall.tv_sec * 1000 +
+								       wall.tv_nsec / 1000000));
+		json_object_set_new(doc, "time", json_string(when));
+		if (c->set.global_given[0])
+			json_object_set_new(doc, "global options", io_given_json(c->set.global_given));
 		json_object_set(doc, "jobs", jobs);
-		json_dumpf(doc, stdout, JSON_INDENT(2));
+		if (disk.name[0])
+			json_object_set_new(doc, "disk_util", disk_json(&disk));
+		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 		json_decref(doc);
 	}

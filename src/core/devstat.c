@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/vfs.h>
 #include <unistd.h>
 #include <linux/btrfs.h>
@@ -45,6 +46,11 @@ int devstat_parse(const char *text, struct devstat *d)
 	if (*p || (n != 11 && n != 15 && n != 17))
 		return -1;
 	d->rd_ios = v[0];
+	d->rd_merges = v[1];
+	d->rd_ticks_ms = v[3];
+	d->wr_merges = v[5];
+	d->wr_ticks_ms = v[7];
+	d->in_queue_ms = v[10];
 	d->rd_sectors = v[2];
 	d->wr_ios = v[4];
 	d->wr_sectors = v[6];
@@ -75,6 +81,21 @@ int devstat_read(const char *root, const char *name, struct devstat *d)
 	text[n] = '\0';
 	if (devstat_parse(text, d))
 		return error_set("%s: not a block device stat file", path);
+	return 0;
+}
+
+int devstat_node_of(const char *path, char *name, size_t len)
+{
+	struct stat st;
+	char link[64], real[4096];
+
+	if (stat(path, &st) || !major(st.st_dev))
+		return -1;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_dev), minor(st.st_dev));
+	if (!realpath(link, real))
+		return -1;
+	const char *base = strrchr(real, '/');
+	snprintf(name, len, "%s", base ? base + 1 : real);
 	return 0;
 }
 

@@ -23,6 +23,7 @@ struct devstat {
 	uint64_t rd_ios, rd_sectors, wr_ios, wr_sectors;
 	uint64_t dc_ios, dc_sectors, fl_ios;
 	uint64_t io_ticks_ms;	/* time with at least one request in flight */
+	uint64_t rd_merges, wr_merges, rd_ticks_ms, wr_ticks_ms, in_queue_ms;
 	int nfields;		/* 11 before Linux 4.18, 15 before 5.5, else 17 */
 };
 
@@ -30,6 +31,10 @@ struct devstat {
 int devstat_parse(const char *text, struct devstat *d);
 /* Read /sys/class/block/NAME/stat; -1 (error set) when unreadable. */
 int devstat_read(const char *root, const char *name, struct devstat *d);
+/* The block device node of the filesystem holding path, found from its
+ * device number as fio finds it (none for tmpfs, overlay, btrfs's
+ * anonymous numbers): 0 with name filled, -1 when there is none. */
+int devstat_node_of(const char *path, char *name, size_t len);
 
 /* The files under a directory, as they sit on the medium. */
 struct space {

@@ -21,6 +21,7 @@
 #include "../core/stop.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,55 @@ static int io_failed(struct io_thread *t, const struct io_req *r)
 	return -1;
 }
 
+/* Close the current activity window (and any empty ones a stall left),
+ * merging the oldest in pairs when the preallocated array is full: rare,
+ * never an allocation. */
+static void win_roll(struct io_thread *t, uint64_t now)
+{
+	while (now - t->win_start >= t->win_ns) {
+		t->win_start += t->win_ns;
+		if (t->nwin == IO_WIN_CAP) {
+			for (unsigned i = 0; i < IO_WIN_CAP / 2; i++) {
+				struct io_win *a = &t->win[2 * i], *b = &t->win[2 * i + 1];
+				for (int d = 0; d < 2; d++) {
+					a->ios[d] += b->ios[d];
+					a->bytes[d] += b->bytes[d];
+					a->lat_sum[d] += b->lat_sum[d];
+				}
+				a->end_ns = b->end_ns;
+				t->win[i] = *a;
+			}
+			t->nwin = IO_WIN_CAP / 2;
+			t->win_ns *= 2;
+		}
+		t->cur.end_ns = t->win_start - t->start_ns;
+		t->win[t->nwin++] = t->cur;
+		memset(&t->cur, 0, sizeof(t->cur));
+	}
+}
+
+/* log_avg_msec=0: one entry per I/O, in chunks of IO_LOG_CHUNK. */
+static int log_io(struct io_thread *t, const struct io_req *r, uint64_t now)
+{
+	if (!t->nchunks || t->chunk_used == IO_LOG_CHUNK) {
+		struct io_logent **c = realloc(t->chunks, sizeof(*c) * (t->nchunks + 1));
+		struct io_logent *e = c ? malloc(sizeof(*e) * IO_LOG_CHUNK) : NULL;
+		if (c)
+			t->chunks = c;
+		if (!e) {
+			t->error = 1;
+			snprintf(t->errmsg, sizeof(t->errmsg), "out of memory for the I/O log: set "
+				 "log_avg_msec to log window means");
+			return -1;
+		}
+		t->chunks[t->nchunks++] = e;
+		t->chunk_used = 0;
+	}
+	t->chunks[t->nchunks - 1][t->chunk_used++] = (struct io_logent){
+		now - t->start_ns, now - r->start_ns, r->len, (uint8_t)r->dir };
+	return 0;
+}
+
 static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 {
 	if (r->res != (int)r->len)
@@ -157,11 +207,41 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 	    io_verify_check(t, r->file, r->buf, r->len, r->offset))
 		return -1;
 	if (t->stats_on) {
-		hist_add(&t->clat[r->dir], now - r->start_ns);
+		uint64_t lat = now - r->start_ns;
+		hist_add(&t->clat[r->dir], lat);
 		t->ios[r->dir]++;
 		t->bytes[r->dir] += r->len;
+		if (now - t->win_start >= t->win_ns)
+			win_roll(t, now);
+		t->cur.ios[r->dir]++;
+		t->cur.bytes[r->dir] += r->len;
+		t->cur.lat_sum[r->dir] += lat;
+		if (t->log_each && log_io(t, r, now))
+			return -1;
 	}
 	return 0;
+}
+
+/* fio's buckets: queue depth 1 2 4 8 16 32 >=64; I/Os per submit or reap
+ * call 0 4 8 16 32 64 >=64. */
+static inline unsigned depth_bucket(unsigned n)
+{
+	return n >= 64 ? 6 : n >= 32 ? 5 : n >= 16 ? 4 : n >= 8 ? 3 : n >= 4 ? 2 : n >= 2 ? 1 : 0;
+}
+
+static inline unsigned batch_bucket(unsigned n)
+{
+	return !n ? 0 : n <= 4 ? 1 : n <= 8 ? 2 : n <= 16 ? 3 : n <= 32 ? 4 : n <= 64 ? 5 : 6;
+}
+
+static void thread_faults(uint64_t *ctx, uint64_t *majf, uint64_t *minf)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	*ctx = (uint64_t)(ru.ru_nvcsw + ru.ru_nivcsw);
+	*majf = (uint64_t)ru.ru_majflt;
+	*minf = (uint64_t)ru.ru_minflt;
 }
 
 static void thread_cpu(uint64_t *usr, uint64_t *sys)
@@ -182,6 +262,18 @@ static void start_stats(struct io_thread *t, uint64_t now)
 	hist_init(&t->clat[1]);
 	memset(t->ios, 0, sizeof(t->ios));
 	memset(t->bytes, 0, sizeof(t->bytes));
+	t->win_ns = (uint64_t)(t->o->log_avg_msec > 0 ? t->o->log_avg_msec : IO_STAT_MS) * 1000000ULL;
+	t->win_start = now;
+	t->nwin = 0;
+	memset(&t->cur, 0, sizeof(t->cur));
+	memset(t->depth_level, 0, sizeof(t->depth_level));
+	memset(t->depth_submit, 0, sizeof(t->depth_submit));
+	memset(t->depth_complete, 0, sizeof(t->depth_complete));
+	t->chunk_used = 0;
+	for (unsigned i = 1; i < t->nchunks; i++)	/* a repetition starts its log anew */
+		free(t->chunks[i]);
+	t->nchunks = t->nchunks ? 1 : 0;
+	thread_faults(&t->ctx_start, &t->majf_start, &t->minf_start);
 	thread_cpu(&t->usr_start, &t->sys_start);
 }
 
@@ -220,6 +312,11 @@ static void run_sync(struct io_thread *t)
 		r->start_ns = now_ns();
 		t->ops->queue(t, r);
 		now = now_ns();
+		if (t->stats_on) {	/* one I/O in flight, one per call */
+			t->depth_level[0]++;
+			t->depth_submit[1]++;
+			t->depth_complete[1]++;
+		}
 		if (complete(t, r, now) || (sync_due(t, r) && sync_file(t)))
 			break;
 	}
@@ -239,6 +336,8 @@ static int submit(struct io_thread *t, unsigned *newq)
 
 	for (unsigned i = 0; i < *newq; i++)
 		t->pending[i]->start_ns = s;
+	if (t->stats_on)
+		t->depth_submit[batch_bucket(*newq)]++;
 	*newq = 0;
 	if (t->ops->commit && t->ops->commit(t) < 0) {
 		engine_error(t);
@@ -292,12 +391,16 @@ static void run_async(struct io_thread *t)
 			}
 			if (ret == IO_Q_COMPLETED) {
 				r->start_ns = now;
+				if (t->stats_on)
+					t->depth_level[depth_bucket(inflight + 1)]++;
 				if (complete(t, r, now_ns()))
 					issuing = false;
 				t->free_reqs[t->nfree++] = r;
 			} else {
 				t->pending[newq++] = r;
 				inflight++;
+				if (t->stats_on)
+					t->depth_level[depth_bucket(inflight)]++;
 			}
 			if (sync_due(t, r))
 				syncing = true;
@@ -324,6 +427,8 @@ static void run_async(struct io_thread *t)
 			break;
 		}
 		now = now_ns();
+		if (t->stats_on)
+			t->depth_complete[batch_bucket((unsigned)n)]++;
 		for (int i = 0; i < n; i++) {
 			struct io_req *r = t->ops->event(t, (unsigned)i);
 			if (!t->error && complete(t, r, now))
@@ -429,6 +534,10 @@ static void *thread_main(void *arg)
 	thread_cpu(&usr, &sys);
 	t->usr_ns = usr - t->usr_start;
 	t->sys_ns = sys - t->sys_start;
+	thread_faults(&t->ctx, &t->majf, &t->minf);
+	t->ctx -= t->ctx_start;
+	t->majf -= t->majf_start;
+	t->minf -= t->minf_start;
 	if (!t->error && o->end_fsync && t->fixed_dir != DIR_READ)
 		for (int i = 0; i < t->nfiles; i++)
 			fsync(t->files[i].fd);
@@ -440,6 +549,85 @@ out:
 	return NULL;
 }
 
+
+/* fio's bandwidth and IOPS statistics from every thread's full windows,
+ * the series the HTML page charts, the distributions and fault counts. */
+static void job_activity(const struct io_job *job, struct io_result *res)
+{
+	struct io_series *sr = &res->series;
+	unsigned most = 0;
+
+	for (int d = 0; d < 2; d++) {
+		struct io_rate_stats *st = &res->rate[d];
+		double bs = 0, bs2 = 0, is = 0, is2 = 0;
+		uint64_t n = 0;
+		st->bw_min = st->iops_min = INFINITY;
+		for (int i = 0; i < job->nthreads; i++) {
+			const struct io_thread *t = &job->threads[i];
+			double secs = (double)t->win_ns / 1e9;
+			for (unsigned k = 0; k < t->nwin; k++) {
+				double bw = (double)t->win[k].bytes[d] / 1024.0 / secs;
+				double io = (double)t->win[k].ios[d] / secs;
+				bs += bw;
+				bs2 += bw * bw;
+				is += io;
+				is2 += io * io;
+				st->bw_min = bw < st->bw_min ? bw : st->bw_min;
+				st->bw_max = bw > st->bw_max ? bw : st->bw_max;
+				st->iops_min = io < st->iops_min ? io : st->iops_min;
+				st->iops_max = io > st->iops_max ? io : st->iops_max;
+				n++;
+			}
+		}
+		st->samples = n;
+		if (!n) {
+			st->bw_min = st->iops_min = 0;
+			continue;
+		}
+		st->bw_mean = bs / (double)n;
+		st->iops_mean = is / (double)n;
+		/* sample standard deviation, as fio prints it */
+		st->bw_dev = n > 1 ? sqrt(fmax(0, (bs2 - bs * bs / (double)n) / (double)(n - 1))) : 0;
+		st->iops_dev = n > 1 ? sqrt(fmax(0, (is2 - is * is / (double)n) / (double)(n - 1))) : 0;
+	}
+	for (int i = 0; i < job->nthreads; i++) {
+		const struct io_thread *t = &job->threads[i];
+		most = t->nwin > most ? t->nwin : most;
+		for (int b = 0; b < IO_DEPTH_BUCKETS; b++) {
+			res->depth_level[b] += t->depth_level[b];
+			res->depth_submit[b] += t->depth_submit[b];
+			res->depth_complete[b] += t->depth_complete[b];
+		}
+		res->ctx += t->ctx;
+		res->majf += t->majf;
+		res->minf += t->minf;
+	}
+	/* the threads' windows summed index by index, then neighbours merged
+	 * down to IO_SERIES_MAX points */
+	unsigned per = (most + IO_SERIES_MAX - 1) / IO_SERIES_MAX;
+	per = per ? per : 1;
+	sr->n = 0;
+	sr->width_ms = job->nthreads ? (double)job->threads[0].win_ns * per / 1e6 : 0;
+	for (unsigned k = 0; k < most; k += per) {
+		uint64_t ios[2] = { 0, 0 }, lat[2] = { 0, 0 }, end = 0;
+		for (int i = 0; i < job->nthreads; i++) {
+			const struct io_thread *t = &job->threads[i];
+			for (unsigned j = k; j < k + per && j < t->nwin; j++) {
+				for (int d = 0; d < 2; d++) {
+					ios[d] += t->win[j].ios[d];
+					lat[d] += t->win[j].lat_sum[d];
+				}
+				end = t->win[j].end_ns > end ? t->win[j].end_ns : end;
+			}
+		}
+		sr->t_ms[sr->n] = (double)end / 1e6;
+		for (int d = 0; d < 2; d++) {
+			sr->iops[d][sr->n] = (double)ios[d] / (sr->width_ms / 1e3);
+			sr->lat_us[d][sr->n] = ios[d] ? (double)lat[d] / (double)ios[d] / 1e3 : NAN;
+		}
+		sr->n++;
+	}
+}
 
 static void job_result(const struct io_job *job, struct io_result *res)
 {
@@ -462,6 +650,7 @@ static void job_result(const struct io_job *job, struct io_result *res)
 	}
 	hist_merge(&res->clat, &res->dir_clat[0]);
 	hist_merge(&res->clat, &res->dir_clat[1]);
+	job_activity(job, res);
 	res->compress_ratio = -1;
 	if (!(job->ops->flags & ENGINE_NO_DATA)) {
 		const struct io_file *f = &job->threads[0].files[0];
@@ -539,6 +728,8 @@ int io_group_run(const struct io_options *opts, int njobs, const char *dir,
 		}
 	if (!rc)
 		rc = run_jobs(jobs, njobs, results);
+	for (int j = 0; j < njobs && !rc; j++)
+		rc = io_write_logs(jobs[j]);
 	for (int j = 0; j < opened; j++) {
 		if (keep)
 			for (int i = 0; i < jobs[j]->nthreads; i++)

@@ -45,6 +45,10 @@ struct io_job {
 };
 
 
+/* logs.c: the job's write_lat_log / write_bw_log / write_iops_log files,
+ * numbered on from the previous job's as fio numbers them. */
+int io_write_logs(const struct io_job *job);
+
 /* rules.c */
 bool io_is_direct(const struct io_options *o);
 int io_block_sizes(const struct io_options *o, uint64_t *min, uint64_t *max);

@@ -75,7 +75,41 @@ struct io_options {
 	bool disable_lat;
 	bool disable_clat;
 	bool disable_slat;
+	char write_lat_log[PARAM_STR_MAX];
+	char write_bw_log[PARAM_STR_MAX];
+	char write_iops_log[PARAM_STR_MAX];
+	int64_t log_avg_msec;
 };
+
+/* Activity over time: the I/O core closes a window every IO_STAT_MS (fio's
+ * bw_avg_time and iops_avg_time, 500 ms) or log_avg_msec, per thread. */
+#define IO_STAT_MS 500
+#define IO_WIN_CAP 4096	/* then windows merge in pairs, doubling the width */
+struct io_win {
+	uint64_t end_ns;		/* since the thread's measurement began */
+	uint64_t ios[2], bytes[2], lat_sum[2];
+};
+/* What the HTML page charts: the job's threads summed window by window,
+ * at most IO_SERIES_MAX points (neighbours merged beyond that). */
+#define IO_SERIES_MAX 400
+struct io_series {
+	int n;
+	double width_ms;
+	double t_ms[IO_SERIES_MAX];		/* window ends */
+	double iops[2][IO_SERIES_MAX];
+	double lat_us[2][IO_SERIES_MAX];	/* mean; NAN in a window with no I/O */
+};
+/* fio's bandwidth and IOPS statistics over the full windows of each thread
+ * (KiB/s and IO/s; samples = how many windows). */
+struct io_rate_stats {
+	double bw_min, bw_max, bw_mean, bw_dev;
+	double iops_min, iops_max, iops_mean, iops_dev;
+	uint64_t samples;
+};
+/* fio's distributions: I/Os by queue depth at submission, submit and reap
+ * calls by how many they took (buckets 1 2 4 8 16 32 >=64; 0 4 8 16 32 64
+ * >=64). */
+#define IO_DEPTH_BUCKETS 7
 
 /* The parameter table for struct io_options (io.c). */
 extern const struct param_def io_option_defs[];
@@ -97,6 +131,12 @@ struct io_result {
 	uint64_t usr_ns, sys_ns;	/* process CPU over the measured window */
 	double compress_ratio;		/* zstd size / size of data written; -1 = none */
 	uint64_t verified_blocks;
+	struct io_rate_stats rate[2];
+	struct io_series series;
+	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
+		 depth_complete[IO_DEPTH_BUCKETS];
+	uint64_t ctx, majf, minf;	/* getrusage of the I/O threads */
+	uint64_t start_epoch_ms;	/* when measurement began, wall clock */
 };
 
 struct io_job;
@@ -146,9 +186,29 @@ struct io_thread {
 	uint64_t ios[2], bytes[2];
 	uint64_t verified;
 	struct histogram clat[2];
+	/* activity windows (see struct io_win) and fio's distributions */
+	struct io_win *win, cur;
+	unsigned nwin;
+	uint64_t win_ns, win_start;
+	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
+		 depth_complete[IO_DEPTH_BUCKETS];
+	uint64_t ctx_start, majf_start, minf_start, ctx, majf, minf;
+	/* log_avg_msec=0 with a log asked: every I/O, in chunks allocated as
+	 * they fill (never per I/O) */
+	struct io_logent **chunks;
+	unsigned nchunks, chunk_used;
+	bool log_each;
 	int error;
 	char errmsg[8192];
 };
+
+/* One logged I/O (log_avg_msec=0). */
+struct io_logent {
+	uint64_t t_ns, lat_ns;
+	uint32_t len;
+	uint8_t dir;
+};
+#define IO_LOG_CHUNK 65536
 
 /* Run a group of jobs at once: all their threads start their I/O
  * together.  dir is where relative file names live.  results[i] receives
@@ -171,6 +231,22 @@ const char *io_rw_title(int rw);
  * buf; and the same numbers as a JSON object. */
 void io_result_text(const struct io_options *opt, const struct io_result *r, int group,
 		    char *buf, size_t len);
-json_t *io_result_json(const struct io_options *opt, const struct io_result *r, int group);
+/* fio's JSON layout for one job (`fsbench io --output-format=json`):
+ * given = the options as given for it, "key=value" lines ("job options"). */
+json_t *io_result_json(const struct io_options *opt, const struct io_result *r, int group,
+		       const char *given);
+/* "key=value" lines as a JSON object of strings (fio's "job options"). */
+json_t *io_given_json(const char *given);
+/* The device under the job's files over a group's run, as fio's
+ * disk_util reports it. */
+struct io_disk {
+	char name[64];
+	uint64_t read_ios, write_ios, read_merges, write_merges, read_ticks, write_ticks, in_queue;
+	double util;	/* % of the time with a request in flight */
+};
+/* fio's terse format, version 3: one line of 130 ';'-separated fields
+ * (129 without a disk). */
+void io_result_terse(const struct io_options *opt, const struct io_result *r, int group,
+		     const struct io_disk *disk, char *buf, size_t len);
 
 #endif

@@ -93,45 +93,264 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 		    (unsigned long long)r->verified_blocks);
 }
 
-static json_t *direction_json(uint64_t ios, uint64_t bytes, const struct histogram *h, double secs)
-{
-	json_t *d = json_object(), *p = json_object();
-	char key[32];
+/* ---- fio's JSON layout (fio 3.x --output-format=json) ------------------ */
 
-	json_object_set_new(d, "io_bytes", json_integer((json_int_t)bytes));
-	json_object_set_new(d, "total_ios", json_integer((json_int_t)ios));
-	json_object_set_new(d, "iops", json_real((double)ios / secs));
-	json_object_set_new(d, "bw_bytes", json_real((double)bytes / secs));
-	json_object_set_new(d, "runtime_ms", json_real(secs * 1e3));
+/* fio's default percentile list (clat_percentiles). */
+static const double fio_pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9,
+				   99.95, 99.99 };
+#define FIO_NPCTS (sizeof(fio_pcts) / sizeof(fio_pcts[0]))
+
+static json_t *lat_json(const struct histogram *h, bool pct)
+{
 	json_t *c = json_object();
+
 	json_object_set_new(c, "min", json_integer((json_int_t)(h->n ? h->min : 0)));
-	json_object_set_new(c, "max", json_integer((json_int_t)h->max));
-	json_object_set_new(c, "mean", json_real(h->mean));
-	json_object_set_new(c, "stddev", json_real(hist_stddev(h)));
-	for (size_t i = 0; i < NPCTS; i++) {
-		snprintf(key, sizeof(key), "%f", pcts[i]);
-		json_object_set_new(p, key, json_integer((json_int_t)hist_percentile(h, pcts[i])));
+	json_object_set_new(c, "max", json_integer((json_int_t)(h->n ? h->max : 0)));
+	json_object_set_new(c, "mean", json_real(h->n ? h->mean : 0));
+	json_object_set_new(c, "stddev", json_real(h->n ? hist_stddev(h) : 0));
+	json_object_set_new(c, "N", json_integer((json_int_t)h->n));
+	if (pct && h->n) {
+		json_t *p = json_object();
+		char key[32];
+		for (size_t i = 0; i < FIO_NPCTS; i++) {
+			snprintf(key, sizeof(key), "%f", fio_pcts[i]);
+			json_object_set_new(p, key, json_integer((json_int_t)hist_percentile(h, fio_pcts[i])));
+		}
+		json_object_set_new(c, "percentile", p);
 	}
-	json_object_set_new(c, "percentile", p);
-	json_object_set_new(d, "clat_ns", c);
+	return c;
+}
+
+static json_t *fio_direction(uint64_t ios, uint64_t bytes, const struct histogram *h,
+			     const struct io_rate_stats *st, double secs)
+{
+	json_t *d = json_object();
+	struct histogram empty;
+
+	hist_init(&empty);
+	json_object_set_new(d, "io_bytes", json_integer((json_int_t)bytes));
+	json_object_set_new(d, "io_kbytes", json_integer((json_int_t)(bytes / 1024)));
+	json_object_set_new(d, "bw_bytes", json_integer((json_int_t)((double)bytes / secs)));
+	json_object_set_new(d, "bw", json_integer((json_int_t)((double)bytes / 1024 / secs)));
+	json_object_set_new(d, "iops", json_real((double)ios / secs));
+	json_object_set_new(d, "runtime", json_integer(ios ? (json_int_t)(secs * 1e3 + 0.5) : 0));
+	json_object_set_new(d, "total_ios", json_integer((json_int_t)ios));
+	json_object_set_new(d, "short_ios", json_integer(0));
+	json_object_set_new(d, "drop_ios", json_integer(0));
+	/* one latency is measured per I/O (submission to completion): it is
+	 * clat, and lat as well; slat is not measured (N = 0), as fio shows
+	 * it for synchronous engines */
+	json_object_set_new(d, "slat_ns", lat_json(&empty, false));
+	json_object_set_new(d, "clat_ns", lat_json(h, true));
+	json_object_set_new(d, "lat_ns", lat_json(h, false));
+	bool any = st && st->samples;
+	json_object_set_new(d, "bw_min", json_integer(any ? (json_int_t)st->bw_min : 0));
+	json_object_set_new(d, "bw_max", json_integer(any ? (json_int_t)st->bw_max : 0));
+	json_object_set_new(d, "bw_agg", json_real(any ? 100.0 : 0));
+	json_object_set_new(d, "bw_mean", json_real(any ? st->bw_mean : 0));
+	json_object_set_new(d, "bw_dev", json_real(any ? st->bw_dev : 0));
+	json_object_set_new(d, "bw_samples", json_integer(any ? (json_int_t)st->samples : 0));
+	json_object_set_new(d, "iops_min", json_integer(any ? (json_int_t)st->iops_min : 0));
+	json_object_set_new(d, "iops_max", json_integer(any ? (json_int_t)st->iops_max : 0));
+	json_object_set_new(d, "iops_mean", json_real(any ? st->iops_mean : 0));
+	json_object_set_new(d, "iops_stddev", json_real(any ? st->iops_dev : 0));
+	json_object_set_new(d, "iops_samples", json_integer(any ? (json_int_t)st->samples : 0));
 	return d;
 }
 
-json_t *io_result_json(const struct io_options *opt, const struct io_result *r, int group)
+static json_t *buckets(const char *const *names, const uint64_t *count, int n)
 {
-	json_t *j = json_object();
-	double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
+	json_t *o = json_object();
+	uint64_t total = 0;
 
+	for (int i = 0; i < n; i++)
+		total += count[i];
+	for (int i = 0; i < n; i++)
+		json_object_set_new(o, names[i], json_real(total ? 100.0 * (double)count[i] /
+							     (double)total : 0));
+	return o;
+}
+
+/* fio's latency distribution: percent of I/Os by total latency, in ns,
+ * us and ms buckets; from the histogram (each bucket's midpoint). */
+static void latency_dist(json_t *j, const struct histogram *h, double *out_us, double *out_ms)
+{
+	static const char *const nk[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000" };
+	static const char *const mk[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+					  "2000", ">=2000" };
+	static const double lim[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
+	uint64_t ns[10] = { 0 }, us[10] = { 0 }, ms[12] = { 0 };
+
+	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
+		uint64_t c = h->bucket[b];
+		if (!c)
+			continue;
+		double v = (double)hist_value(b);
+		double x = v < 1e3 ? v : v < 1e6 ? v / 1e3 : v / 1e6;
+		uint64_t *arr = v < 1e3 ? ns : v < 1e6 ? us : ms;
+		int k = 0;
+		while (k < 10 && x >= lim[k])
+			k++;
+		if (v >= 1e6 && k == 10)
+			k = x < 2000 ? 10 : 11;
+		else if (k == 10)
+			k = 9;
+		arr[k] += c;
+	}
+	json_t *a = json_object(), *b = json_object(), *c = json_object();
+	double n = h->n ? (double)h->n : 1;
+	for (int k = 0; k < 10; k++) {
+		json_object_set_new(a, nk[k], json_real(100.0 * (double)ns[k] / n));
+		json_object_set_new(b, nk[k], json_real(100.0 * (double)us[k] / n));
+		if (out_us)
+			out_us[k] = 100.0 * (double)us[k] / n;
+	}
+	for (int k = 0; k < 12; k++) {
+		json_object_set_new(c, mk[k], json_real(100.0 * (double)ms[k] / n));
+		if (out_ms)
+			out_ms[k] = 100.0 * (double)ms[k] / n;
+	}
+	json_object_set_new(j, "latency_ns", a);
+	json_object_set_new(j, "latency_us", b);
+	json_object_set_new(j, "latency_ms", c);
+}
+
+json_t *io_given_json(const char *given)
+{
+	json_t *o = json_object();
+
+	for (const char *p = given; *p;) {
+		const char *nl = strchr(p, '\n'), *eq = strchr(p, '=');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (eq && (size_t)(eq - p) < len) {
+			char key[128];
+			snprintf(key, sizeof(key), "%.*s", (int)(eq - p), p);
+			json_object_set_new(o, key, json_stringn(eq + 1, len - (size_t)(eq - p) - 1));
+		}
+		p += len + (nl != NULL);
+	}
+	return o;
+}
+
+static const char *const level_names[IO_DEPTH_BUCKETS] = { "1", "2", "4", "8", "16", "32", ">=64" };
+static const char *const batch_names[IO_DEPTH_BUCKETS] = { "0", "4", "8", "16", "32", "64", ">=64" };
+
+json_t *io_result_json(const struct io_options *opt, const struct io_result *r, int group,
+		       const char *given)
+{
+	json_t *j = json_object(), *opts = io_given_json(given ? given : "");
+	double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
+	double wall = secs * (double)opt->numjobs;
+	struct histogram empty;
+
+	hist_init(&empty);
 	json_object_set_new(j, "jobname", json_string(opt->name));
 	json_object_set_new(j, "groupid", json_integer(group));
-	json_object_set_new(j, "numjobs", json_integer(opt->numjobs));
-	json_object_set_new(j, "read", direction_json(r->ios[0], r->bytes[0], &r->dir_clat[0], secs));
-	json_object_set_new(j, "write", direction_json(r->ios[1], r->bytes[1], &r->dir_clat[1], secs));
-	json_object_set_new(j, "usr_cpu_s", json_real((double)r->usr_ns / 1e9));
-	json_object_set_new(j, "sys_cpu_s", json_real((double)r->sys_ns / 1e9));
+	json_object_set_new(j, "error", json_integer(0));
+	json_object_set_new(j, "eta", json_integer(0));
+	json_object_set_new(j, "elapsed", json_integer((json_int_t)(secs + 0.999)));
+	json_object_set_new(j, "job options", opts);
+	json_object_set_new(j, "read", fio_direction(r->ios[0], r->bytes[0], &r->dir_clat[0],
+						     &r->rate[0], secs));
+	json_object_set_new(j, "write", fio_direction(r->ios[1], r->bytes[1], &r->dir_clat[1],
+						      &r->rate[1], secs));
+	json_object_set_new(j, "trim", fio_direction(0, 0, &empty, NULL, secs));
+	json_object_set_new(j, "sync", json_pack("{s:i,s:o}", "total_ios", 0, "lat_ns",
+						 lat_json(&empty, false)));
+	json_object_set_new(j, "job_runtime", json_integer((json_int_t)(secs * 1e3 + 0.5)));
+	json_object_set_new(j, "usr_cpu", json_real(100.0 * (double)r->usr_ns / 1e9 / wall));
+	json_object_set_new(j, "sys_cpu", json_real(100.0 * (double)r->sys_ns / 1e9 / wall));
+	json_object_set_new(j, "ctx", json_integer((json_int_t)r->ctx));
+	json_object_set_new(j, "majf", json_integer((json_int_t)r->majf));
+	json_object_set_new(j, "minf", json_integer((json_int_t)r->minf));
+	json_object_set_new(j, "iodepth_level", buckets(level_names, r->depth_level, IO_DEPTH_BUCKETS));
+	json_object_set_new(j, "iodepth_submit", buckets(batch_names, r->depth_submit, IO_DEPTH_BUCKETS));
+	json_object_set_new(j, "iodepth_complete", buckets(batch_names, r->depth_complete,
+							   IO_DEPTH_BUCKETS));
+	latency_dist(j, &r->clat, NULL, NULL);
+	json_object_set_new(j, "latency_depth", json_integer(opt->iodepth));
+	json_object_set_new(j, "latency_target", json_integer(0));
+	json_object_set_new(j, "latency_percentile", json_real(100.0));
+	json_object_set_new(j, "latency_window", json_integer(0));
+	/* what fsbench adds, in one place fio's tools ignore */
+	json_t *x = json_object();
+	json_object_set_new(x, "numjobs", json_integer(opt->numjobs));
 	if (r->compress_ratio >= 0)
-		json_object_set_new(j, "zstd_ratio", json_real(r->compress_ratio));
+		json_object_set_new(x, "zstd_ratio", json_real(r->compress_ratio));
 	if (opt->verify)
-		json_object_set_new(j, "verified_blocks", json_integer((json_int_t)r->verified_blocks));
+		json_object_set_new(x, "verified_blocks", json_integer((json_int_t)r->verified_blocks));
+	json_object_set_new(j, "fsbench", x);
 	return j;
+}
+
+/* ---- fio's terse format, version 3 ----------------------------------- */
+
+static void terse_lat(struct out *o, const struct histogram *h)
+{
+	if (!h->n) {
+		put(o, ";0;0;0.000000;0.000000");
+		return;
+	}
+	put(o, ";%llu;%llu;%f;%f", (unsigned long long)(h->min / 1000),
+	    (unsigned long long)(h->max / 1000), h->mean / 1e3, hist_stddev(h) / 1e3);
+}
+
+static void terse_dir(struct out *o, uint64_t ios, uint64_t bytes, const struct histogram *h,
+		      const struct io_rate_stats *st, double secs)
+{
+	struct histogram empty;
+
+	hist_init(&empty);
+	put(o, ";%llu;%llu;%llu;%llu", (unsigned long long)(bytes / 1024),
+	    (unsigned long long)((double)bytes / 1024 / secs), (unsigned long long)((double)ios / secs),
+	    (unsigned long long)(ios ? secs * 1e3 + 0.5 : 0));
+	terse_lat(o, &empty);		/* slat: not measured */
+	terse_lat(o, h);		/* clat */
+	for (size_t i = 0; i < 20; i++)
+		if (i < FIO_NPCTS && h->n)
+			put(o, ";%f%%=%llu", fio_pcts[i],
+			    (unsigned long long)(hist_percentile(h, fio_pcts[i]) / 1000));
+		else
+			put(o, ";0%%=0");
+	terse_lat(o, h);		/* lat: the same measure */
+	bool any = st->samples > 0;
+	put(o, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)(any ? st->bw_min : 0),
+	    (unsigned long long)(any ? st->bw_max : 0), any ? 100.0 : 0.0, any ? st->bw_mean : 0,
+	    any ? st->bw_dev : 0);
+}
+
+void io_result_terse(const struct io_options *opt, const struct io_result *r, int group,
+		     const struct io_disk *disk, char *buf, size_t len)
+{
+	struct out o = { buf, len, 0 };
+	double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
+	double wall = secs * (double)opt->numjobs;
+	double us[10], ms[12];
+	json_t *scratch = json_object();
+
+	buf[0] = 0;
+	put(&o, "3;fsbench-%s;%s;%d;0", FSBENCH_VERSION, opt->name, group);
+	terse_dir(&o, r->ios[0], r->bytes[0], &r->dir_clat[0], &r->rate[0], secs);
+	terse_dir(&o, r->ios[1], r->bytes[1], &r->dir_clat[1], &r->rate[1], secs);
+	put(&o, ";%f%%;%f%%;%llu;%llu;%llu", 100.0 * (double)r->usr_ns / 1e9 / wall,
+	    100.0 * (double)r->sys_ns / 1e9 / wall, (unsigned long long)r->ctx,
+	    (unsigned long long)r->majf, (unsigned long long)r->minf);
+	uint64_t total = 0;
+	for (int b = 0; b < IO_DEPTH_BUCKETS; b++)
+		total += r->depth_level[b];
+	for (int b = 0; b < IO_DEPTH_BUCKETS; b++)
+		put(&o, ";%.1f%%", total ? 100.0 * (double)r->depth_level[b] / (double)total : 0.0);
+	latency_dist(scratch, &r->clat, us, ms);
+	json_decref(scratch);
+	for (int k = 0; k < 10; k++)
+		put(&o, ";%.2f%%", us[k]);
+	for (int k = 0; k < 12; k++)
+		put(&o, ";%.2f%%", ms[k]);
+	if (disk && disk->name[0])
+		put(&o, ";%s;%llu;%llu;%llu;%llu;%llu;%llu;%llu;%.2f%%", disk->name,
+		    (unsigned long long)disk->read_ios, (unsigned long long)disk->write_ios,
+		    (unsigned long long)disk->read_merges, (unsigned long long)disk->write_merges,
+		    (unsigned long long)disk->read_ticks, (unsigned long long)disk->write_ticks,
+		    (unsigned long long)disk->in_queue, disk->util);
+	put(&o, "\n");
 }

@@ -42,6 +42,16 @@ static void warn(struct parser *p, int line, const char *key)
 		 "%s%s: option '%s' is not supported by fsbench io; ignored\n", p->name, where, key);
 }
 
+/* Append "key=value\n" to a given-options list (bounded: a line that does
+ * not fit is left out of the report, not cut). */
+static void record(char *list, const char *key, const char *value)
+{
+	size_t n = strlen(list), need = strlen(key) + strlen(value) + 2;
+
+	if (n + need < 2048)
+		snprintf(list + n, 2048 - n, "%s=%s\n", key, value);
+}
+
 static int set_option(struct parser *p, int line, const char *key, const char *value)
 {
 	struct io_options *o = p->job ? p->job : &p->global;
@@ -63,6 +73,7 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 	}
 	if (params_set(io_option_defs, o, key, value))
 		return error_prefix("%s%s", p->name, where);
+	record(p->job ? p->set->given[p->set->njobs - 1] : p->set->global_given, key, value);
 	return 0;
 }
 
@@ -79,6 +90,7 @@ static int start_job(struct parser *p, const char *name, int line)
 	*p->job = p->global;
 	str_copy(p->job->name, sizeof(p->job->name), name);
 	s->group[s->njobs] = p->group;
+	s->given[s->njobs][0] = '\0';
 	s->njobs++;
 	return 0;
 }
@@ -177,6 +189,8 @@ int jobfile_from_args(int argc, char **argv, bool ignore_unknown, struct jobset 
 		if (!strcmp(key, "name")) {
 			close_job(&p);
 			rc = start_job(&p, eq ? eq + 1 : "job", 0);
+			if (!rc)	/* fio lists --name among the job's options */
+				record(out->given[out->njobs - 1], "name", eq ? eq + 1 : "job");
 			continue;
 		}
 		rc = set_option(&p, 0, key, eq ? arg + 2 + (eq - key) + 1 : "1");

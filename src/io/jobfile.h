@@ -24,6 +24,10 @@ struct jobset {
 	int group[JOBS_MAX];
 	int njobs;
 	char warnings[2048];	/* ignored options, one per line */
+	/* the options as written, "key=value" lines: fio's "job options" and
+	 * "global options" in its JSON */
+	char given[JOBS_MAX][2048];
+	char global_given[2048];
 };
 
 /* Parse text (name is the file name used in messages). */

@@ -88,5 +88,14 @@ const struct param_def io_option_defs[] = {
 	{ "disable_clat", PT_BOOL, P(disable_clat), "0", 0, 0, NULL,
 	  "accepted for fio compatibility: completion latency is always recorded" },
 	{ "disable_slat", PT_BOOL, P(disable_slat), "0", 0, 0, NULL, "accepted for fio compatibility" },
+	PARAM_STRING("write_lat_log", struct io_options, write_lat_log, "",
+		     "fsbench io: write PREFIX_lat.N.log and PREFIX_clat.N.log (and an empty "
+		     "_slat log: fsbench measures one latency) in fio's log format"),
+	PARAM_STRING("write_bw_log", struct io_options, write_bw_log, "",
+		     "fsbench io: write PREFIX_bw.N.log (KiB/s)"),
+	PARAM_STRING("write_iops_log", struct io_options, write_iops_log, "",
+		     "fsbench io: write PREFIX_iops.N.log"),
+	{ "log_avg_msec", PT_INT, P(log_avg_msec), "0", 0, 3600000, NULL,
+	  "log the mean over windows of this many ms instead of every I/O" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };

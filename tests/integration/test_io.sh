@@ -28,8 +28,8 @@ JOB
 check "io: job file runs" [ $rc -eq 0 ]
 check "io: three jobs in two groups" jqt '[.jobs[].groupid] == [0, 0, 1]' "$WORK/io.json"
 check "io: each block once per job" jqt '[.jobs[] | .read.total_ios + .write.total_ios] == [1024, 1024, 1024]' "$WORK/io.json"
-check "io: verify read back every block" jqt '.jobs[2].verified_blocks == 1024' "$WORK/io.json"
-check "io: random data measured incompressible" jqt '.jobs[1].zstd_ratio > 0.95' "$WORK/io.json"
+check "io: verify read back every block" jqt '.jobs[2].fsbench.verified_blocks == 1024' "$WORK/io.json"
+check "io: random data measured incompressible" jqt '.jobs[1].fsbench.zstd_ratio > 0.95' "$WORK/io.json"
 check "io: files removed afterwards" [ -z "$(ls -A "$T")" ]
 
 (cd "$T" && FSB io --rw=randread --bs=4k --size=2m --ioengine=io_uring --iodepth=4) >"$WORK/flags.out" 2>&1
@@ -66,4 +66,51 @@ check "io: IOPS, higher is better" grep -q "^IOPS > Higher Is Better" "$WORK/run
 check "io: latency percentiles stored" jqt '[.tests[0].metrics[].name] | index("clat_p99.99") != null' "$WORK/run.json"
 check "io: fio-shaped detail kept" jqt '.tests[0].samples[0].detail | test("read: IOPS=")' "$WORK/run.json"
 check "io: nothing left in the target" [ -z "$(ls -A "$T")" ]
+
+# fio's JSON layout: the same keys as fio's own output for the same job
+# (fsbench's additions live under "fsbench"); fio's terse version 3.
+keys() {
+	jq -r '[paths(scalars)] | map(map(tostring) | join(".")) | .[]' "$1" |
+		sed -E 's/^jobs\.[0-9]+\./jobs[]./; s/^disk_util\.[0-9]+\./disk_util[]./' |
+		grep -v '^jobs\[\]\.fsbench\.' | sort -u
+}
+JOB=(--name=k --rw=randrw --bs=4k --size=8m --ioengine=libaio --iodepth=4 --runtime=1)
+(cd "$T" && FSB io "${JOB[@]}" --output-format=json) >"$WORK/k2.json" 2>/dev/null
+check "io json: fio's top level and job fields" jqt '(."fio version" | startswith("fsbench-")) and
+	(.jobs[0] | has("job options") and .read.clat_ns.percentile["99.990000"] > 0 and
+	 .read.lat_ns.N == .read.total_ios and .read.slat_ns.N == 0 and .latency_depth == 4)' "$WORK/k2.json"
+check "io json: job options as given" jqt '.jobs[0]["job options"] | .rw == "randrw" and .name == "k" and .iodepth == "4"' "$WORK/k2.json"
+check "io json: distributions sum to 100%" jqt '.jobs[0] | ([.iodepth_level[]] | add) > 99.9 and
+	([.iodepth_submit[]] | add) > 99.9 and ([.latency_ns[], .latency_us[], .latency_ms[]] | add) > 99.9' "$WORK/k2.json"
+if command -v fio >/dev/null; then
+	(cd "$T" && fio "${JOB[@]}" --output-format=json >"$WORK/k1.json" 2>/dev/null; rm -f k.0.0)
+	diff <(keys "$WORK/k1.json") <(keys "$WORK/k2.json") >"$WORK/keys.diff"
+	check "io json: the same key set as fio $(fio --version)'s ($(wc -l < "$WORK/keys.diff") lines differ)" \
+		[ ! -s "$WORK/keys.diff" ]
+	(cd "$T" && fio "${JOB[@]}" --output-format=terse 2>/dev/null; rm -f k.0.0) > "$WORK/t1.txt"
+else
+	skip "io json: key set against fio" "fio is not installed (scripts/install-deps installs it)"
+fi
+(cd "$T" && FSB io "${JOB[@]}" --output-format=terse) >"$WORK/t2.txt" 2>/dev/null
+n2=$(tr ';' '\n' < "$WORK/t2.txt" | wc -l)
+check "io terse: version 3, 129 or 130 fields ($n2)" \
+	sh -c "[ \"\$(cut -d';' -f1,3 '$WORK/t2.txt')\" = '3;k' ] && [ $n2 -ge 129 ] && [ $n2 -le 130 ]"
+if [ -s "$WORK/t1.txt" ]; then
+	n1=$(tr ';' '\n' < "$WORK/t1.txt" | wc -l)
+	check "io terse: as many fields as fio's ($n1)" [ "$n1" -eq "$n2" ]
+fi
+
+# fio's logs: per window and per I/O, in fio's format
+(cd "$T" && FSB io --name=l --rw=randrw --bs=4k --size=4m --ioengine=psync --runtime=1 --time_based \
+	--write_lat_log=lt --write_bw_log=bw --write_iops_log=io --log_avg_msec=200) >/dev/null 2>&1
+check "io logs: the five files" sh -c "cd '$T' && [ -s lt_lat.1.log ] && [ -s lt_clat.1.log ] && [ -e lt_slat.1.log ] &&
+	[ -s bw_bw.1.log ] && [ -s io_iops.1.log ]"
+check "io logs: fio's line format, a window each 200 ms, both directions" \
+	sh -c "grep -Eq '^200, [0-9]+, 0, 0, 0\$' '$T/bw_bw.1.log' && grep -Eq '^400, [0-9]+, 1, 0, 0\$' '$T/io_iops.1.log' &&
+	! grep -vEq '^[0-9]+, [0-9]+, [01], 0, 0\$' '$T/lt_lat.1.log'"
+rm -f "$T"/*.log
+(cd "$T" && FSB io --name=e --rw=randread --bs=4k --size=1m --ioengine=psync --write_lat_log=p) >/dev/null 2>&1
+check "io logs: log_avg_msec=0 logs every I/O (256), with its block size" \
+	sh -c "[ \"\$(grep -cE '^[0-9]+, [0-9]+, 0, 4096, 0\$' '$T/p_clat.1.log')\" -eq 256 ]"
+rm -f "$T"/*.log
 finish

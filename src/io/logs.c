@@ -1,0 +1,118 @@
+/*
+ * logs.c: fio's latency, bandwidth and IOPS logs for `fsbench io`
+ * (write_lat_log=PREFIX, write_bw_log=PREFIX, write_iops_log=PREFIX,
+ * log_avg_msec=MS), in fio's format, so that fio's own plotting tools read
+ * them: one line per entry, "time (ms), value, direction (0 read, 1 write),
+ * block size, priority".  With log_avg_msec=0 every I/O is an entry (its
+ * latency in ns; its own bandwidth in KiB/s; 1 for IOPS); otherwise each
+ * window is one entry per direction with the window's mean latency, its
+ * KiB/s and IO/s, and a block size of 0, as fio writes them.  Files are
+ * named PREFIX_lat.N.log, PREFIX_clat.N.log, PREFIX_slat.N.log,
+ * PREFIX_bw.N.log and PREFIX_iops.N.log, N counting every thread of every
+ * job from 1.  fsbench measures one latency per I/O (submission to
+ * completion): it goes to both the lat and clat logs, and the slat log is
+ * left empty, as fio leaves it for synchronous engines.
+ */
+#include "io_internal.h"
+#include "../core/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int seq;	/* fio's log number, across the whole `fsbench io` */
+
+static FILE *open_log(const char *prefix, const char *kind, int n, char *path, size_t len)
+{
+	snprintf(path, len, "%s_%s.%d.log", prefix, kind, n);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		error_errno("cannot write the log %s", path);
+	}
+	return f;
+}
+
+static int close_log(FILE *f, const char *path)
+{
+	int bad = ferror(f);
+
+	if (fclose(f) || bad)
+		return error_errno("writing the log %s", path);
+	return 0;
+}
+
+/* kind: 0 lat (and clat), 1 bw, 2 iops */
+static void write_entries(FILE *f, const struct io_thread *t, int kind)
+{
+	const struct io_options *o = t->o;
+
+	if (t->log_each) {
+		for (unsigned c = 0; c < t->nchunks; c++) {
+			unsigned n = c + 1 == t->nchunks ? t->chunk_used : IO_LOG_CHUNK;
+			for (unsigned i = 0; i < n; i++) {
+				const struct io_logent *e = &t->chunks[c][i];
+				unsigned long long v = kind == 0 ? e->lat_ns : kind == 2 ? 1 :
+					(unsigned long long)((double)e->len / 1024.0 /
+							     ((double)(e->lat_ns ? e->lat_ns : 1) / 1e9));
+				fprintf(f, "%llu, %llu, %u, %u, 0\n", (unsigned long long)(e->t_ns / 1000000),
+					v, e->dir, e->len);
+			}
+		}
+		return;
+	}
+	double secs = (double)t->win_ns / 1e9;
+	for (unsigned k = 0; k < t->nwin; k++) {
+		const struct io_win *w = &t->win[k];
+		for (int d = 0; d < 2; d++) {
+			if (!(d == DIR_READ ? io_has_reads(o) : io_has_writes(o)))
+				continue;
+			if (kind == 0 && !w->ios[d])
+				continue;	/* no latency in a window without I/O */
+			unsigned long long v = kind == 0 ? w->lat_sum[d] / w->ios[d] :
+				kind == 1 ? (unsigned long long)((double)w->bytes[d] / 1024.0 / secs) :
+				(unsigned long long)((double)w->ios[d] / secs);
+			fprintf(f, "%llu, %llu, %d, 0, 0\n", (unsigned long long)(w->end_ns / 1000000), v,
+				d);
+		}
+	}
+}
+
+int io_write_logs(const struct io_job *job)
+{
+	const struct io_options *o = &job->o;
+	char path[PARAM_STR_MAX + 64];
+
+	if (!o->write_lat_log[0] && !o->write_bw_log[0] && !o->write_iops_log[0])
+		return 0;
+	for (int i = 0; i < job->nthreads; i++) {
+		const struct io_thread *t = &job->threads[i];
+		int n = ++seq;
+		static const char *const lat_kinds[] = { "lat", "clat", "slat" };
+		for (int k = 0; o->write_lat_log[0] && k < 3; k++) {
+			FILE *f = open_log(o->write_lat_log, lat_kinds[k], n, path, sizeof(path));
+			if (!f)
+				return -1;
+			if (k < 2)
+				write_entries(f, t, 0);
+			if (close_log(f, path))
+				return -1;
+		}
+		const char *prefix[2] = { o->write_bw_log, o->write_iops_log };
+		for (int k = 0; k < 2; k++) {
+			if (!prefix[k][0])
+				continue;
+			FILE *f = open_log(prefix[k], k ? "iops" : "bw", n, path, sizeof(path));
+			if (!f)
+				return -1;
+			write_entries(f, t, k + 1);
+			if (close_log(f, path))
+				return -1;
+		}
+	}
+	return 0;
+}
