@@ -150,33 +150,6 @@ static int io_failed(struct io_thread *t, const struct io_req *r)
 	return -1;
 }
 
-/* Close the current activity window (and any empty ones a stall left),
- * merging the oldest in pairs when the preallocated array is full: rare,
- * never an allocation. */
-static void win_roll(struct io_thread *t, uint64_t now)
-{
-	while (now - t->win_start >= t->win_ns) {
-		t->win_start += t->win_ns;
-		if (t->nwin == IO_WIN_CAP) {
-			for (unsigned i = 0; i < IO_WIN_CAP / 2; i++) {
-				struct io_win *a = &t->win[2 * i], *b = &t->win[2 * i + 1];
-				for (int d = 0; d < 2; d++) {
-					a->ios[d] += b->ios[d];
-					a->bytes[d] += b->bytes[d];
-					a->lat_sum[d] += b->lat_sum[d];
-				}
-				a->end_ns = b->end_ns;
-				t->win[i] = *a;
-			}
-			t->nwin = IO_WIN_CAP / 2;
-			t->win_ns *= 2;
-		}
-		t->cur.end_ns = t->win_start - t->start_ns;
-		t->win[t->nwin++] = t->cur;
-		memset(&t->cur, 0, sizeof(t->cur));
-	}
-}
-
 /* log_avg_msec=0: one entry per I/O, in chunks of IO_LOG_CHUNK. */
 static int log_io(struct io_thread *t, const struct io_req *r, uint64_t now)
 {
@@ -211,11 +184,7 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 		hist_add(&t->clat[r->dir], lat);
 		t->ios[r->dir]++;
 		t->bytes[r->dir] += r->len;
-		if (now - t->win_start >= t->win_ns)
-			win_roll(t, now);
-		t->cur.ios[r->dir]++;
-		t->cur.bytes[r->dir] += r->len;
-		t->cur.lat_sum[r->dir] += lat;
+		winbuf_add(&t->wb, now, r->dir, r->len, lat);
 		if (t->log_each && log_io(t, r, now))
 			return -1;
 	}
@@ -262,10 +231,8 @@ static void start_stats(struct io_thread *t, uint64_t now)
 	hist_init(&t->clat[1]);
 	memset(t->ios, 0, sizeof(t->ios));
 	memset(t->bytes, 0, sizeof(t->bytes));
-	t->win_ns = (uint64_t)(t->o->log_avg_msec > 0 ? t->o->log_avg_msec : IO_STAT_MS) * 1000000ULL;
-	t->win_start = now;
-	t->nwin = 0;
-	memset(&t->cur, 0, sizeof(t->cur));
+	winbuf_start(&t->wb, now,
+		     (uint64_t)(t->o->log_avg_msec > 0 ? t->o->log_avg_msec : IO_STAT_MS) * 1000000ULL);
 	memset(t->depth_level, 0, sizeof(t->depth_level));
 	memset(t->depth_submit, 0, sizeof(t->depth_submit));
 	memset(t->depth_complete, 0, sizeof(t->depth_complete));
@@ -554,8 +521,7 @@ out:
  * the series the HTML page charts, the distributions and fault counts. */
 static void job_activity(const struct io_job *job, struct io_result *res)
 {
-	struct io_series *sr = &res->series;
-	unsigned most = 0;
+	const struct winbuf **bufs = calloc((size_t)job->nthreads + 1, sizeof(*bufs));
 
 	for (int d = 0; d < 2; d++) {
 		struct io_rate_stats *st = &res->rate[d];
@@ -564,10 +530,10 @@ static void job_activity(const struct io_job *job, struct io_result *res)
 		st->bw_min = st->iops_min = INFINITY;
 		for (int i = 0; i < job->nthreads; i++) {
 			const struct io_thread *t = &job->threads[i];
-			double secs = (double)t->win_ns / 1e9;
-			for (unsigned k = 0; k < t->nwin; k++) {
-				double bw = (double)t->win[k].bytes[d] / 1024.0 / secs;
-				double io = (double)t->win[k].ios[d] / secs;
+			double secs = (double)t->wb.width_ns / 1e9;
+			for (unsigned k = 0; k < t->wb.n; k++) {
+				double bw = (double)t->wb.w[k].bytes[d] / 1024.0 / secs;
+				double io = (double)t->wb.w[k].ios[d] / secs;
 				bs += bw;
 				bs2 += bw * bw;
 				is += io;
@@ -592,7 +558,8 @@ static void job_activity(const struct io_job *job, struct io_result *res)
 	}
 	for (int i = 0; i < job->nthreads; i++) {
 		const struct io_thread *t = &job->threads[i];
-		most = t->nwin > most ? t->nwin : most;
+		if (bufs)
+			bufs[i] = &t->wb;
 		for (int b = 0; b < IO_DEPTH_BUCKETS; b++) {
 			res->depth_level[b] += t->depth_level[b];
 			res->depth_submit[b] += t->depth_submit[b];
@@ -602,31 +569,9 @@ static void job_activity(const struct io_job *job, struct io_result *res)
 		res->majf += t->majf;
 		res->minf += t->minf;
 	}
-	/* the threads' windows summed index by index, then neighbours merged
-	 * down to IO_SERIES_MAX points */
-	unsigned per = (most + IO_SERIES_MAX - 1) / IO_SERIES_MAX;
-	per = per ? per : 1;
-	sr->n = 0;
-	sr->width_ms = job->nthreads ? (double)job->threads[0].win_ns * per / 1e6 : 0;
-	for (unsigned k = 0; k < most; k += per) {
-		uint64_t ios[2] = { 0, 0 }, lat[2] = { 0, 0 }, end = 0;
-		for (int i = 0; i < job->nthreads; i++) {
-			const struct io_thread *t = &job->threads[i];
-			for (unsigned j = k; j < k + per && j < t->nwin; j++) {
-				for (int d = 0; d < 2; d++) {
-					ios[d] += t->win[j].ios[d];
-					lat[d] += t->win[j].lat_sum[d];
-				}
-				end = t->win[j].end_ns > end ? t->win[j].end_ns : end;
-			}
-		}
-		sr->t_ms[sr->n] = (double)end / 1e6;
-		for (int d = 0; d < 2; d++) {
-			sr->iops[d][sr->n] = (double)ios[d] / (sr->width_ms / 1e3);
-			sr->lat_us[d][sr->n] = ios[d] ? (double)lat[d] / (double)ios[d] / 1e3 : NAN;
-		}
-		sr->n++;
-	}
+	if (bufs)
+		timeline_from(&res->series, bufs, job->nthreads);
+	free(bufs);
 }
 
 static void job_result(const struct io_job *job, struct io_result *res)

@@ -263,11 +263,10 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->pending = calloc(t->depth, sizeof(*t->pending));
 	if (t->verify)
 		t->written = calloc((size_t)(t->total_blocks + 7) / 8, 1);
-	t->win = calloc(IO_WIN_CAP, sizeof(*t->win));
 	t->log_each = !o->log_avg_msec && (o->write_lat_log[0] || o->write_bw_log[0] ||
 					   o->write_iops_log[0]);
-	if (!t->win)
-		return error_set("out of memory for the activity windows");
+	if (winbuf_init(&t->wb, IO_WIN_CAP))
+		return -1;
 	if (!t->files || !t->reqs || !t->free_reqs || !t->pending || (t->verify && !t->written) ||
 	    posix_memalign((void **)&t->bufmem, BUF_ALIGN, t->buf_size * t->depth))
 		return error_set("out of memory for %u requests of %zu bytes", t->depth, t->buf_size);
@@ -306,7 +305,7 @@ void io_job_close(struct io_job *job)
 		free(t->pending);
 		free(t->written);
 		free(t->bufmem);
-		free(t->win);
+		winbuf_free(&t->wb);
 		for (unsigned c = 0; c < t->nchunks; c++)
 			free(t->chunks[c]);
 		free(t->chunks);

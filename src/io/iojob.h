@@ -20,6 +20,7 @@
 
 #include "engine.h"
 #include "../core/histogram.h"
+#include "../core/timeline.h"
 #include "../core/param.h"
 #include "../core/pattern.h"
 
@@ -81,24 +82,10 @@ struct io_options {
 	int64_t log_avg_msec;
 };
 
-/* Activity over time: the I/O core closes a window every IO_STAT_MS (fio's
+/* Activity over time (core/timeline.h): a window every IO_STAT_MS (fio's
  * bw_avg_time and iops_avg_time, 500 ms) or log_avg_msec, per thread. */
 #define IO_STAT_MS 500
 #define IO_WIN_CAP 4096	/* then windows merge in pairs, doubling the width */
-struct io_win {
-	uint64_t end_ns;		/* since the thread's measurement began */
-	uint64_t ios[2], bytes[2], lat_sum[2];
-};
-/* What the HTML page charts: the job's threads summed window by window,
- * at most IO_SERIES_MAX points (neighbours merged beyond that). */
-#define IO_SERIES_MAX 400
-struct io_series {
-	int n;
-	double width_ms;
-	double t_ms[IO_SERIES_MAX];		/* window ends */
-	double iops[2][IO_SERIES_MAX];
-	double lat_us[2][IO_SERIES_MAX];	/* mean; NAN in a window with no I/O */
-};
 /* fio's bandwidth and IOPS statistics over the full windows of each thread
  * (KiB/s and IO/s; samples = how many windows). */
 struct io_rate_stats {
@@ -132,7 +119,7 @@ struct io_result {
 	double compress_ratio;		/* zstd size / size of data written; -1 = none */
 	uint64_t verified_blocks;
 	struct io_rate_stats rate[2];
-	struct io_series series;
+	struct timeline series;
 	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
 		 depth_complete[IO_DEPTH_BUCKETS];
 	uint64_t ctx, majf, minf;	/* getrusage of the I/O threads */
@@ -186,10 +173,8 @@ struct io_thread {
 	uint64_t ios[2], bytes[2];
 	uint64_t verified;
 	struct histogram clat[2];
-	/* activity windows (see struct io_win) and fio's distributions */
-	struct io_win *win, cur;
-	unsigned nwin;
-	uint64_t win_ns, win_start;
+	/* activity windows and fio's distributions */
+	struct winbuf wb;
 	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
 		 depth_complete[IO_DEPTH_BUCKETS];
 	uint64_t ctx_start, majf_start, minf_start, ctx, majf, minf;

@@ -65,9 +65,9 @@ static void write_entries(FILE *f, const struct io_thread *t, int kind)
 		}
 		return;
 	}
-	double secs = (double)t->win_ns / 1e9;
-	for (unsigned k = 0; k < t->nwin; k++) {
-		const struct io_win *w = &t->win[k];
+	double secs = (double)t->wb.width_ns / 1e9;
+	for (unsigned k = 0; k < t->wb.n; k++) {
+		const struct win *w = &t->wb.w[k];
 		for (int d = 0; d < 2; d++) {
 			if (!(d == DIR_READ ? io_has_reads(o) : io_has_writes(o)))
 				continue;

@@ -104,6 +104,10 @@ static json_t *test_json(const struct result *r, const struct r_test *t, int bas
 			if (s->detail)
 				json_object_set_new(json_array_get(samples, json_array_size(samples) - 1),
 						    "detail", json_string(s->detail));
+			json_t *series = s->series ? json_loads(s->series, 0, NULL) : NULL;
+			if (series)
+				json_object_set_new(json_array_get(samples, json_array_size(samples) - 1),
+						    "series", series);
 		}
 		if (c->failure)
 			json_array_append_new(failures, json_pack("{s:s,s:s}", "target",

@@ -97,6 +97,7 @@ static const char *cache_policy(const struct runner_opts *o, char *buf, size_t l
 struct cell {
 	struct wl_ctx ctx;
 	char detail[DETAIL_MAX];
+	char series[SERIES_MAX];
 	char dir[4096];
 	int prepared, failed, n;
 	double *primary;	/* values of the primary metric, [max runs] */
@@ -169,6 +170,7 @@ static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 	test_pause("workload");
 	error_clear();
 	c->detail[0] = '\0';
+	c->series[0] = '\0';
 	c->ctx.bytes_written = c->ctx.bytes_read = -1;
 	if (o->device_stats)
 		device_begin(&c->probe, t->info.blockdev, c->dir);
@@ -185,6 +187,7 @@ static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 	sm->cpu_pct = u.wall >= 0.1 ? u.cpu_pct : NAN;
 	sm->machine_cpu_pct = u.machine_pct;
 	sm->detail = c->detail;
+	sm->series = c->series;
 	return rc;
 }
 
@@ -304,6 +307,7 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 		c->ctx.params = ts->params;
 		c->ctx.dir = c->dir;
 		c->ctx.detail = c->detail;
+		c->ctx.series = c->series;
 		c->ctx.data_complete = o->device_stats ? data_complete : NULL;
 		c->ctx.runner_priv = c;
 		/* A fresh filesystem for every test but the first (made by setup). */

@@ -205,15 +205,19 @@ static int store_one(struct store *s, int64_t run, json_t *targets, int64_t *tid
 			v[m] = json_is_number(x) ? json_number_value(x) : NAN;
 		}
 		const char *detail = str_of(sm, "detail", "sample");
+		json_t *sj = json_object_get(sm, "series");
+		char *series = json_is_object(sj) ? json_dumps(sj, JSON_COMPACT) : NULL;
 		struct r_sample row = {
 			.rep = (int)json_integer_value(json_object_get(sm, "rep")),
 			.wall = num_of(sm, "wall_s"), .cpu_user = num_of(sm, "cpu_user_s"),
 			.cpu_sys = num_of(sm, "cpu_sys_s"), .cpu_pct = num_of(sm, "cpu_percent"),
 			.machine_cpu_pct = num_of(sm, "machine_cpu_percent"), .values = v,
-			.detail = (char *)detail,
+			.detail = (char *)detail, .series = series,
 		};
 		int ti = target_index(targets, str_of(sm, "target", "sample"));
-		if (store_add_sample(s, test, tids[ti], &row, nm))
+		int rc = store_add_sample(s, test, tids[ti], &row, nm);
+		free(series);
+		if (rc)
 			return -1;
 	}
 	for (size_t k = 0; it->failures && k < json_array_size(it->failures); k++) {

@@ -50,6 +50,7 @@ static void free_test(struct r_test *t, int ntargets)
 		for (int j = 0; j < t->cells[i].nsamples; j++) {
 			free(t->cells[i].samples[j].values);
 			free(t->cells[i].samples[j].detail);
+			free(t->cells[i].samples[j].series);
 		}
 		free(t->cells[i].samples);
 		free(t->cells[i].failure);

@@ -17,6 +17,7 @@ struct r_sample {
 	double wall, cpu_user, cpu_sys, cpu_pct, machine_cpu_pct;
 	double *values;		/* one per metric of the test; NAN if absent */
 	char *detail;		/* the workload's own text for this run, or NULL */
+	char *series;		/* its timeline as JSON text (core/timeline.h), or NULL */
 };
 
 struct r_cell {			/* one test on one target */

@@ -44,7 +44,7 @@ static const char schema[] =
 	" test_id INTEGER NOT NULL REFERENCES test(id),"
 	" target_id INTEGER NOT NULL REFERENCES target(id), rep INTEGER,"
 	" wall REAL, cpu_user REAL, cpu_sys REAL, cpu_pct REAL,"
-	" machine_cpu_pct REAL, detail TEXT);"
+	" machine_cpu_pct REAL, detail TEXT, series TEXT);"
 	"CREATE TABLE value(sample_id INTEGER NOT NULL REFERENCES sample(id),"
 	" metric_ord INTEGER, value REAL);"
 	"CREATE TABLE failure(test_id INTEGER NOT NULL, target_id INTEGER NOT NULL,"
@@ -193,7 +193,8 @@ int store_open(const char *path, struct store **out)
 		/* 1 -> 2: targets record the --fs spec and the mkfs command;
 		 * 2 -> 3: samples keep the workload's own text;
 		 * 3 -> 4: the device group (metric.grp, target.blockdev), a
-		 * run's note and its arguments (for --resume). */
+		 * run's note and its arguments (for --resume), a sample's
+		 * timeline. */
 		if (exec(s, "BEGIN") ||
 		    (v < 2 && exec(s, "ALTER TABLE target ADD COLUMN spec TEXT;"
 				      " ALTER TABLE target ADD COLUMN mkfs TEXT;")) ||
@@ -202,7 +203,8 @@ int store_open(const char *path, struct store **out)
 				      " ALTER TABLE target ADD COLUMN blockdev TEXT;"
 				      " ALTER TABLE target ADD COLUMN blockdev_note TEXT;"
 				      " ALTER TABLE run ADD COLUMN note TEXT;"
-				      " ALTER TABLE run ADD COLUMN argv TEXT;")) ||
+				      " ALTER TABLE run ADD COLUMN argv TEXT;"
+				      " ALTER TABLE sample ADD COLUMN series TEXT;")) ||
 		    exec(s, sql) || exec(s, "COMMIT"))
 			goto fail;
 	} else if (v > STORE_SCHEMA_VERSION) {
@@ -512,7 +514,7 @@ int store_add_sample(struct store *s, int64_t test_id, int64_t target_id,
 	if (exec(s, "SAVEPOINT one"))
 		return -1;
 	if (prepare(s, "INSERT INTO sample(test_id,target_id,rep,wall,cpu_user,"
-		       "cpu_sys,cpu_pct,machine_cpu_pct,detail) VALUES(?,?,?,?,?,?,?,?,?)", &st))
+		       "cpu_sys,cpu_pct,machine_cpu_pct,detail,series) VALUES(?,?,?,?,?,?,?,?,?,?)", &st))
 		goto fail;
 	sqlite3_bind_int64(st, 1, test_id);
 	sqlite3_bind_int64(st, 2, target_id);
@@ -523,6 +525,7 @@ int store_add_sample(struct store *s, int64_t test_id, int64_t target_id,
 	bind_real(st, 7, sm->cpu_pct);
 	bind_real(st, 8, sm->machine_cpu_pct);
 	bind_text(st, 9, sm->detail && sm->detail[0] ? sm->detail : NULL);
+	bind_text(st, 10, sm->series && sm->series[0] ? sm->series : NULL);
 	if (step_done(s, st, "recording a sample"))
 		goto fail;
 	sid = sqlite3_last_insert_rowid(s->db);
@@ -722,7 +725,7 @@ static int load_samples(struct store *s, const struct result *r, struct r_test *
 	sqlite3_stmt *st, *vs;
 
 	if (prepare(s, "SELECT id,target_id,rep,wall,cpu_user,cpu_sys,cpu_pct,"
-		       "machine_cpu_pct,detail FROM sample WHERE test_id=? ORDER BY id", &st))
+		       "machine_cpu_pct,detail,series FROM sample WHERE test_id=? ORDER BY id", &st))
 		return -1;
 	if (prepare(s, "SELECT metric_ord,value FROM value WHERE sample_id=?", &vs)) {
 		sqlite3_finalize(st);
@@ -746,6 +749,7 @@ static int load_samples(struct store *s, const struct result *r, struct r_test *
 		sm->cpu_pct = col_real(st, 6);
 		sm->machine_cpu_pct = col_real(st, 7);
 		sm->detail = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : col_dup(st, 8);
+		sm->series = sqlite3_column_type(st, 9) == SQLITE_NULL ? NULL : col_dup(st, 9);
 		int nv = t->nmetrics + t->ndevice;
 		sm->values = malloc(sizeof(double) * (size_t)(nv + 1));
 		if (!sm->values) {

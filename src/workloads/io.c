@@ -155,6 +155,9 @@ static int io_run(struct wl_ctx *ctx, double *v)
 	ctx->bytes_written = (int64_t)res->bytes[1];
 	if (ctx->detail)
 		io_result_text(ctx->params, res, 0, ctx->detail, DETAIL_MAX);
+	if (ctx->series)
+		timeline_json(&res->series, &res->dir_clat[0], &res->dir_clat[1], ctx->series,
+			      SERIES_MAX);
 	free(res);
 	return 0;
 }

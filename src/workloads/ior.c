@@ -22,6 +22,7 @@
 #include "../core/comm.h"
 #include "../core/error.h"
 #include "../core/histogram.h"
+#include "../core/timeline.h"
 #include "../core/timing.h"
 
 #include <errno.h>
@@ -105,6 +106,10 @@ struct ior_ctx {
 	uint64_t read_limit;	/* stonewalled writes: transfers every rank wrote */
 	char ranks[2][2048];	/* per rank: source, first open, last close */
 	char err[4600];
+	/* this rank's transfers over time, both phases (the HTML timeline is
+	 * rank 0's), and every rank's latencies per phase ([0] read) */
+	struct winbuf wb;
+	struct histogram hist[2];
 };
 
 static bool writes(const struct ior_params *p)
@@ -213,7 +218,9 @@ static int do_phase(struct ior_ctx *c, bool write_phase, struct phase *ph)
 				}
 				done += (size_t)n;
 			}
-			hist_add(&ph->lat, now_ns() - t0);
+			uint64_t t1 = now_ns();
+			hist_add(&ph->lat, t1 - t0);
+			winbuf_add(&c->wb, t1, write_phase, len, t1 - t0);
 			if (!write_phase && p->R && check_buffer(c, src, off, len)) {
 				close(fd);
 				return -1;
@@ -300,6 +307,7 @@ static int phase_all(struct ior_ctx *c, bool write_phase, double *bw, double *io
 	c->bytes[write_phase ? 0 : 1] = sum[0];
 	/* Transfer latencies: every rank's histogram, merged bucket by bucket. */
 	comm_merge_hist(&ph.lat);
+	c->hist[write_phase ? 1 : 0] = ph.lat;
 	c->calls[write_phase ? 0 : 1] = ph.lat.n;
 	*lat = ph.lat.mean / 1e3;
 	*p99 = (double)hist_percentile(&ph.lat, 99) / 1e3;
@@ -321,8 +329,15 @@ static int ior_run(struct wl_ctx *ctx, double *v)
 
 	for (int m = 0; m < M_COUNT; m++)
 		v[m] = NAN;
-	if (posix_memalign((void **)&c.buf, 4096, (size_t)p->t))
+	hist_init(&c.hist[0]);
+	hist_init(&c.hist[1]);
+	if (winbuf_init(&c.wb, 4096))
+		return -1;
+	if (posix_memalign((void **)&c.buf, 4096, (size_t)p->t)) {
+		winbuf_free(&c.wb);
 		return error_set("out of memory for a %llu-byte transfer", (unsigned long long)p->t);
+	}
+	winbuf_start(&c.wb, now_ns(), 100000000ULL);	/* 100 ms: IOR phases are short */
 	for (size_t i = 0; i < p->t / 8; i++)
 		c.buf[i] = MAGIC | ((uint64_t)c.rank << 16);
 	/* A shared file starts empty: rank 0 removes it before anyone opens. */
@@ -338,6 +353,17 @@ static int ior_run(struct wl_ctx *ctx, double *v)
 		rc = phase_all(&c, false, &v[M_RBW], &v[M_RIOPS], &v[M_ROPEN], &v[M_RXFER],
 			       &v[M_RCLOSE], &v[M_RLAT], &v[M_RP99]);
 	free(c.buf);
+	if (!rc && ctx->series) {
+		struct timeline *tl = malloc(sizeof(*tl));
+		const struct winbuf *one = &c.wb;
+		winbuf_roll(&c.wb, now_ns());
+		if (tl) {
+			timeline_from(tl, &one, 1);
+			timeline_json(tl, &c.hist[0], &c.hist[1], ctx->series, SERIES_MAX);
+			free(tl);
+		}
+	}
+	winbuf_free(&c.wb);
 	/* Every rank removes its files (rank 0 the shared one) once all are
 	 * done with them, on failure too. */
 	comm_sync();

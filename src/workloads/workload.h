@@ -44,6 +44,7 @@ struct preset {
 };
 
 #define DETAIL_MAX 16384
+#define SERIES_MAX 65536
 
 struct wl_ctx {
 	const char *dir;	/* scratch directory for this target */
@@ -53,6 +54,9 @@ struct wl_ctx {
 	 * tool's own output shape (fileop's per-level table, bonnie's CSV
 	 * line).  Empty unless the workload writes it. */
 	char *detail;		/* DETAIL_MAX bytes */
+	/* Optional: the repetition's timeline and latency distribution as
+	 * core/timeline.h's JSON text (io, ior), charted in the HTML page. */
+	char *series;		/* SERIES_MAX bytes */
 	/* The bytes this repetition wrote and read as the application sees
 	 * them (files x size, transfers, records): the denominator of write
 	 * and read amplification.  The runner sets -1 (unknown) before each

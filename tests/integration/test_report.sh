@@ -69,19 +69,40 @@ fi
 # not an axis with no bar.
 FSB run "io:rw=randread,size=8m,bs=4k,ioengine=psync" --target a="$WORK/a" --target b="$WORK/b" \
 	--runs 2 --db "$WORK/io.db" --html "$WORK/io.html" -q 2>/dev/null
+FSB run "io:rw=randrw,size=8m,bs=4k,ioengine=psync,runtime=1500ms,time_based=1" --target a="$WORK/a" \
+	--target b="$WORK/b" --runs 2 --db "$WORK/tl.db" --html "$WORK/tlio.html" -q 2>/dev/null
 check "io page: the latency percentiles chart has a log axis" \
 	grep -q '<svg class="chart grouped log"[^>]*data-scale="log"[^>]*data-unit="usec"' "$WORK/io.html"
 check "io page: 'how to read this page' at the top" grep -q 'class="howto"' "$WORK/io.html"
+# latency over time and the latency distribution (issue 17), from the
+# timeline every io repetition stores
+check "io page: a latency-over-time chart with a line per target" \
+	sh -c "grep -q 'data-chart=\"latency-over-time\"' '$WORK/tlio.html' &&
+	       [ \"\$(grep -o '<polyline class=\"series\"[^>]*data-dir=\"read\"' '$WORK/tlio.html' | wc -l)\" -eq 2 ]"
+check "io page: a latency distribution (CDF) on a log axis" \
+	grep -q 'data-chart="latency-cdf" data-scale="log"' "$WORK/tlio.html"
+FSB show last --db "$WORK/tl.db" -f json > "$WORK/io.json"
+check "io JSON: each sample's timeline (3 windows of 500 ms) and latency histogram" \
+	jqt '[.tests[0].samples[].series | (.t_ms | length) >= 2 and .width_ms == 500 and
+	      ((.hist.counts[0] | add) > 0)] | all' "$WORK/io.json"
 check "io page: tables scroll inside their box" grep -q '<div class="scroll"><table class="raw">' "$WORK/io.html"
 check "io page: a shaky figure (2 runs) carries a visible warning" grep -q 'class="warn".*only 2 runs' "$WORK/io.html"
 if command -v chromium >/dev/null; then
 	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$WORK/chrome2" --dump-dom "file://$WORK/io.html" > "$WORK/iodom.html" 2>/dev/null
-	empty=$(awk 'BEGIN { RS = "<svg class=\"chart" } NR > 1 { if (!index($0, "<rect class=\"bar\"")) n++ } END { print n + 0 }' "$WORK/iodom.html")
+	empty=$(awk 'BEGIN { RS = "<svg class=\"chart" } NR > 1 && !/^ (timeline|cdf)/ { if (!index($0, "<rect class=\"bar\"")) n++ } END { print n + 0 }' "$WORK/iodom.html")
 	check "io page in Chromium: no chart without a bar ($empty empty)" [ "$empty" -eq 0 ]
 	check "io page in Chromium: the log-scale latency chart is rendered" \
 		grep -q 'data-scale="log"' "$WORK/iodom.html"
+	tshot=${TESTBIN:-$WORK}/../latency-over-time.png
+	awk '/<h3>Latency over time/,/<\/figure>/' "$WORK/tlio.html" > "$WORK/tl.part"
+	{ echo '<html><body style="font-family:sans-serif">'; cat "$WORK/tl.part"; echo '</body></html>'; } > "$WORK/tl.html"
+	chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$WORK/chrome5" --window-size=860,420 --screenshot="$tshot" \
+		"file://$WORK/tl.html" >/dev/null 2>&1
+	check "latency-over-time chart screenshot saved ($tshot)" [ -s "$tshot" ]
 else
 	skip "io page in Chromium" "chromium is not installed"
 fi

@@ -177,6 +177,7 @@ static void test_store_round_trip_and_upgrade(void **state)
 				      " ALTER TABLE target DROP COLUMN blockdev;"
 				      " ALTER TABLE target DROP COLUMN blockdev_note;"
 				      " ALTER TABLE run DROP COLUMN note; ALTER TABLE run DROP COLUMN argv;"
+				      " ALTER TABLE sample DROP COLUMN series;"
 				      " PRAGMA user_version=3;", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(store_open(p, &s), 0);
