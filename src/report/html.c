@@ -569,6 +569,15 @@ static void log_ticks_y(FILE *f, double lo, double hi, double x0, double x1, dou
 	}
 }
 
+/* A line chart's key: the target's colour and label. */
+static void legend_entry(FILE *f, const struct result *r, int i, struct palette *pal)
+{
+	fprintf(f, "<span style=\"color:%s\">&#9632;</span> ",
+		svg_colour(colour_index(pal, r->targets[i].label)));
+	xml_escape(f, r->targets[i].label);
+	fputs(" &#160; ", f);
+}
+
 /* Latency over time: each target's first repetition, mean latency per
  * window (log axis), reads solid and writes dashed. */
 static void chart_timeline(FILE *f, const struct result *r, int ti, struct palette *pal)
@@ -647,12 +656,8 @@ static void chart_timeline(FILE *f, const struct result *r, int ti, struct palet
 		}
 		fputs("</svg><figcaption>", f);
 		for (int i = 0; i < r->ntargets; i++)
-			if (ser[i]) {
-				fprintf(f, "<span style=\"color:%s\">&#9632;</span> ",
-					svg_colour(colour_index(pal, r->targets[i].label)));
-				xml_escape(f, r->targets[i].label);
-				fputs(" &#160; ", f);
-			}
+			if (ser[i])
+				legend_entry(f, r, i, pal);
 		fputs("reads solid, writes dashed; windows of ", f);
 		fprintf(f, "%.0f ms.</figcaption></figure>\n",
 			json_number_value(json_object_get(ser[0] ? ser[0] : ser[r->ntargets - 1],
@@ -756,12 +761,8 @@ static void chart_cdf(FILE *f, const struct result *r, int ti, struct palette *p
 		}
 		fputs("</svg><figcaption>", f);
 		for (int i = 0; i < r->ntargets; i++)
-			if (has[i]) {
-				fprintf(f, "<span style=\"color:%s\">&#9632;</span> ",
-					svg_colour(colour_index(pal, r->targets[i].label)));
-				xml_escape(f, r->targets[i].label);
-				fputs(" &#160; ", f);
-			}
+			if (has[i])
+				legend_entry(f, r, i, pal);
 		fputs("10 bins per decade (within a bin the curve is straight).</figcaption></figure>\n", f);
 	}
 	free(cum);
@@ -1039,16 +1040,8 @@ int report_compare_html(FILE *f, struct result *const *runs, int n, double fail_
 static void runs_table(FILE *f, struct result *const *runs, int n)
 {
 	const char *names[32];
-	int nn = 0;
+	int nn = report_sys_names(runs, n, names, 32);
 
-	for (int r = 0; r < n; r++)
-		for (int i = 0; i < runs[r]->nsys; i++) {
-			int seen = 0;
-			for (int j = 0; j < nn && !seen; j++)
-				seen = !strcmp(names[j], runs[r]->sys[i].name);
-			if (!seen && nn < 32)
-				names[nn++] = runs[r]->sys[i].name;
-		}
 	fputs("<section class=\"runs\"><h2>Runs merged</h2><div class=\"scroll\"><table class=\"runs\">"
 	      "<tr><th></th>", f);
 	for (int r = 0; r < n; r++) {

@@ -153,20 +153,26 @@ fail:
 }
 
 /* The runs' systems side by side: one column per run. */
-void report_runs_table(FILE *f, struct result *const *runs, int n, int markdown)
+int report_sys_names(struct result *const *runs, int n, const char **names, int max)
 {
-	const char *names[32];
 	int nn = 0;
 
-	/* every system field any run has, in first-seen order */
 	for (int r = 0; r < n; r++)
 		for (int i = 0; i < runs[r]->nsys; i++) {
 			int seen = 0;
 			for (int j = 0; j < nn && !seen; j++)
 				seen = !strcmp(names[j], runs[r]->sys[i].name);
-			if (!seen && nn < 32)
+			if (!seen && nn < max)
 				names[nn++] = runs[r]->sys[i].name;
 		}
+	return nn;
+}
+
+void report_runs_table(FILE *f, struct result *const *runs, int n, int markdown)
+{
+	const char *names[32];
+	int nn = report_sys_names(runs, n, names, 32);
+
 	fputs(markdown ? "| |" : "Runs side by side:\n", f);
 	if (markdown) {
 		for (int r = 0; r < n; r++)

@@ -124,6 +124,8 @@ void report_merge_free(struct result *m);
 /* The runs' system tables side by side, a column (Markdown) or a line
  * (text) per run. */
 void report_runs_table(FILE *f, struct result *const *runs, int n, int markdown);
+/* Every system-table field any of the runs has, in first-seen order. */
+int report_sys_names(struct result *const *runs, int n, const char **names, int max);
 
 /* One self-contained HTML page (inline CSS and SVG) for one or more runs. */
 int report_html(FILE *f, struct result *const *runs, int nruns, const char *baseline);

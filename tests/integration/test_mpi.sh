@@ -29,6 +29,8 @@ for where in "tmpfs:$SHM" "disk:$WORK/disk"; do
 	# one rank's worth of output: the chart heading once, not once per rank
 	check "$name: only rank 0 printed" [ "$(grep -c '^IOR (fsbench)' "$WORK/ior-$name.out")" -eq 1 ]
 	check "$name: ranks and node recorded" jqt '.tests[0].samples[0].detail | test("^4 ranks on 1 node: ")' "$WORK/ior-$name.json"
+	check "$name: every rank's transfer latencies in the sample's series (384 writes, 384 reads)" \
+		jqt '.tests[0].samples[0].series.hist.counts | map(add) == [384, 384]' "$WORK/ior-$name.json"
 	# aggregate = ranks x segments x block
 	check "$name: aggregate bytes = 4 ranks x 3 x 2 MiB" \
 		jqt '.tests[0].samples[0].detail | test("write [0-9.]+ MiB/s, 25165824 bytes") and test("read [0-9.]+ MiB/s, 25165824 bytes")' "$WORK/ior-$name.json"
