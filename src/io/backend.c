@@ -236,6 +236,7 @@ static void start_stats(struct io_thread *t, uint64_t now)
 	memset(t->depth_level, 0, sizeof(t->depth_level));
 	memset(t->depth_submit, 0, sizeof(t->depth_submit));
 	memset(t->depth_complete, 0, sizeof(t->depth_complete));
+	t->depth_sum = t->depth_n = 0;
 	t->chunk_used = 0;
 	for (unsigned i = 1; i < t->nchunks; i++)	/* a repetition starts its log anew */
 		free(t->chunks[i]);
@@ -281,6 +282,8 @@ static void run_sync(struct io_thread *t)
 		now = now_ns();
 		if (t->stats_on) {	/* one I/O in flight, one per call */
 			t->depth_level[0]++;
+			t->depth_sum++;
+			t->depth_n++;
 			t->depth_submit[1]++;
 			t->depth_complete[1]++;
 		}
@@ -313,9 +316,12 @@ static int submit(struct io_thread *t, unsigned *newq)
 	return 0;
 }
 
-/* io_uring, libaio: keep iodepth requests in flight, submitting every
- * iodepth_batch_submit requests and, once the queue is full, reaping at
- * least iodepth_batch_complete_min completions, as fio does. */
+/* io_uring, libaio: keep iodepth requests in flight, as fio's do_io does.
+ * Requests are submitted every iodepth_batch_submit queued; once the queue
+ * is full, each reap takes at least iodepth_batch_complete_min and at most
+ * iodepth_batch_complete_max completions (fio's defaults: 1 and 1, so a
+ * completion is replaced at once and the queue stays full), repeated while
+ * more than iodepth_low are in flight (default iodepth: one reap). */
 static void run_async(struct io_thread *t)
 {
 	unsigned inflight = 0;
@@ -366,8 +372,11 @@ static void run_async(struct io_thread *t)
 			} else {
 				t->pending[newq++] = r;
 				inflight++;
-				if (t->stats_on)
+				if (t->stats_on) {
 					t->depth_level[depth_bucket(inflight)]++;
+					t->depth_sum += inflight;
+					t->depth_n++;
+				}
 			}
 			if (sync_due(t, r))
 				syncing = true;
@@ -387,22 +396,31 @@ static void run_async(struct io_thread *t)
 			if (!issuing)
 				break;
 		}
-		int n = t->ops->getevents(t, inflight < t->batch_complete ? inflight : t->batch_complete,
-					  inflight);
+		bool full = inflight >= t->depth || t->held;
+		int n;
+		do {
+			unsigned lo = t->batch_complete ? t->batch_complete : 1;
+			unsigned hi = t->batch_complete_max > lo ? t->batch_complete_max : lo;
+			lo = lo < inflight ? lo : inflight;
+			hi = hi < inflight ? hi : inflight;
+			n = t->ops->getevents(t, lo, hi);
+			if (n < 0)
+				break;
+			now = now_ns();
+			if (t->stats_on)
+				t->depth_complete[batch_bucket((unsigned)n)]++;
+			for (int i = 0; i < n; i++) {
+				struct io_req *r = t->ops->event(t, (unsigned)i);
+				if (!t->error && complete(t, r, now))
+					issuing = false;
+				t->free_reqs[t->nfree++] = r;
+			}
+			inflight -= (unsigned)n;
+		} while (full && inflight > t->depth_low && n > 0);
 		if (n < 0) {
 			engine_error(t);
 			break;
 		}
-		now = now_ns();
-		if (t->stats_on)
-			t->depth_complete[batch_bucket((unsigned)n)]++;
-		for (int i = 0; i < n; i++) {
-			struct io_req *r = t->ops->event(t, (unsigned)i);
-			if (!t->error && complete(t, r, now))
-				issuing = false;
-			t->free_reqs[t->nfree++] = r;
-		}
-		inflight -= (unsigned)n;
 	}
 out:
 	if (t->held) {
@@ -565,6 +583,8 @@ static void job_activity(const struct io_job *job, struct io_result *res)
 			res->depth_submit[b] += t->depth_submit[b];
 			res->depth_complete[b] += t->depth_complete[b];
 		}
+		res->depth_sum += t->depth_sum;
+		res->depth_n += t->depth_n;
 		res->ctx += t->ctx;
 		res->majf += t->majf;
 		res->minf += t->minf;

@@ -254,6 +254,10 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->sync_every = (uint64_t)(o->fsync ? o->fsync : o->fdatasync);
 	t->batch_submit = o->iodepth_batch_submit ? (unsigned)o->iodepth_batch_submit : t->depth;
 	t->batch_complete = o->iodepth_batch_complete_min ? (unsigned)o->iodepth_batch_complete_min : 1;
+	t->batch_complete_max = o->iodepth_batch_complete_max ? (unsigned)o->iodepth_batch_complete_max
+							      : t->batch_complete;
+	t->depth_low = o->iodepth_low && (unsigned)o->iodepth_low < t->depth ? (unsigned)o->iodepth_low
+									      : t->depth;
 	data_spec_of(o, &t->data);
 	rng_seed(&t->rng, t->seed + (uint64_t)id);
 

@@ -44,6 +44,8 @@ struct io_options {
 	int64_t iodepth;
 	int64_t iodepth_batch_submit;
 	int64_t iodepth_batch_complete_min;
+	int64_t iodepth_batch_complete_max;
+	int64_t iodepth_low;
 	int64_t loops;
 	double runtime;
 	bool time_based;
@@ -124,6 +126,7 @@ struct io_result {
 		 depth_complete[IO_DEPTH_BUCKETS];
 	uint64_t ctx, majf, minf;	/* getrusage of the I/O threads */
 	uint64_t start_epoch_ms;	/* when measurement began, wall clock */
+	uint64_t depth_sum, depth_n;	/* requests in flight as each was queued */
 };
 
 struct io_job;
@@ -163,7 +166,8 @@ struct io_thread {
 	int next_file;
 	uint64_t issued_bytes, target_bytes;
 	uint64_t sync_every, writes_since_sync;
-	unsigned batch_submit, batch_complete;
+	unsigned batch_submit, batch_complete, batch_complete_max, depth_low;
+	uint64_t depth_sum, depth_n;
 	struct io_file *sync_file;
 	uint8_t *written;		/* verify: blocks written, 1 bit each */
 	bool stats_on;

@@ -275,6 +275,8 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	/* what fsbench adds, in one place fio's tools ignore */
 	json_t *x = json_object();
 	json_object_set_new(x, "numjobs", json_integer(opt->numjobs));
+	if (r->depth_n)
+		json_object_set_new(x, "mean_inflight", json_real((double)r->depth_sum / (double)r->depth_n));
 	if (r->compress_ratio >= 0)
 		json_object_set_new(x, "zstd_ratio", json_real(r->compress_ratio));
 	if (opt->verify)

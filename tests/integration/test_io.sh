@@ -100,6 +100,20 @@ if [ -s "$WORK/t1.txt" ]; then
 	check "io terse: as many fields as fio's ($n1)" [ "$n1" -eq "$n2" ]
 fi
 
+# Queue behaviour as fio's: iodepth requests kept in flight, a completion
+# replaced at once (reap 1..1 by default); iodepth_low drains deeper.
+for e in libaio io_uring; do
+	(cd "$T" && FSB io --name=q --rw=randread --bs=4k --size=16m --ioengine=$e --iodepth=16 \
+		--runtime=1 --time_based --output-format=json) >"$WORK/q-$e.json" 2>/dev/null
+	check "io $e: the queue stays full (mean in flight >= 15.5 of 16, >= 99% of I/Os at depth 16)" \
+		jqt '.jobs[0] | .fsbench.mean_inflight >= 15.5 and .iodepth_level["16"] >= 99' "$WORK/q-$e.json"
+	check "io $e: one completion per reap, as fio's default" jqt '.jobs[0].iodepth_complete["4"] >= 99' "$WORK/q-$e.json"
+done
+(cd "$T" && FSB io --name=q --rw=randread --bs=4k --size=16m --ioengine=libaio --iodepth=16 --iodepth_low=4 \
+	--iodepth_batch_complete_max=16 --runtime=1 --time_based --output-format=json) >"$WORK/q-low.json" 2>/dev/null
+check "io: iodepth_low=4 lets the queue drain to 4 before refilling" \
+	jqt '.jobs[0] | .fsbench.mean_inflight < 14 and .fsbench.mean_inflight > 4' "$WORK/q-low.json"
+
 # fio's logs: per window and per I/O, in fio's format
 (cd "$T" && FSB io --name=l --rw=randrw --bs=4k --size=4m --ioengine=psync --runtime=1 --time_based \
 	--write_lat_log=lt --write_bw_log=bw --write_iops_log=io --log_avg_msec=200) >/dev/null 2>&1
