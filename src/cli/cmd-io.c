@@ -17,6 +17,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 static const struct cli_opt io_args[] = {
@@ -53,10 +54,56 @@ static int override_jobs(struct jobset *set, int first, char **flags, int nflags
 		eq = strchr(key, '=');
 		if (eq)
 			*eq = 0;
-		for (int j = first; j < set->njobs; j++)
+		for (int j = first; j < set->njobs; j++) {
 			if (params_set(io_option_defs, &set->jobs[j], key, eq ? eq + 1 : "1"))
 				return -1;
+			size_t n = strlen(set->given[j]);	/* as given, for size= and "job options" */
+			snprintf(set->given[j] + n, sizeof(set->given[j]) - n, "%s=%s\n", key, eq ? eq + 1 : "1");
+		}
 	}
+	return 0;
+}
+
+/* Whether "key=" is among the options as given (the job's or [global]). */
+static bool given(const struct jobset *set, int j, const char *key)
+{
+	const char *lists[2] = { set->given[j], set->global_given };
+	size_t n = strlen(key);
+
+	for (int k = 0; k < 2; k++)
+		for (const char *p = lists[k]; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
+			if (!strncmp(p, key, n) && p[n] == '=')
+				return true;
+	return false;
+}
+
+/* fio has no default size: without size= a job works on its existing
+ * file, whole, and with neither it is an error ("you need to specify
+ * size=").  A block device is refused here with the reason: fsbench io
+ * works on files, and formats devices only through `run --device`. */
+static int size_as_fio(struct jobset *set, int j)
+{
+	struct io_options *o = &set->jobs[j];
+	char path[2 * PARAM_STR_MAX + 2];
+	struct stat st;
+
+	if (o->filename[0]) {
+		snprintf(path, sizeof(path), "%s%s%s", o->directory[0] && o->filename[0] != '/' ?
+			 o->directory : "", o->directory[0] && o->filename[0] != '/' ? "/" : "",
+			 o->filename);
+		if (!stat(path, &st) && S_ISBLK(st.st_mode))
+			return error_set("filename=%s is a block device: fsbench io works on files (to "
+					 "benchmark a device, format it with `fsbench run --device`)", path);
+	}
+	if (given(set, j, "size") || o->fill_device)
+		return 0;
+	if (!o->filename[0] || stat(path, &st))
+		return error_set("you need to specify size= (no size and %s%s, as fio requires)",
+				 o->filename[0] ? "no existing file " : "no filename=",
+				 o->filename[0] ? path : "");
+	if (!S_ISREG(st.st_mode) || !st.st_size)
+		return error_set("you need to specify size= (%s is not a regular file with data)", path);
+	o->size = (uint64_t)st.st_size;	/* the whole existing file, as fio */
 	return 0;
 }
 
@@ -95,6 +142,9 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	if (!rc && !c->set.njobs)
 		rc = cli_fail(EXIT_USAGE, "io: no job: give a job file or options such as --rw=randread "
 			      "--bs=4k --size=1g (see `fsbench io --help`)");
+	for (int j = 0; !rc && j < c->set.njobs; j++)
+		if (size_as_fio(&c->set, j))
+			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
 	for (int j = 0; !rc && j < c->set.njobs; j++)
 		if (io_options_validate(&c->set.jobs[j]))
 			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());

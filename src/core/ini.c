@@ -27,6 +27,8 @@ int ini_parse(const char *name, const char *text, const struct ini_handler *h, v
 				       INI_LINE_MAX);
 			break;
 		}
+		if (h->inline_comments)
+			line[strcspn(line, ";#")] = '\0';
 		s = str_trim(line);
 		if (!*s || *s == ';' || *s == '#')
 			continue;

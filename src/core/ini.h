@@ -17,6 +17,10 @@
 #define INI_LINE_MAX 4094
 
 struct ini_handler {
+	/* fio's rule: ';' or '#' anywhere on a line starts a comment (fio
+	 * keeps "filename=data ; or a disk" as "data").  Suite files keep
+	 * them in values. */
+	int inline_comments;
 	/* "[name]": name trimmed, never empty. */
 	int (*section)(void *arg, const char *name, int line);
 	/* value is NULL for a bare key; key is never empty. */

@@ -126,6 +126,9 @@ static int io_failed(struct io_thread *t, const struct io_req *r)
 	const char *what = r->dir == DIR_READ ? "reading" : "writing";
 	char done[32], asked[32];
 
+	/* fill_device: a full filesystem is where the job ends, not an error */
+	if (t->o->fill_device && r->dir == DIR_WRITE && (r->res == -ENOSPC || r->res == -EDQUOT))
+		return -1;
 	t->error = 1;
 	if (r->res >= 0) {
 		snprintf(t->errmsg, sizeof(t->errmsg), "short %s on %s at offset %llu: %d of %u bytes",
@@ -526,8 +529,10 @@ static void *thread_main(void *arg)
 	if (!t->error && o->end_fsync && t->fixed_dir != DIR_READ)
 		for (int i = 0; i < t->nfiles; i++)
 			fsync(t->files[i].fd);
-	if (!t->error && t->verify && t->fixed_dir != DIR_READ)
+	if (!t->error && t->verify && o->do_verify && t->fixed_dir != DIR_READ) {
 		io_verify_written(t);
+		t->end_ns = now_ns();	/* fio's job time includes the read-back */
+	}
 out:
 	if (t->ops->cleanup)
 		t->ops->cleanup(t);

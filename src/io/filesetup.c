@@ -147,7 +147,7 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 			close(fd);
 			return -1;
 		}
-	} else if ((uint64_t)st.st_size < need) {
+	} else if ((uint64_t)st.st_size < need && !o->fill_device) {
 		int e = posix_fallocate(fd, st.st_size, (off_t)(need - (uint64_t)st.st_size));
 		if (e == ENOSPC || e == EDQUOT) {
 			char asked[32];
@@ -185,6 +185,8 @@ static int check_space(struct io_job *job)
 	struct statvfs sv;
 	char need[32], have[32];
 
+	if (job->o.fill_device)
+		return 0;	/* it writes until the space runs out, by design */
 	for (int i = 0; i < job->nthreads; i++) {
 		if (i && job->o.filename[0])
 			break;
@@ -244,7 +246,7 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->buf_size = (size_t)((t->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
 	t->random = io_is_random(o);
 	t->use_map = t->random && !o->norandommap;
-	t->verify = o->verify == VERIFY_CRC32C;
+	t->verify = o->verify != VERIFY_NONE;
 	t->fixed_dir = o->rw == RW_READ || o->rw == RW_RANDREAD ? DIR_READ
 		     : o->rw == RW_WRITE || o->rw == RW_RANDWRITE ? DIR_WRITE : -1;
 	t->seed = (uint64_t)o->randseed;
@@ -343,6 +345,15 @@ int io_job_open(const struct io_options *o, const char *dir, struct io_job **out
 	job->nthreads = (int)o->numjobs;
 	job->nfiles = (int)o->nrfiles;
 	io_block_sizes(o, &min_bs, &max_bs);
+	if (o->fill_device) {	/* fio: size "really large", ENOSPC ends the job */
+		struct statvfs sv;
+		if (statvfs(dir, &sv)) {
+			free(job);
+			return error_errno("fill_device: statvfs %s", dir);
+		}
+		job->o.size = (uint64_t)sv.f_bavail * sv.f_frsize / (uint64_t)job->nthreads + min_bs;
+		o = &job->o;
+	}
 	job->per_file = o->size / (uint64_t)job->nfiles;
 	job->per_file -= job->per_file % min_bs;
 	if (!job->per_file) {

@@ -26,7 +26,7 @@
 
 enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_READWRITE, RW_RANDRW };
 #define RW_CHOICES "read|write|randread|randwrite|rw|readwrite|randrw"
-enum verify_mode { VERIFY_NONE, VERIFY_CRC32C };
+enum verify_mode { VERIFY_NONE, VERIFY_CRC32C, VERIFY_META };
 
 struct io_options {
 	char name[PARAM_STR_MAX];
@@ -78,6 +78,10 @@ struct io_options {
 	bool disable_lat;
 	bool disable_clat;
 	bool disable_slat;
+	bool do_verify;
+	bool fill_device;
+	bool create_serialize;
+	bool gtod_reduce;
 	char write_lat_log[PARAM_STR_MAX];
 	char write_bw_log[PARAM_STR_MAX];
 	char write_iops_log[PARAM_STR_MAX];

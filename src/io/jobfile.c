@@ -22,6 +22,15 @@ static const char *const aliases[][2] = {
 	{ NULL, NULL },
 };
 
+/* Options fio has that cannot apply here: refused with the reason. */
+static const char *const refused[][2] = {
+	{ "numa_cpu_nodes", "fsbench does not bind jobs to NUMA nodes: the job would run unbound "
+	  "and measure something else (--ignore-unknown runs it anyway)" },
+	{ "numa_mem_policy", "fsbench does not set a NUMA memory policy: the job would run with the "
+	  "default policy (--ignore-unknown runs it anyway)" },
+	{ NULL, NULL },
+};
+
 struct parser {
 	const char *name;
 	bool ignore_unknown;
@@ -65,6 +74,25 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 				return 0;
 			key = aliases[i][1];
 		}
+	for (int i = 0; refused[i][0]; i++)
+		if (!strcmp(key, refused[i][0])) {
+			if (p->ignore_unknown)
+				return warn(p, line, key), 0;
+			return error_set("%s%s: option '%s': %s", p->name, where, key, refused[i][1]);
+		}
+	char mixed[16];
+	if (!strcmp(key, "rwmixwrite") && value) {	/* fio: the write share of a mix */
+		char *end;
+		long w = strtol(value, &end, 10);
+		if (*end || w < 0 || w > 100)
+			return error_set("%s%s: rwmixwrite=%s: a percentage from 0 to 100", p->name,
+					 where, value);
+		snprintf(mixed, sizeof(mixed), "%ld", 100 - w);
+		if (params_set(io_option_defs, o, "rwmixread", mixed))
+			return error_prefix("%s%s", p->name, where);
+		record(p->job ? p->set->given[p->set->njobs - 1] : p->set->global_given, key, value);
+		return 0;
+	}
 	if (!param_find(io_option_defs, key)) {
 		if (p->ignore_unknown)
 			return warn(p, line, key), 0;
@@ -143,7 +171,7 @@ static int on_entry(void *arg, const char *key, const char *value, int line)
 	return set_option(p, line, key, value ? value : "1");
 }
 
-static const struct ini_handler handler = { on_section, on_entry };
+static const struct ini_handler handler = { 1, on_section, on_entry };
 
 static int finish(struct parser *p, int rc)
 {

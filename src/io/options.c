@@ -63,8 +63,9 @@ const struct param_def io_option_defs[] = {
 	  "random offsets with repeats, instead of every block once per pass" },
 	{ "randseed", PT_INT, P(randseed), "0x89", 0, 0, NULL, "seed for offsets and data" },
 	{ "ioengine", PT_ENUM, P(ioengine), "psync", 0, 0, engine_choices, "I/O engine" },
-	{ "verify", PT_ENUM, P(verify), "0", 0, 0, "0|crc32c",
-	  "crc32c: header in every block, checked on read-back" },
+	{ "verify", PT_ENUM, P(verify), "0", 0, 0, "0|crc32c|meta",
+	  "crc32c: header and data checksum in every block, checked on read-back; meta: the "
+	  "header (offset, length, seed) only" },
 	{ "zero_buffers", PT_BOOL, P(zero_buffers), "0", 0, 0, NULL, "write zeros" },
 	{ "buffer_compress_percentage", PT_INT, P(buffer_compress_percentage), "0", 0, 100, NULL,
 	  "make written data N% compressible (0 = random)" },
@@ -92,6 +93,15 @@ const struct param_def io_option_defs[] = {
 	{ "disable_clat", PT_BOOL, P(disable_clat), "0", 0, 0, NULL,
 	  "accepted for fio compatibility: completion latency is always recorded" },
 	{ "disable_slat", PT_BOOL, P(disable_slat), "0", 0, 0, NULL, "accepted for fio compatibility" },
+	{ "do_verify", PT_BOOL, P(do_verify), "1", 0, 0, NULL,
+	  "with verify, read back what a write job wrote (0: only stamp it)" },
+	{ "fill_device", PT_BOOL, P(fill_device), "0", 0, 0, NULL,
+	  "write until the filesystem is full (size= becomes the free space)" },
+	{ "create_serialize", PT_BOOL, P(create_serialize), "1", 0, 0, NULL,
+	  "accepted for fio compatibility: fsbench always lays files out one at a time" },
+	{ "gtod_reduce", PT_BOOL, P(gtod_reduce), "0", 0, 0, NULL,
+	  "accepted for fio compatibility: it only trims fio's own time keeping; fsbench "
+	  "still times every I/O" },
 	PARAM_STRING("write_lat_log", struct io_options, write_lat_log, "",
 		     "fsbench io: write PREFIX_lat.N.log and PREFIX_clat.N.log (and an empty "
 		     "_slat log: fsbench measures one latency) in fio's log format"),

@@ -261,7 +261,7 @@ int suite_load(const char *name, double scale, struct suite *s)
 		str_copy(s->path, sizeof(s->path), name);
 	else
 		snprintf(s->path, sizeof(s->path), "%s/%s.suite", suite_dir(), name);
-	static const struct ini_handler handler = { on_section, on_entry };
+	static const struct ini_handler handler = { 0, on_section, on_entry };
 	struct suite_parse sp;
 	memset(&sp, 0, sizeof(sp));
 	sp.s = s;

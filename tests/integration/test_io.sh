@@ -27,7 +27,8 @@ JOB
 (cd "$T" && FSB io "$WORK/two.fio" --output-format=json) >"$WORK/io.json" 2>"$WORK/io.err"; rc=$?
 check "io: job file runs" [ $rc -eq 0 ]
 check "io: three jobs in two groups" jqt '[.jobs[].groupid] == [0, 0, 1]' "$WORK/io.json"
-check "io: each block once per job" jqt '[.jobs[] | .read.total_ios + .write.total_ios] == [1024, 1024, 1024]' "$WORK/io.json"
+check "io: each block once per job (the verify job's read-back counted as reads, as fio counts it)" \
+	jqt '[.jobs[] | .read.total_ios + .write.total_ios] == [1024, 1024, 2048]' "$WORK/io.json"
 check "io: verify read back every block" jqt '.jobs[2].fsbench.verified_blocks == 1024' "$WORK/io.json"
 check "io: random data measured incompressible" jqt '.jobs[1].fsbench.zstd_ratio > 0.95' "$WORK/io.json"
 check "io: files removed afterwards" [ -z "$(ls -A "$T")" ]
@@ -98,6 +99,50 @@ check "io terse: version 3, 129 or 130 fields ($n2)" \
 if [ -s "$WORK/t1.txt" ]; then
 	n1=$(tr ';' '\n' < "$WORK/t1.txt" | wc -l)
 	check "io terse: as many fields as fio's ($n1)" [ "$n1" -eq "$n2" ]
+fi
+
+# fio's job-file rules (issue 13): inline comments, no default size,
+# rwmixwrite, verify=meta and do_verify, the read-back counted as reads,
+# gtod_reduce accepted, numa_* refused with the reason.
+printf '[c]\nrw=read ; a comment\nsize=1m # another\nbs=4k\nfilename=c.dat ; or use a full disk\n' > "$WORK/c.fio"
+(cd "$T" && FSB io "$WORK/c.fio" --output-format=json) >"$WORK/c.json" 2>&1
+check "io: inline ; and # comments are stripped, as fio strips them" \
+	jqt '.jobs[0]["job options"] == {"rw":"read","size":"1m","bs":"4k","filename":"c.dat"} and .jobs[0].read.io_bytes == 1048576' "$WORK/c.json"
+(cd "$T" && FSB io --name=n --rw=read --filename=nosuch.dat) >/dev/null 2>"$WORK/nosize.err"
+check "io: no size and no file is an error, as in fio (exit 2)" \
+	sh -c "[ $? -eq 2 ] && grep -q 'you need to specify size=' '$WORK/nosize.err' && [ ! -e '$T/nosuch.dat' ]"
+if [ -b /dev/loop0 ]; then
+	(cd "$T" && FSB io --name=n --rw=read --filename=/dev/loop0) >/dev/null 2>"$WORK/blk.err"
+	check "io: a block device is refused with the reason" \
+		sh -c "[ $? -eq 2 ] && grep -q 'is a block device: fsbench io works on files' '$WORK/blk.err'"
+fi
+head -c 2097152 /dev/zero > "$T/whole.dat"
+(cd "$T" && FSB io --name=w --rw=read --bs=64k --filename=whole.dat --output-format=json) >"$WORK/whole.json" 2>/dev/null
+check "io: without size=, an existing file is used whole" jqt '.jobs[0].read.io_bytes == 2097152' "$WORK/whole.json"
+check "io: ...and left in place (it was not fsbench's)" [ -s "$T/whole.dat" ]
+rm -f "$T/whole.dat"
+(cd "$T" && FSB io --name=m --rw=randrw --rwmixwrite=30 --bs=4k --size=4m --output-format=json) >"$WORK/mix.json" 2>/dev/null
+check "io: rwmixwrite=30 writes ~30% (25..35)" \
+	jqt '.jobs[0] | (.write.total_ios * 100 / (.read.total_ios + .write.total_ios)) as $w | $w > 25 and $w < 35' "$WORK/mix.json"
+(cd "$T" && FSB io --name=v --rw=write --bs=4k --size=1m --verify=meta --gtod_reduce=1 --output-format=json) >"$WORK/meta.json" 2>"$WORK/meta.err"
+check "io: verify=meta reads back and checks every block; gtod_reduce is accepted" \
+	jqt '.jobs[0].fsbench.verified_blocks == 256' "$WORK/meta.json"
+check "io: the read-back counts as reads, as fio counts it" jqt '.jobs[0].read.total_ios == 256 and .jobs[0].write.total_ios == 256' "$WORK/meta.json"
+(cd "$T" && FSB io --name=v --rw=write --bs=4k --size=1m --verify=crc32c --do_verify=0 --output-format=json) >"$WORK/nov.json" 2>/dev/null
+check "io: do_verify=0 stamps but reads nothing back" jqt '.jobs[0].read.total_ios == 0 and (.jobs[0].fsbench.verified_blocks // 0) == 0' "$WORK/nov.json"
+printf '[n]\nrw=read\nsize=1m\nnuma_cpu_nodes=0\n' > "$WORK/numa.fio"
+(cd "$T" && FSB io "$WORK/numa.fio") >/dev/null 2>"$WORK/numa.err"
+check "io: numa_cpu_nodes is refused with the reason (exit 2)" \
+	sh -c "[ $? -eq 2 ] && grep -q \"numa_cpu_nodes': fsbench does not bind jobs to NUMA nodes\" '$WORK/numa.err'"
+if [ "$(id -u)" -eq 0 ]; then
+	mkdir -p "$WORK/small" && mount -t tmpfs -o size=8m fsbench-test "$WORK/small"
+	(cd "$WORK/small" && FSB io --name=f --rw=write --bs=64k --fill_device=1 --output-format=json) >"$WORK/fill.json" 2>"$WORK/fill.err"
+	rc=$?
+	umount "$WORK/small"
+	check "io: fill_device writes until the filesystem is full, then ends (rc $rc)" \
+		sh -c "[ $rc -eq 0 ] && jq -e '.jobs[0].write.io_bytes >= 7 * 1048576 and .jobs[0].write.io_bytes <= 8388608' '$WORK/fill.json' >/dev/null"
+else
+	skip "io: fill_device" "needs root to mount a small tmpfs"
 fi
 
 # Queue behaviour as fio's: iodepth requests kept in flight, a completion
