@@ -119,6 +119,7 @@ bool io_has_writes(const struct io_options *o);
 struct io_result {
 	uint64_t ios[2], bytes[2];
 	uint64_t elapsed_ns;		/* longest thread's measured time */
+	uint64_t verify_ns;		/* longest read-back after a verified write job */
 	struct histogram clat;		/* both directions */
 	struct histogram dir_clat[2];
 	uint64_t usr_ns, sys_ns;	/* process CPU over the measured window */
@@ -134,6 +135,10 @@ struct io_result {
 };
 
 struct io_job;
+
+/* Seconds a direction ran: the read-back of a verified write job is its
+ * own read phase, as fio times it; otherwise the job's measured time. */
+double io_dir_secs(const struct io_options *o, const struct io_result *r, int dir);
 
 /* One I/O thread: engines reach their state through engine_data. */
 struct io_thread {
@@ -176,7 +181,7 @@ struct io_thread {
 	uint8_t *written;		/* verify: blocks written, 1 bit each */
 	bool stats_on;
 	uint64_t ramp_end, deadline;
-	uint64_t start_ns, end_ns;
+	uint64_t start_ns, end_ns, verify_ns;
 	uint64_t usr_start, sys_start, usr_ns, sys_ns;
 	uint64_t ios[2], bytes[2];
 	uint64_t verified;

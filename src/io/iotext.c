@@ -77,10 +77,11 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 	buf[0] = 0;
 	put(&o, "%s: (groupid=%d, jobs=%lld): err= 0\n", opt->name, group, (long long)opt->numjobs);
 	if (r->ios[DIR_READ] || io_has_reads(opt))
-		direction(&o, "read", r->ios[DIR_READ], r->bytes[DIR_READ], &r->dir_clat[DIR_READ], secs);
+		direction(&o, "read", r->ios[DIR_READ], r->bytes[DIR_READ], &r->dir_clat[DIR_READ],
+			  io_dir_secs(opt, r, DIR_READ));
 	if (r->ios[DIR_WRITE] || io_has_writes(opt))
 		direction(&o, "write", r->ios[DIR_WRITE], r->bytes[DIR_WRITE], &r->dir_clat[DIR_WRITE],
-			  secs);
+			  io_dir_secs(opt, r, DIR_WRITE));
 	put(&o, "  cpu: usr=%.2f%%, sys=%.2f%%\n", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall);
 	if (r->compress_ratio >= 0)
@@ -251,13 +252,13 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	json_object_set_new(j, "elapsed", json_integer((json_int_t)(secs + 0.999)));
 	json_object_set_new(j, "job options", opts);
 	json_object_set_new(j, "read", fio_direction(r->ios[0], r->bytes[0], &r->dir_clat[0],
-						     &r->rate[0], secs));
+						     &r->rate[0], io_dir_secs(opt, r, 0)));
 	json_object_set_new(j, "write", fio_direction(r->ios[1], r->bytes[1], &r->dir_clat[1],
-						      &r->rate[1], secs));
+						      &r->rate[1], io_dir_secs(opt, r, 1)));
 	json_object_set_new(j, "trim", fio_direction(0, 0, &empty, NULL, secs));
 	json_object_set_new(j, "sync", json_pack("{s:i,s:o}", "total_ios", 0, "lat_ns",
 						 lat_json(&empty, false)));
-	json_object_set_new(j, "job_runtime", json_integer((json_int_t)(secs * 1e3 + 0.5)));
+	json_object_set_new(j, "job_runtime", json_integer((json_int_t)((secs + (double)r->verify_ns / 1e9) * 1e3 + 0.5)));
 	json_object_set_new(j, "usr_cpu", json_real(100.0 * (double)r->usr_ns / 1e9 / wall));
 	json_object_set_new(j, "sys_cpu", json_real(100.0 * (double)r->sys_ns / 1e9 / wall));
 	json_object_set_new(j, "ctx", json_integer((json_int_t)r->ctx));
@@ -332,8 +333,8 @@ void io_result_terse(const struct io_options *opt, const struct io_result *r, in
 
 	buf[0] = 0;
 	put(&o, "3;fsbench-%s;%s;%d;0", FSBENCH_VERSION, opt->name, group);
-	terse_dir(&o, r->ios[0], r->bytes[0], &r->dir_clat[0], &r->rate[0], secs);
-	terse_dir(&o, r->ios[1], r->bytes[1], &r->dir_clat[1], &r->rate[1], secs);
+	terse_dir(&o, r->ios[0], r->bytes[0], &r->dir_clat[0], &r->rate[0], io_dir_secs(opt, r, 0));
+	terse_dir(&o, r->ios[1], r->bytes[1], &r->dir_clat[1], &r->rate[1], io_dir_secs(opt, r, 1));
 	put(&o, ";%f%%;%f%%;%llu;%llu;%llu", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall, (unsigned long long)r->ctx,
 	    (unsigned long long)r->majf, (unsigned long long)r->minf);

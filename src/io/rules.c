@@ -107,3 +107,10 @@ uint64_t io_options_space(const struct io_options *o)
 
 	return sat_mul(sat_add(o->offset, o->size), files);
 }
+
+double io_dir_secs(const struct io_options *o, const struct io_result *r, int dir)
+{
+	uint64_t ns = dir == DIR_READ && r->verify_ns && !io_has_reads(o) ? r->verify_ns : r->elapsed_ns;
+
+	return ns ? (double)ns / 1e9 : 1e-9;
+}

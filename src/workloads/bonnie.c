@@ -800,7 +800,7 @@ static void csv_line(char *out, size_t len, const struct bon *b)
 		char chunk[32] = "";	/* blank when it is the default */
 		if (b->p->chunk != 8192)
 			snprintf(chunk, sizeof(chunk), "%llu", (unsigned long long)b->p->chunk);
-		snprintf(out, len, "1.98,2.00,%s,1,%ld,%s,%s,%lld,%lld", host, (long)time(NULL), size,
+		snprintf(out, len, "1.98,2.00a,%s,1,%ld,%s,%s,%lld,%lld", host, (long)time(NULL), size,
 			 chunk, (long long)b->p->seeks, (long long)(b->p->seekers ? b->p->seekers : 5));
 		for (int c = PUTC; c <= SEEK; c++)
 			csv_cell(out, len, b, (enum col)c);

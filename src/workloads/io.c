@@ -130,7 +130,6 @@ static double usec(uint64_t ns)
 static int io_run(struct wl_ctx *ctx, double *v)
 {
 	struct io_result *res = malloc(sizeof(*res));
-	double secs;
 
 	if (!res)
 		return error_set("out of memory");
@@ -138,9 +137,11 @@ static int io_run(struct wl_ctx *ctx, double *v)
 		free(res);
 		return -1;
 	}
-	secs = res->elapsed_ns ? (double)res->elapsed_ns / 1e9 : 1e-9;
-	v[M_IOPS] = (double)(res->ios[0] + res->ios[1]) / secs;
-	v[M_MIB] = (double)(res->bytes[0] + res->bytes[1]) / secs / (1 << 20);
+	/* fio's sums: each direction over the time it ran (a verified write
+	 * job's read-back is a read phase of its own) */
+	double rs = io_dir_secs(ctx->params, res, 0), ws = io_dir_secs(ctx->params, res, 1);
+	v[M_IOPS] = (double)res->ios[0] / rs + (double)res->ios[1] / ws;
+	v[M_MIB] = ((double)res->bytes[0] / rs + (double)res->bytes[1] / ws) / (1 << 20);
 	v[M_MEAN] = res->clat.mean / 1000.0;
 	v[M_SD] = hist_stddev(&res->clat) / 1000.0;
 	v[M_P50] = usec(hist_percentile(&res->clat, 50));
@@ -149,8 +150,8 @@ static int io_run(struct wl_ctx *ctx, double *v)
 	v[M_P999] = usec(hist_percentile(&res->clat, 99.9));
 	v[M_P9999] = usec(hist_percentile(&res->clat, 99.99));
 	v[M_MAX] = usec(res->clat.n ? res->clat.max : 0);
-	v[M_RIOPS] = (double)res->ios[0] / secs;
-	v[M_WIOPS] = (double)res->ios[1] / secs;
+	v[M_RIOPS] = (double)res->ios[0] / rs;
+	v[M_WIOPS] = (double)res->ios[1] / ws;
 	ctx->bytes_read = (int64_t)res->bytes[0];
 	ctx->bytes_written = (int64_t)res->bytes[1];
 	if (ctx->detail)
