@@ -31,6 +31,17 @@ cleanup_work() {
 	rm -rf "$WORK"
 }
 trap cleanup_work EXIT
+# wait_stopped PID: until it has stopped itself (FSBENCH_TEST_PAUSE's
+# SIGSTOP, state T), or ended.
+wait_stopped() {
+	local i st
+	for i in $(seq 600); do
+		st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
+		[ "$st" = T ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
 # jq test that prints nothing: jqt FILTER FILE
 jqt() { jq -e "$1" "$2" >/dev/null; }
 FSB() { "$FSBENCH" "$@"; }

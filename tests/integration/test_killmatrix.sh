@@ -55,16 +55,6 @@ nothing_left() {
 	[ -z "$(ls -A "$WORK/t")" ] &&
 	[ "$(awk 'NR > 1' "$FSBENCH_STATE" 2>/dev/null | wc -l)" -eq 0 ]
 }
-# Wait until process $1 has stopped itself (state T), or ended.
-wait_stopped() {
-	local i st
-	for i in $(seq 600); do
-		st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
-		[ "$st" = T ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
 
 kills=0 left=0
 # one KIND PHASE SIG: a run stopped at PHASE, sent SIG.

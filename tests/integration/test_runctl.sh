@@ -18,17 +18,6 @@ files = 30
 size = 4k
 EOF2
 
-# wait_stopped PID: until it has stopped itself (state T), or ended.
-wait_stopped() {
-	local i st
-	for i in $(seq 600); do
-		st=$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) || return 1
-		[ "$st" = T ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
 # Stop before each sample is stored; at the third (the second test's first
 # run) ask it to stop: that sample is stored, and the run is interrupted.
 FSBENCH_TEST_PAUSE=store "$FSBENCH" run --suite "$WORK/two.suite" --target a="$WORK/a" \
