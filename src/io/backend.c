@@ -434,6 +434,79 @@ out:
 }
 
 
+/* A verified write job's read-back, as fio's verify phase: every block
+ * written, in block order, through the job's engine at its queue depth;
+ * complete() checks each block and counts it as a read. */
+static void verify_back(struct io_thread *t)
+{
+	const uint32_t bs = (uint32_t)t->min_bs;
+	const bool inline_done = t->ops->flags & ENGINE_SYNC;
+	uint64_t g = 0;
+	unsigned inflight = 0;
+
+	for (;;) {
+		unsigned newq = 0;
+		bool busy = false;
+		while (t->nfree && !busy && !t->error && !stop_requested()) {
+			while (g < t->total_blocks && !(t->written[g >> 3] & (1u << (g & 7))))
+				g++;
+			if (g >= t->total_blocks)
+				break;
+			struct io_req *r = t->free_reqs[--t->nfree];
+			r->file = &t->files[g / t->blocks];
+			r->offset = r->file->base + (g % t->blocks) * bs;
+			r->len = bs;
+			r->dir = DIR_READ;
+			r->start_ns = now_ns();
+			int ret = t->ops->queue(t, r);
+			if (ret == IO_Q_BUSY) {	/* this block again after a reap */
+				t->free_reqs[t->nfree++] = r;
+				busy = true;
+				break;
+			}
+			g++;
+			if (inline_done || ret == IO_Q_COMPLETED) {
+				if (!complete(t, r, now_ns()))
+					t->verified++;
+				t->free_reqs[t->nfree++] = r;
+				continue;
+			}
+			t->pending[newq++] = r;
+			inflight++;
+			if (t->stats_on) {
+				t->depth_level[depth_bucket(inflight)]++;
+				t->depth_sum += inflight;
+				t->depth_n++;
+			}
+			if (newq >= t->batch_submit && submit(t, &newq))
+				return;
+		}
+		if (newq && submit(t, &newq))
+			return;
+		if (!inflight) {
+			if (busy && !t->error) {
+				t->error = 1;
+				snprintf(t->errmsg, sizeof(t->errmsg), "ioengine=%s refused a verify read "
+					 "with nothing in flight", t->ops->name);
+			}
+			return;
+		}
+		int n = t->ops->getevents(t, 1, inflight);
+		if (n < 0) {
+			engine_error(t);
+			return;
+		}
+		uint64_t now = now_ns();
+		for (int i = 0; i < n; i++) {
+			struct io_req *r = t->ops->event(t, (unsigned)i);
+			if (!t->error && !complete(t, r, now))
+				t->verified++;
+			t->free_reqs[t->nfree++] = r;
+		}
+		inflight -= (unsigned)n;
+	}
+}
+
 static void sleep_interruptibly(double seconds)
 {
 	uint64_t until = now_ns() + (uint64_t)(seconds * 1e9);
@@ -533,7 +606,7 @@ static void *thread_main(void *arg)
 	if (!t->error && t->verify && o->do_verify && t->fixed_dir != DIR_READ) {
 		/* fio times the read-back as the job's read phase */
 		uint64_t v0 = now_ns();
-		io_verify_written(t);
+		verify_back(t);
 		t->verify_ns = now_ns() - v0;
 	}
 out:

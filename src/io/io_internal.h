@@ -53,10 +53,10 @@ int io_write_logs(const struct io_job *job);
 bool io_is_direct(const struct io_options *o);
 int io_block_sizes(const struct io_options *o, uint64_t *min, uint64_t *max);
 /* verify.c: stamp a block before it is written; check one read back
- * (0, or -1 with the thread's error set); read back every block written. */
+ * (0, or -1 with the thread's error set).  The read-back itself is the I/O
+ * core's (backend.c), through the job's engine. */
 void io_verify_stamp(void *buf, uint32_t len, uint64_t offset, uint64_t seed, uint64_t gen);
 int io_verify_check(struct io_thread *t, const struct io_file *f, const void *buf,
 		    uint32_t len, uint64_t offset);
-void io_verify_written(struct io_thread *t);
 
 #endif

@@ -128,6 +128,10 @@ check "io: rwmixwrite=30 writes ~30% (25..35)" \
 check "io: verify=meta reads back and checks every block; gtod_reduce is accepted" \
 	jqt '.jobs[0].fsbench.verified_blocks == 256' "$WORK/meta.json"
 check "io: the read-back counts as reads, as fio counts it" jqt '.jobs[0].read.total_ios == 256 and .jobs[0].write.total_ios == 256' "$WORK/meta.json"
+(cd "$T" && FSB io --name=v --rw=randwrite --bs=4k --size=4m --ioengine=libaio --iodepth=16 --verify=crc32c \
+	--output-format=json) >"$WORK/vq.json" 2>/dev/null
+check "io: the read-back goes through the engine at the job's depth, as fio's (mean in flight > 12 of 16)" \
+	jqt '.jobs[0] | .fsbench.verified_blocks == 1024 and .read.total_ios == 1024 and .fsbench.mean_inflight > 12' "$WORK/vq.json"
 (cd "$T" && FSB io --name=v --rw=write --bs=4k --size=1m --verify=crc32c --do_verify=0 --output-format=json) >"$WORK/nov.json" 2>/dev/null
 check "io: do_verify=0 stamps but reads nothing back" jqt '.jobs[0].read.total_ios == 0 and (.jobs[0].fsbench.verified_blocks // 0) == 0' "$WORK/nov.json"
 printf '[n]\nrw=read\nsize=1m\nnuma_cpu_nodes=0\n' > "$WORK/numa.fio"
