@@ -31,8 +31,11 @@ static void usage(FILE *f)
 	fprintf(f, "usage: fsbench COMMAND [ARGS]\n\n"
 		   "fsbench %s: compare filesystems with faithful standard workloads.\n\n",
 		FSBENCH_VERSION);
+	int w = 0;
 	for (int i = 0; commands[i]; i++)
-		fprintf(f, "  %-8s %-44s %s\n", commands[i]->name, commands[i]->usage,
+		w = (int)strlen(commands[i]->name) > w ? (int)strlen(commands[i]->name) : w;
+	for (int i = 0; commands[i]; i++)
+		fprintf(f, "  %-*s %-44s %s\n", w, commands[i]->name, commands[i]->usage,
 			commands[i]->summary);
 	fprintf(f, "\n`fsbench help COMMAND` (or `fsbench COMMAND --help`) describes a command's "
 		   "options;\n`fsbench -V` prints the version.\n");
