@@ -54,12 +54,9 @@ static int override_jobs(struct jobset *set, int first, char **flags, int nflags
 		eq = strchr(key, '=');
 		if (eq)
 			*eq = 0;
-		for (int j = first; j < set->njobs; j++) {
-			if (params_set(io_option_defs, &set->jobs[j], key, eq ? eq + 1 : "1"))
+		for (int j = first; j < set->njobs; j++)
+			if (jobfile_set(set, j, key, eq ? eq + 1 : "1"))
 				return -1;
-			size_t n = strlen(set->given[j]);	/* as given, for size= and "job options" */
-			snprintf(set->given[j] + n, sizeof(set->given[j]) - n, "%s=%s\n", key, eq ? eq + 1 : "1");
-		}
 	}
 	return 0;
 }

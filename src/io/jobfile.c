@@ -182,6 +182,14 @@ static int finish(struct parser *p, int rc)
 	return rc;
 }
 
+int jobfile_set(struct jobset *set, int j, const char *key, const char *value)
+{
+	if (params_set(io_option_defs, &set->jobs[j], key, value))
+		return -1;
+	record(set->given[j], key, value);
+	return 0;
+}
+
 int jobfile_parse(const char *name, const char *text, bool ignore_unknown, struct jobset *out)
 {
 	struct parser p;

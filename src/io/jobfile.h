@@ -30,6 +30,8 @@ struct jobset {
 	char global_given[2048];
 };
 
+/* Set one option of job j, and record it as given ("job options"). */
+int jobfile_set(struct jobset *set, int j, const char *key, const char *value);
 /* Parse text (name is the file name used in messages). */
 int jobfile_parse(const char *name, const char *text, bool ignore_unknown, struct jobset *out);
 int jobfile_load(const char *path, bool ignore_unknown, struct jobset *out);

@@ -117,20 +117,20 @@ static int unmatched(FILE *f, const struct result *a, const struct result *b)
 	return n;
 }
 
-/* The verdict of one row, counting regressions (and those beyond
- * fail_pct) the same way for every format. */
-static const char *row_verdict(const struct cmp_row *r, double fail_pct, int *regressions,
-			       int *failing, int *is_regression)
+const char *report_compare_verdict(const struct cmp_row *r, double fail_pct, int *regressions,
+				   int *failing, int *sign)
 {
-	*is_regression = 0;
+	*sign = 0;
 	if (!r->a.n || !r->b.n || r->a.mean == 0)
 		return "no result";
 	if (r->a.n < 2 || r->b.n < 2)
 		return "too few runs to tell";
-	if (r->verdict > 0)
+	if (r->verdict > 0) {
+		*sign = 1;
 		return r->device ? "better" : "faster";
+	}
 	if (r->verdict < 0) {
-		*is_regression = 1;
+		*sign = -1;
 		(*regressions)++;
 		if (fail_pct >= 0 && -r->change_pct > fail_pct)
 			(*failing)++;
@@ -167,7 +167,7 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 		struct cmp_row *r = &rows[i];
 		const struct r_test *t = &a->tests[r->test_a];
 		char old[32] = "-", new[32] = "-", ratio[16] = "-", change[16] = "-";
-		const char *verdict = row_verdict(r, fail_pct, regressions, failing, &reg);
+		const char *verdict = report_compare_verdict(r, fail_pct, regressions, failing, &reg);
 		if (r->a.n)
 			svg_number(r->a.mean, old, sizeof(old));
 		if (r->b.n)
@@ -231,13 +231,13 @@ static json_t *compare_json_one(const struct result *a, const struct result *b, 
 		const struct cmp_row *r = &rows[i];
 		const struct r_test *t = &a->tests[r->test_a];
 		const struct r_metric *m = &t->metrics[r->metric_a];
-		const char *verdict = row_verdict(r, fail_pct, &regressions, &failing, &reg);
+		const char *verdict = report_compare_verdict(r, fail_pct, &regressions, &failing, &reg);
 		int both = r->a.n && r->b.n && r->a.mean != 0;
 		json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:s,s:b}", "test", t->name,
 				      "metric", m->name, "label", m->label, "unit", m->unit,
 				      "direction", m->direction > 0 ? "higher_is_better" : "lower_is_better",
 				      "target", a->targets[r->target_a].label, "old", side_json(&r->a),
-				      "new", side_json(&r->b), "verdict", verdict, "regression", reg);
+				      "new", side_json(&r->b), "verdict", verdict, "regression", reg < 0);
 		json_object_set_new(o, "group", json_string(r->device ? "device" : "workload"));
 		if (both) {
 			json_object_set_new(o, "ratio", jnum(r->q.value));
@@ -317,7 +317,7 @@ int report_compare_markdown(FILE *f, struct result *const *runs, int n, double f
 			const struct cmp_row *r = &rows[i];
 			const struct r_test *t = &a->tests[r->test_a];
 			char old[32], new[32], ratio[16] = "", change[16] = "";
-			const char *v = row_verdict(r, fail_pct, &regressions, &failing, &reg);
+			const char *v = report_compare_verdict(r, fail_pct, &regressions, &failing, &reg);
 			cell_text(&r->a, old, sizeof(old));
 			cell_text(&r->b, new, sizeof(new));
 			if (r->a.n && r->b.n && r->a.mean != 0) {
@@ -326,7 +326,7 @@ int report_compare_markdown(FILE *f, struct result *const *runs, int n, double f
 			}
 			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", t->name,
 				t->metrics[r->metric_a].label, a->targets[r->target_a].label, old, new,
-				ratio, change, reg ? "**" : "", v, reg ? "**" : "");
+				ratio, change, reg < 0 ? "**" : "", v, reg < 0 ? "**" : "");
 		}
 		if (!nr)
 			fprintf(f, "| nothing matched | | | | | | | |\n");

@@ -569,6 +569,20 @@ static void log_ticks_y(FILE *f, double lo, double hi, double x0, double x1, dou
 	}
 }
 
+/* The SVG element of a line chart: its class, what the tests find it by
+ * (data-test, data-chart) and its title. */
+static void line_chart_open(FILE *f, const struct r_test *t, const char *cls, const char *chart,
+			    const char *attrs, double height, const char *what)
+{
+	fprintf(f, "<figure><svg class=\"chart %s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		   "height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" data-test=\"", cls, CHART_W,
+		height, CHART_W, height);
+	xml_escape(f, t->name);
+	fprintf(f, "\" data-chart=\"%s\"%s><title>", chart, attrs);
+	xml_escape(f, t->name);
+	fprintf(f, ": %s</title>", what);
+}
+
 /* A line chart's key: the target's colour and label. */
 static void legend_entry(FILE *f, const struct result *r, int i, struct palette *pal)
 {
@@ -610,13 +624,7 @@ static void chart_timeline(FILE *f, const struct result *r, int ti, struct palet
 		decade_bounds(lmin, lmax, &lo, &hi);
 		fputs("<h3>Latency over time <small>&#8212; mean per window, first run of each "
 		      "target; less is better</small></h3>\n", f);
-		fprintf(f, "<figure><svg class=\"chart timeline\" xmlns=\"http://www.w3.org/2000/svg\" "
-			   "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" "
-			   "data-test=\"", CHART_W, y0 + h + 40, CHART_W, y0 + h + 40);
-		xml_escape(f, t->name);
-		fputs("\" data-chart=\"latency-over-time\"><title>", f);
-		xml_escape(f, t->name);
-		fputs(": latency over time</title>", f);
+		line_chart_open(f, t, "timeline", "latency-over-time", "", y0 + h + 40, "latency over time");
 		log_ticks_y(f, lo, hi, x0, x0 + w, y0, h, "us");
 		for (int k = 0; k <= 4; k++) {
 			double sec = tmax / 1e3 * k / 4, x = x0 + w * k / 4;
@@ -726,13 +734,8 @@ static void chart_cdf(FILE *f, const struct result *r, int ti, struct palette *p
 		double x0 = 60, w = CHART_W - x0 - 50, y0 = 10, h = 200;
 		fputs("<h3>Latency distribution <small>&#8212; share of I/Os at or below each latency, "
 		      "every run</small></h3>\n", f);
-		fprintf(f, "<figure><svg class=\"chart cdf\" xmlns=\"http://www.w3.org/2000/svg\" "
-			   "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" "
-			   "data-test=\"", CHART_W, y0 + h + 40, CHART_W, y0 + h + 40);
-		xml_escape(f, t->name);
-		fputs("\" data-chart=\"latency-cdf\" data-scale=\"log\"><title>", f);
-		xml_escape(f, t->name);
-		fputs(": latency distribution</title>", f);
+		line_chart_open(f, t, "cdf", "latency-cdf", " data-scale=\"log\"", y0 + h + 40,
+				"latency distribution");
 		for (int p = 0; p <= 100; p += 25) {
 			double y = y0 + h - h * p / 100.0;
 			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
@@ -998,16 +1001,13 @@ int report_compare_html(FILE *f, struct result *const *runs, int n, double fail_
 			const struct cmp_row *r = &rows[i];
 			const struct r_test *t = &a->tests[r->test_a];
 			char old[32] = "-", new[32] = "-";
-			int both = r->a.n && r->b.n && r->a.mean != 0, few = r->a.n < 2 || r->b.n < 2;
-			const char *cls = !both || few || !r->verdict ? "noise" : r->verdict > 0 ? "faster" : "slower";
+			int sign, both = r->a.n && r->b.n && r->a.mean != 0;
+			const char *v = report_compare_verdict(r, fail_pct, &regressions, &failing, &sign);
+			const char *cls = sign > 0 ? "faster" : sign < 0 ? "slower" : "noise";
 			if (r->a.n)
 				svg_number(r->a.mean, old, sizeof(old));
 			if (r->b.n)
 				svg_number(r->b.mean, new, sizeof(new));
-			if (both && !few && r->verdict < 0) {
-				regressions++;
-				failing += fail_pct >= 0 && -r->change_pct > fail_pct;
-			}
 			fputs("<tr><td>", f);
 			xml_escape(f, t->name);
 			fputs("</td><td>", f);
@@ -1020,10 +1020,7 @@ int report_compare_html(FILE *f, struct result *const *runs, int n, double fail_
 					r->q.value, cls, r->change_pct);
 			else
 				fputs("<td></td><td></td>", f);
-			fprintf(f, "<td class=\"%s\">%s</td></tr>\n", cls,
-				!both ? "no result" : few ? "too few runs to tell" :
-				r->verdict > 0 ? (r->device ? "better" : "faster") :
-				r->verdict < 0 ? "REGRESSION" : "no significant difference");
+			fprintf(f, "<td class=\"%s\">%s</td></tr>\n", cls, v);
 		}
 		fprintf(f, "</table></div>\n<p class=\"sub\">%d regression%s beyond the noise", regressions,
 			regressions == 1 ? "" : "s");

@@ -94,6 +94,12 @@ struct cmp_row {
 	double change_pct;	/* in the better direction: -10 = 10% worse */
 };
 int compare_match(const struct result *a, const struct result *b, struct cmp_row **rows, int *n);
+/* The verdict of one row, the same in every format ("faster", "REGRESSION
+ * (slower beyond the noise)", "too few runs to tell", ...), counting
+ * regressions and those beyond fail_pct; *sign: +1 better, -1 a regression,
+ * 0 neither. */
+const char *report_compare_verdict(const struct cmp_row *r, double fail_pct, int *regressions,
+				   int *failing, int *sign);
 /* Print the comparison of b (new) against a (old).  Regressions are
  * significant slowdowns; `failing` counts those worse than fail_pct %. */
 int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,

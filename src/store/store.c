@@ -529,15 +529,22 @@ int store_add_sample(struct store *s, int64_t test_id, int64_t target_id,
 	if (step_done(s, st, "recording a sample"))
 		goto fail;
 	sid = sqlite3_last_insert_rowid(s->db);
+	/* one statement for every value (a bonnie sample has 40 with the
+	 * device group) */
+	if (prepare(s, "INSERT INTO value(sample_id,metric_ord,value) VALUES(?,?,?)", &st))
+		goto fail;
 	for (int i = 0; i < nvalues; i++) {
-		if (prepare(s, "INSERT INTO value(sample_id,metric_ord,value) VALUES(?,?,?)", &st))
-			goto fail;
+		sqlite3_reset(st);
 		sqlite3_bind_int64(st, 1, sid);
 		sqlite3_bind_int(st, 2, i);
 		bind_real(st, 3, sm->values[i]);
-		if (step_done(s, st, "recording a value"))
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			db_error(s, "recording a value");
+			sqlite3_finalize(st);
 			goto fail;
+		}
 	}
+	sqlite3_finalize(st);
 	return exec(s, "RELEASE one");
 fail:
 	exec(s, "ROLLBACK TO one; RELEASE one");
