@@ -26,10 +26,13 @@ MPICFLAGS = $(if $(MPIPC),-DHAVE_MPI $(shell pkg-config --cflags ompi-c))
 MPILIBS  = $(if $(MPIPC),$(shell pkg-config --libs ompi-c))
 
 SRCS     = $(wildcard src/core/*.c src/workloads/*.c src/io/*.c src/targets/*.c \
-                      src/store/*.c src/report/*.c src/runner/*.c src/cli/*.c)
+                      src/store/*.c src/report/*.c src/runner/*.c src/cli/*.c src/vm/*.c)
 LIBSRCS  = $(filter-out src/cli/main.c,$(SRCS))
-OBJS     = $(SRCS:%.c=$(BUILD)/%.o)
-LIBOBJS  = $(LIBSRCS:%.c=$(BUILD)/%.o)
+# The guest's init, linked statically and carried inside fsbench (blob.S).
+VMINIT   = $(BUILD)/vminit
+BLOBOBJ  = $(BUILD)/src/vm/init/blob.o
+OBJS     = $(SRCS:%.c=$(BUILD)/%.o) $(BLOBOBJ)
+LIBOBJS  = $(LIBSRCS:%.c=$(BUILD)/%.o) $(BLOBOBJ)
 TESTSRCS = $(wildcard tests/unit/test_*.c)
 TESTBINS = $(TESTSRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BIN      = $(if $(SAN),$(BUILD)/fsbench,fsbench)
@@ -59,6 +62,15 @@ $(BIN): $(OBJS)
 $(BUILD)/libfsbench.a: $(LIBOBJS)
 	rm -f $@
 	ar rcs $@ $^
+
+# No sanitizer in PID 1 of a guest: it is static and runs before anything.
+$(VMINIT): src/vm/init/vminit.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -static -o $@ $<
+
+$(BLOBOBJ): src/vm/init/blob.S $(VMINIT)
+	@mkdir -p $(dir $@)
+	$(CC) -c -DVMINIT_PATH='"$(VMINIT)"' -o $@ $<
 
 # Each object depends on the headers it includes (-MMD -MP writes .d files).
 $(BUILD)/%.o: %.c Makefile

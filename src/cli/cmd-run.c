@@ -5,6 +5,7 @@
  * runs through the runner (which stores every sample), prints each test's
  * charts from the store as it finishes, then writes the requested files.
  */
+#define _GNU_SOURCE
 #include "cli.h"
 #include "../core/checked.h"
 #include "../core/comm.h"
@@ -20,6 +21,7 @@
 #include "../runner/suite.h"
 #include "../targets/profiles.h"
 #include "../targets/state.h"
+#include "../vm/vm.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -48,6 +50,16 @@ static const struct cli_opt run_opts[] = {
 	{ "device", 1, 0, "DEV", "format this block device instead of an image (one --fs)" },
 	{ "force-format", 0, 0, NULL, "format --device even though it holds data" },
 	{ "no-direct-io", 0, 0, NULL, "let the loop device use the host page cache" },
+	{ "vm", 0, 0, NULL, "run the filesystems inside a QEMU virtual machine with a pinned "
+	  "kernel (f2fs, exfat, nilfs2, vfat, and ubifs/jffs2 on simulated NAND, on any host)" },
+	{ "kernel", 1, 0, "VERSION|PATH", "the guest's kernel (default: the host's own when its "
+	  "image and modules are there, else the newest in `fsbench kernel list`)" },
+	{ "vm-mem", 1, 0, "SIZE", "the guest's memory (default 2G); it bounds the page cache" },
+	{ "vm-cpus", 1, 0, "N", "the guest's CPUs (default 2)" },
+	{ "vm-accel", 1, 0, "auto|kvm|tcg", "KVM when it is proven to work (auto, the default), "
+	  "or TCG (an emulated CPU)" },
+	{ "vm-timeout", 1, 0, "SECONDS", "kill the guest after this long (default: scaled to "
+	  "the work)" },
 	{ "fresh", 1, 0, "test|fs", "mkfs before every test (default) or once per filesystem" },
 	{ "suite", 1, 's', "NAME|FILE", "run a suite's tests (see `fsbench list suites`); its "
 	  "filesystems are used when no --fs/--target is given" },
@@ -100,6 +112,9 @@ struct run_cli {
 	char ram_note[128];
 	int verbose;
 	struct progress *pg;	/* the live line; the runner only reports events */
+	int vm;			/* --vm: the run happens in a guest */
+	struct vm_opts vmo;
+	char vm_text[512];	/* inside the guest: the machine, for the system table */
 	char *args_json;	/* the arguments, stored for --resume */
 	FILE *human;		/* charts and summary: stdout, or stderr when a
 				 * document (--json - ...) takes stdout */
@@ -178,10 +193,19 @@ static int add_suite(struct run_cli *c)
 		int n = 0;
 		if (fs_spec_split(c->suite.filesystems, specs, MAX_TARGETS, &n))
 			return -1;
+		struct vm_kernel k;
+		if (c->vm && vm_kernel_find(c->vmo.kernel, &k))
+			return -1;
 		for (int i = 0; i < n; i++) {
 			char why[256];
-			/* The suite's own list: take what this machine offers. */
-			if (fs_profile_available(specs[i].profile, why, sizeof(why))) {
+			/* The suite's own list: take what this machine (or the
+			 * guest, with --vm) offers.  Inside the guest the host has
+			 * chosen already; only what no kernel has is left out. */
+			int no = c->vm ? vm_profile_available(specs[i].profile, &k, why, sizeof(why)) :
+				 vm_guest_job() ? (specs[i].profile->kind == MOUNT_NONE ?
+						   (snprintf(why, sizeof(why), "%s", specs[i].profile->note), -1) : 0) :
+				 fs_profile_available(specs[i].profile, why, sizeof(why));
+			if (no) {
 				fprintf(stderr, "fsbench: suite %s: skipping filesystem %s: %s\n",
 					c->suite.name, specs[i].text, why);
 				continue;
@@ -318,6 +342,45 @@ static int size_images(struct run_cli *c)
 	return 0;
 }
 
+/* --vm and its options; the checks that need the targets are in vm_run. */
+static int parse_vm(const struct cli_args *a, struct run_cli *c)
+{
+	static const char *const vm_only[] = { "kernel", "vm-mem", "vm-cpus", "vm-accel",
+					       "vm-timeout", NULL };
+	const char *v;
+	uint64_t sz;
+
+	vm_opts_defaults(&c->vmo);
+	c->vm = cli_has(a, "vm");
+	for (int i = 0; vm_only[i]; i++)
+		if (!c->vm && cli_has(a, vm_only[i]))
+			return error_set("--%s applies only with --vm", vm_only[i]);
+	if (!c->vm)
+		return 0;
+	if (vm_guest_job())
+		return error_set("--vm inside fsbench's own virtual machine");
+	c->vmo.kernel = cli_value(a, "kernel");
+	if ((v = cli_value(a, "vm-mem"))) {
+		if (parse_size(v, &sz) || sz < (256 << 20) || sz > (1ULL << 40))
+			return error_set("--vm-mem: bad value '%s' (a size of at least 256M, e.g. 2G)", v);
+		c->vmo.mem = sz;
+	}
+	if ((v = cli_value(a, "vm-cpus")) && count_arg("--vm-cpus", v, 1, 64, &c->vmo.cpus))
+		return -1;
+	if ((v = cli_value(a, "vm-accel")) && vm_accel_parse(v, &c->vmo.accel))
+		return -1;
+	if ((v = cli_value(a, "vm-timeout"))) {
+		int secs = 0;
+		if (count_arg("--vm-timeout", v, 10, 30 * 86400, &secs))
+			return -1;
+		c->vmo.timeout = secs;
+	}
+	if (cli_has(a, "device") || cli_has(a, "target"))
+		return error_set("--vm tests filesystems fsbench makes in the guest (--fs or a suite's); "
+				 "--device and --target DIR are for the host");
+	return 0;
+}
+
 static int parse_args(const struct cli_args *a, struct run_cli *c)
 {
 	struct run_request *rq = &c->rq;
@@ -349,6 +412,8 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		rq->opts.fresh_per_fs = !strcmp(v, "fs");
 	}
 	c->suite_name = cli_value(a, "suite");
+	if (parse_vm(a, c))
+		return -1;
 	if ((v = cli_value(a, "ram"))) {
 		if (parse_size(v, &sz) || sz < (64 << 20))
 			return error_set("--ram: bad value '%s' (a size of at least 64M, e.g. 1G)", v);
@@ -447,7 +512,7 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	} else if (c->prov.force_format) {
 		return error_set("--force-format applies only with --device");
 	}
-	if (!cli_value(a, "fs-size") && !c->prov.device && size_images(c))
+	if (!cli_value(a, "fs-size") && !c->prov.device && !vm_guest_job() && size_images(c))
 		return -1;
 	for (int i = 0; i < rq->ntargets; i++)
 		if (target_check_size(&rq->targets[i], c->prov.size))
@@ -578,6 +643,8 @@ static void print_end(struct run_cli *c, int64_t run_id)
 		report_summary(c->human, r, &o);
 		result_free(r);
 	}
+	if (vm_guest_job())
+		return;		/* the host says where the run is stored */
 	if (c->db)
 		snprintf(where, sizeof(where), "%s", c->db);
 	else if (store_default_path(where, sizeof(where)))
@@ -614,6 +681,26 @@ static int write_outputs(struct run_cli *c, int64_t run_id)
 	return rc ? -1 : 0;
 }
 
+/* Inside the guest: the run, as `fsbench export` writes it, for the host. */
+static int guest_export(struct run_cli *c, int64_t run_id)
+{
+	struct result *r;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (store_load_run(c->store, run_id, &r))
+		return -1;
+	FILE *f = open_memstream(&text, &len);
+	rc = !f || report_json_exact(f, r, NULL, 1);
+	if (f)
+		fclose(f);
+	result_free(r);
+	rc = rc || !text ? error_set("guest: cannot write the run") : vm_guest_finish(text);
+	free(text);
+	return rc;
+}
+
 static void free_cli(struct run_cli *c)
 {
 	free(c->args_json);
@@ -643,6 +730,119 @@ static char *argv_json(const struct cli_args *a)
 
 static int run_main(const struct cli_args *a, const struct result *prior,
 		    const struct cli_args *outer);
+
+/* A line the guest's fsbench printed, shown as if it ran here; the
+ * guest init's own lines stay in the console record. */
+static void vm_line(void *arg, const char *line)
+{
+	struct run_cli *c = arg;
+
+	double ts;
+	char rest;
+
+	/* init's own lines, and the kernel's ("[    3.81] reboot: ...") */
+	if (!strncmp(line, "fsbench-vm:", 11) || sscanf(line, "[ %lf%c", &ts, &rest) == 2)
+		return;
+	fprintf(c->human, "%s\n", line);
+	fflush(c->human);
+}
+
+/* --vm: the same command, without what only the host uses, run by the
+ * guest; its run comes back as an export document and is imported here. */
+static int vm_run(struct run_cli *c, const struct cli_args *a)
+{
+	static const char *const host_only[] = { "vm", "kernel", "vm-mem", "vm-cpus", "vm-accel",
+		"vm-timeout", "db", "json", "csv", "markdown", "html", "image-dir", "no-direct-io", NULL };
+	struct run_request *rq = &c->rq;
+	struct vm_request vr;
+	struct vm_result res;
+	char **argv = calloc((size_t)a->n + 8, sizeof(char *));
+	int argc = 0, rc = EXIT_FAIL;
+	double work = 0;
+
+	if (!argv)
+		return cli_fail(EXIT_FAIL, "out of memory");
+	argv[argc++] = strdup("run");
+	for (int i = 0; i < a->n; i++) {
+		const struct cli_item *it = &a->items[i];
+		int skip = 0;
+		for (int k = 0; it->opt && host_only[k]; k++)
+			skip |= !strcmp(it->opt->name, host_only[k]);
+		if (skip)
+			continue;
+		if (!it->opt)
+			argv[argc++] = strdup(it->value);
+		else if (it->opt->has_arg) {
+			char *w = NULL;
+			if (asprintf(&w, "--%s=%s", it->opt->name, it->value) < 0)
+				w = NULL;
+			argv[argc++] = w;
+		} else {
+			char *w = NULL;
+			if (asprintf(&w, "--%s", it->opt->name) < 0)
+				w = NULL;
+			argv[argc++] = w;
+		}
+	}
+	argv[argc++] = strdup("--db=/run/fsbench-guest/results.db");
+	argv[argc++] = strdup("--image-dir=/run/fsbench-guest");
+	for (int i = 0; i < argc; i++)
+		if (!argv[i])
+			goto out;
+	/* The deadline scales with the work: what the store says these tests
+	 * took before (2 minutes a run when it does not know), 40 times over
+	 * for an emulated CPU, plus the boot. */
+	for (int k = 0; k < rq->ntests; k++) {
+		const struct test_spec *ts = &rq->tests[k];
+		int runs = rq->opts.runs ? rq->opts.runs : rq->opts.max_runs;
+		double mean = 0;
+		int n = 0;
+		store_mean_wall(c->store, ts->name, ts->params_text, &mean, &n);
+		work += (n ? mean : 120.0) * runs * rq->ntargets;
+	}
+	memset(&vr, 0, sizeof(vr));
+	vr.opts = c->vmo;
+	if (!vr.opts.timeout)
+		vr.opts.timeout = 600 + 40 * work;
+	vr.targets = rq->targets;
+	vr.ntargets = rq->ntargets;
+	vr.argv = argv;
+	vr.argc = argc;
+	vr.image_dir = c->prov.image_dir ? c->prov.image_dir : "/var/tmp";
+	vr.work_seconds = work;
+	vr.quiet = rq->opts.quiet;
+	vr.line = vm_line;
+	vr.arg = c;
+	if (vm_execute(&vr, &res)) {
+		rc = cli_fail(stop_requested() ? EXIT_INTERRUPTED : EXIT_FAIL, "%s", error_get());
+		goto out;
+	}
+	int64_t id;
+	int existed;
+	if (store_import(c->store, res.json, res.len, &id, &existed)) {
+		rc = cli_fail(EXIT_FAIL, "the guest's run: %s", error_get());
+	} else if (write_outputs(c, id)) {
+		rc = cli_fail(EXIT_FAIL, "%s", error_get());
+	} else {
+		char where[PATH_MAX];
+		if (c->db)
+			snprintf(where, sizeof(where), "%s", c->db);
+		else if (store_default_path(where, sizeof(where)))
+			snprintf(where, sizeof(where), "the result store");
+		if (!rq->opts.quiet)
+			fprintf(c->human, "\nfsbench: run %lld stored in %s (from the virtual machine: %s, "
+				"booted in %.0f s, %.0f s in all)\n", (long long)id, where,
+				!strcmp(res.accel, "tcg") ? "TCG, an emulated CPU" : res.accel,
+				res.boot_seconds, res.seconds);
+		rc = res.guest_exit ? EXIT_FAIL : EXIT_OK;
+	}
+	free(res.json);
+out:
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	return rc;
+}
 
 /* --resume RUN: the stored arguments, parsed again, run into the same
  * run; the samples it has count. */
@@ -779,6 +979,22 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 	if (left)
 		fprintf(stderr, "fsbench: warning: an earlier run left mounts, loop devices or images behind (see %s): run `fsbench cleanup`\n",
 			state_path());
+	if (c.vm) {
+		if (prior) {
+			free_cli(&c);
+			return cli_fail(EXIT_USAGE, "--resume: a --vm run is run again, not resumed");
+		}
+		rc = vm_run(&c, a);
+		free_cli(&c);
+		return rc;
+	}
+	if (vm_guest_job()) {
+		if (vm_guest_setup(c.rq.targets, c.rq.ntargets, c.vm_text, sizeof(c.vm_text))) {
+			free_cli(&c);
+			return cli_fail(EXIT_FAIL, "%s", error_get());
+		}
+		c.rq.vm = c.vm_text;
+	}
 	rc = runner_prepare(&c.rq);
 	if (rc) {
 		free_cli(&c);
@@ -802,6 +1018,10 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 	memlimit_release(&c.mem);
 	runner_teardown(&c.rq);
 	if (rc < 0) {
+		free_cli(&c);
+		return cli_fail(EXIT_FAIL, "%s", error_get());
+	}
+	if (vm_guest_job() && guest_export(&c, run_id)) {
 		free_cli(&c);
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}

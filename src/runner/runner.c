@@ -413,6 +413,8 @@ static int record_setup(struct store *st, struct run_request *rq, int64_t run_id
 	nf = sysinfo_fields(&si, f);
 	if (rq->memory_limit)
 		f[nf++] = (struct sysfield){ "Memory Limit", rq->memory_limit };
+	if (rq->vm)
+		f[nf++] = (struct sysfield){ "Virtual Machine", rq->vm };
 	for (int i = 0; i < nf; i++)
 		if (store_add_sysfield(st, run_id, i, f[i].name, f[i].value))
 			return -1;

@@ -44,6 +44,7 @@ struct run_request {
 	 * is continued in place.  NULL for a new run. */
 	const struct result *resume;
 	const char *memory_limit;	/* --ram, recorded in the system table */
+	const char *vm;			/* inside fsbench's guest: the machine */
 };
 
 /* Where a run stands when a repetition begins. */

@@ -41,6 +41,8 @@ struct fs_target {
 	char workdir[PATH_MAX], image[PATH_MAX], mnt[PATH_MAX];
 	char dev[PATH_MAX];	/* what mkfs and the mount see */
 	char loopdev[64];
+	char source[64];	/* flash: "ubi0:fsbench", "mtd1" */
+	int ubi;		/* flash: the UBI device attached (its number + 1) */
 	int loopfd, dio, mounted;
 	pid_t daemon;		/* FUSE helper's daemon, found after mount */
 };
@@ -91,8 +93,9 @@ static int run_mkfs(struct target *t, struct fs_target *f)
 	char line[8192], out[8192], *argv[64];
 	int rc;
 
-	snprintf(line, sizeof(line), "%s%s%s %s", f->spec.profile->mkfs,
-		 f->spec.mkfs_extra[0] ? " " : "", f->spec.mkfs_extra, f->dev);
+	snprintf(line, sizeof(line), "%s%s%s %s%s", f->spec.profile->mkfs,
+		 f->spec.mkfs_extra[0] ? " " : "", f->spec.mkfs_extra, f->dev,
+		 f->spec.profile->kind == MOUNT_MTD ? " 0 0" : "");	/* flash_erase DEV START COUNT */
 	str_copy(t->mkfs, sizeof(t->mkfs), line);
 	split_words(line, argv, 64);
 	/* In fsbench's own directory, so a relative word in mkfs= can only
@@ -165,6 +168,8 @@ static int do_mount(struct target *t, struct fs_target *f)
 		rc = kernel_mount(t, f, "tmpfs", "tmpfs", opts);
 	} else if (p->kind == MOUNT_KERNEL) {
 		rc = kernel_mount(t, f, f->dev, p->fstype, f->spec.options);
+	} else if (p->kind == MOUNT_UBI || p->kind == MOUNT_MTD) {
+		rc = kernel_mount(t, f, f->source, p->fstype, f->spec.options);
 	} else {
 		rc = fuse_mount(t, f);
 	}
@@ -215,6 +220,50 @@ static int make_image(struct target *t, struct fs_target *f)
 	return 0;
 }
 
+/* Flash (in fsbench's guests): opts.device is /dev/mtdN, a partition of
+ * the simulated NAND.  UBIFS: attach UBI on it and make one volume filling
+ * it; JFFS2: the MTD device itself. */
+static int flash_attach(struct target *t, struct fs_target *f)
+{
+	const char *dev = f->opts.device;
+	char out[4096], num[16], ubidev[32];
+	int n;
+
+	if (!dev || strncmp(dev, "/dev/mtd", 8) || (n = atoi(dev + 8)) < 0 || n > 63)
+		return error_set("fs '%s': flash needs an MTD device (/dev/mtdN), not %s", t->label,
+				 dev ? dev : "none");
+	if (f->spec.profile->kind == MOUNT_MTD) {
+		str_copy(f->dev, sizeof(f->dev), dev);
+		snprintf(f->source, sizeof(f->source), "mtd%d", n);
+		return 0;
+	}
+	snprintf(num, sizeof(num), "%d", n);
+	snprintf(ubidev, sizeof(ubidev), "/dev/ubi%d", n);
+	char *attach[] = { "ubiattach", "-m", num, "-d", num, NULL };
+	char *mkvol[] = { "ubimkvol", ubidev, "-N", "fsbench", "-m", NULL };
+	int rc = exec_capture(attach, out, sizeof(out));
+	if (rc)
+		return rc < 0 ? -1 : error_set("fs '%s': ubiattach failed: %s", t->label, tool_reason(out));
+	f->ubi = n + 1;
+	rc = exec_capture(mkvol, out, sizeof(out));
+	if (rc)
+		return rc < 0 ? -1 : error_set("fs '%s': ubimkvol failed: %s", t->label, tool_reason(out));
+	snprintf(f->dev, sizeof(f->dev), "/dev/ubi%d_0", n);
+	snprintf(f->source, sizeof(f->source), "ubi%d:fsbench", n);
+	return 0;
+}
+
+static void flash_detach(struct fs_target *f)
+{
+	char num[16], *detach[] = { "ubidetach", "-m", num, NULL };
+
+	if (!f->ubi)
+		return;
+	snprintf(num, sizeof(num), "%d", f->ubi - 1);
+	exec_capture(detach, NULL, 0);
+	f->ubi = 0;
+}
+
 static void fs_teardown(struct target *t)
 {
 	struct fs_target *f = t->priv;
@@ -227,6 +276,7 @@ static void fs_teardown(struct target *t)
 		rmdir(f->mnt);
 		state_remove(STATE_MOUNT, f->mnt);
 	}
+	flash_detach(f);
 	if (f->loopdev[0]) {
 		loop_detach(f->loopdev, f->loopfd);
 		state_remove(STATE_LOOP, f->loopdev);
@@ -250,13 +300,17 @@ static int fs_setup(struct target *t)
 				 t->label);
 	if (fs_profile_available(p, why, sizeof(why)))
 		return error_set("fs '%s': %s is not available here: %s", t->label, p->name, why);
-	if (f->opts.device && p->kind != MOUNT_MEMORY &&
+	int flash = p->kind == MOUNT_UBI || p->kind == MOUNT_MTD;
+	if (f->opts.device && p->kind != MOUNT_MEMORY && !flash &&
 	    device_check(f->opts.device, f->opts.force_format, found, sizeof(found)))
 		return -1;
 	if (scratch_create(f->opts.image_dir, f->workdir, sizeof(f->workdir)))
 		goto fail;
 	if (p->kind == MOUNT_MEMORY) {
 		/* nothing to back it */
+	} else if (flash) {
+		if (flash_attach(t, f))
+			goto fail;
 	} else if (f->opts.device) {
 		str_copy(f->dev, sizeof(f->dev), f->opts.device);
 	} else if (make_image(t, f)) {
@@ -283,7 +337,7 @@ static int fs_setup(struct target *t)
 	}
 	/* The source as /proc/self/mountinfo will show it, which cleanup
 	 * checks before it unmounts anything. */
-	if (state_add(STATE_MOUNT, f->mnt, p->kind == MOUNT_MEMORY ? "tmpfs" : f->dev, 0, 0) ||
+	if (state_add(STATE_MOUNT, f->mnt, p->kind == MOUNT_MEMORY ? "tmpfs" : flash ? f->source : f->dev, 0, 0) ||
 	    (p->mkfs && run_mkfs(t, f)))
 		goto fail;
 	test_pause("mkfs");
@@ -336,7 +390,30 @@ int target_uses_device(const struct target *t)
 {
 	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
 
-	return f && f->spec.profile->kind != MOUNT_MEMORY && f->spec.profile->kind != MOUNT_NONE;
+	return f && f->spec.profile->kind != MOUNT_MEMORY && f->spec.profile->kind != MOUNT_NONE &&
+	       f->spec.profile->kind != MOUNT_UBI && f->spec.profile->kind != MOUNT_MTD;
+}
+
+const struct fs_spec *target_fs_spec(const struct target *t)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	return f ? &f->spec : NULL;
+}
+
+uint64_t target_image_size(const struct target *t)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	return f ? f->opts.size : 0;
+}
+
+void target_set_device(struct target *t, const char *dev)
+{
+	struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	if (f)
+		f->opts.device = dev;
 }
 
 int target_check_size(const struct target *t, uint64_t size)

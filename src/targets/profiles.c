@@ -30,10 +30,15 @@ static const struct fs_profile table[] = {
 	{ "nilfs2", "nilfs2", "mkfs.nilfs2 -q -f", MOUNT_KERNEL, NULL, "", "nilfs-tools", NULL, 136ULL << 20 },
 	{ "vfat", "vfat", "mkfs.vfat", MOUNT_KERNEL, NULL, "", "dosfstools", NULL },
 	{ "tmpfs", "tmpfs", NULL, MOUNT_MEMORY, NULL, "", NULL, NULL },
-	{ "ubifs", NULL, NULL, MOUNT_NONE, NULL, "", "mtd-utils",
-	  "needs an MTD flash device (UBI); a loop device cannot provide one" },
-	{ "jffs2", NULL, NULL, MOUNT_NONE, NULL, "", "mtd-utils",
-	  "needs an MTD flash device; a loop device cannot provide one" },
+	/* Flash: simulated NAND (nandsim) inside a virtual machine, --vm. */
+	{ "ubifs", "ubifs", "mkfs.ubifs -y", MOUNT_UBI, NULL, "", "mtd-utils",
+	  "needs MTD flash: run it with --vm (simulated NAND in the guest)" },
+	{ "jffs2", "jffs2", "flash_erase -j -q", MOUNT_MTD, NULL, "", "mtd-utils",
+	  "needs MTD flash: run it with --vm (simulated NAND in the guest)" },
+	{ "reiser4", NULL, NULL, MOUNT_NONE, NULL, "", NULL,
+	  "never merged into mainline Linux: no Debian kernel has it (it needs a patched kernel)" },
+	{ "logfs", NULL, NULL, MOUNT_NONE, NULL, "", NULL,
+	  "removed from mainline Linux in 4.10 (2017): no kernel fsbench boots has it" },
 };
 
 const struct fs_profile *fs_profiles(size_t *n)
@@ -76,6 +81,11 @@ int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
 		snprintf(why, len, "%s", p->note);
 		return -1;
 	}
+	/* Flash targets exist only where fsbench loads nandsim: in its guests. */
+	if ((p->kind == MOUNT_UBI || p->kind == MOUNT_MTD) && !getenv("FSBENCH_VM_GUEST")) {
+		snprintf(why, len, "%s", p->note);
+		return -1;
+	}
 	if (p->mkfs) {
 		str_copy(prog, sizeof(prog), p->mkfs);
 		prog[strcspn(prog, " ")] = '\0';
@@ -96,7 +106,8 @@ int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
 		snprintf(why, len, "kernel has no %s", p->fstype);
 		return -1;
 	}
-	if (p->kind != MOUNT_MEMORY && p->kind != MOUNT_FUSE_IMAGE &&
+	if (p->kind != MOUNT_MEMORY && p->kind != MOUNT_FUSE_IMAGE && p->kind != MOUNT_UBI &&
+	    p->kind != MOUNT_MTD && !getenv("FSBENCH_VM_GUEST") &&	/* the guest has disks */
 	    access("/dev/loop-control", R_OK | W_OK)) {
 		snprintf(why, len, "no loop devices (/dev/loop-control)");
 		return -1;
@@ -206,6 +217,14 @@ int fs_spec_parse(const char *text, struct fs_spec *spec)
 			if (append_opt(text, spec->options, sizeof(spec->options), w + 6))
 				return -1;
 			last = "mount";
+		} else if (!strncmp(w, "nand_", 5)) {
+			size_t nl = strlen(spec->nand);
+			if (spec->profile->kind != MOUNT_UBI && spec->profile->kind != MOUNT_MTD)
+				return error_set("--fs '%s': %s: nand_* options are for flash (ubifs, jffs2)",
+						 text, w);
+			if (!strchr(w, '=') || nl + 1 + strlen(w) >= sizeof(spec->nand))
+				return error_set("--fs '%s': bad flash option '%s'", text, w);
+			snprintf(spec->nand + nl, sizeof(spec->nand) - nl, "%s%s", nl ? "," : "", w + 5);
 		} else if (!strncmp(w, "label=", 6)) {
 			if (!w[6] || strlen(w + 6) >= sizeof(spec->label) || strchr(w + 6, '=') ||
 			    str_has_control(w + 6))

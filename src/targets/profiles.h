@@ -20,6 +20,8 @@ enum mount_kind {
 	MOUNT_FUSE_BLOCK,	/* FUSE helper that needs a block device */
 	MOUNT_FUSE_IMAGE,	/* FUSE helper that opens the image file itself */
 	MOUNT_MEMORY,		/* tmpfs: no backing store */
+	MOUNT_UBI,		/* UBIFS on a UBI volume on simulated NAND (--vm) */
+	MOUNT_MTD,		/* JFFS2 straight on simulated NAND (--vm) */
 	MOUNT_NONE,		/* cannot be provisioned here at all */
 };
 
@@ -41,6 +43,8 @@ struct fs_spec {
 	char mkfs_extra[256];	/* appended to the profile's mkfs arguments */
 	char options[512];	/* profile defaults plus the user's, comma-joined */
 	char text[512];		/* the spec as written */
+	/* Flash profiles: nandsim's geometry and timing, "size=256M,..." */
+	char nand[256];
 };
 
 const struct fs_profile *fs_profile_find(const char *name);

@@ -177,7 +177,8 @@ int state_parse_line(const char *line, struct state_entry *e)
 		return error_set("state entry: bad start time");
 	if (get_field(f[2], n[2], e->kind, sizeof(e->kind)) ||
 	    (strcmp(e->kind, STATE_DIR) && strcmp(e->kind, STATE_LOOP) &&
-	     strcmp(e->kind, STATE_MOUNT) && strcmp(e->kind, STATE_CGROUP)))
+	     strcmp(e->kind, STATE_MOUNT) && strcmp(e->kind, STATE_CGROUP) &&
+	     strcmp(e->kind, STATE_PROC)))
 		return error_set("state entry: unknown kind");
 	if (get_field(f[3], n[3], e->arg, sizeof(e->arg)) || e->arg[0] != '/')
 		return error_set("state entry: bad path");
@@ -615,6 +616,36 @@ static enum state_outcome undo_cgroup(const struct state_entry *e, char *why, si
 	return STATE_REMOVED;
 }
 
+/* A process fsbench started (a virtual machine): killed only while the
+ * same pid, start time and executable say it is still that process. */
+static enum state_outcome undo_process(const struct state_entry *e, char *why, size_t len)
+{
+	char exe[PATH_MAX], link[64];
+	long pid;
+	ssize_t n;
+
+	if (strncmp(e->arg, "/proc/", 6) || (pid = atol(e->arg + 6)) <= 1) {
+		snprintf(why, len, "not a process");
+		return STATE_LEFT_ALONE;
+	}
+	if (!state_proc_start(pid))
+		return STATE_GONE;
+	snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	if (state_proc_start(pid) != e->dev || strcmp(exe, e->arg2)) {
+		snprintf(why, len, "pid %ld is now another process (%.1500s)", pid, exe[0] ? exe : "?");
+		return STATE_LEFT_ALONE;
+	}
+	if (kill((pid_t)pid, SIGKILL)) {
+		snprintf(why, len, "kill: %s", strerror(errno));
+		return STATE_FAILED;
+	}
+	for (int i = 0; i < 100 && state_proc_start(pid) == e->dev; i++)
+		usleep(50000);
+	return STATE_REMOVED;
+}
+
 static enum state_outcome undo(const struct state_entry *e, char *why, size_t len)
 {
 	why[0] = '\0';
@@ -624,6 +655,8 @@ static enum state_outcome undo(const struct state_entry *e, char *why, size_t le
 		return undo_loop(e, why, len);
 	if (!strcmp(e->kind, STATE_DIR))
 		return undo_dir(e, why, len);
+	if (!strcmp(e->kind, STATE_PROC))
+		return undo_process(e, why, len);
 	return undo_cgroup(e, why, len);
 }
 

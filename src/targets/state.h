@@ -34,6 +34,8 @@
 #define STATE_LOOP "loop"	/* a loop device; ARG2 = its backing image */
 #define STATE_MOUNT "mount"	/* a mount point; ARG2 = the mounted source */
 #define STATE_CGROUP "cgroup"	/* a cgroup directory */
+#define STATE_PROC "process"	/* a process: ARG "/proc/PID", ARG2 its executable,
+				 * DEV its start time (so a reused pid is not it) */
 
 struct state_entry {
 	long pid;

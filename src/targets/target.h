@@ -58,6 +58,13 @@ int target_uses_device(const struct target *t);
 /* Size the image of a --fs target (not a --device, not tmpfs), raised to
  * what its mkfs accepts: 1 when the target has an image, else 0. */
 int target_set_image_size(struct target *t, uint64_t size);
+/* A --fs target's spec (NULL for a directory target). */
+const struct fs_spec *target_fs_spec(const struct target *t);
+/* Its image size in bytes (0 for a directory target). */
+uint64_t target_image_size(const struct target *t);
+/* Inside fsbench's guest: the virtio disk or MTD device the host made for
+ * this target (a string that outlives the target). */
+void target_set_device(struct target *t, const char *dev);
 /* Refuse an image size below what the target's mkfs accepts (0 for a
  * directory target or a size that fits). */
 int target_check_size(const struct target *t, uint64_t size);

@@ -1,0 +1,616 @@
+/* vm.c: a run inside a QEMU guest, host and guest sides (see vm.h). */
+#define _GNU_SOURCE
+#include "vm.h"
+#include "initramfs.h"
+#include "kernel.h"
+#include "../core/error.h"
+#include "../core/exec.h"
+#include "../core/param.h"
+#include "../core/str.h"
+#include "../targets/state.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/klog.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define XCHG_GUEST "/run/fsbench-vm"	/* where the guest sees the exchange dir */
+
+void vm_opts_defaults(struct vm_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mem = 2ULL << 30;
+	o->cpus = 2;
+	o->accel = VM_ACCEL_AUTO;
+}
+
+static int is_flash(const struct fs_profile *p)
+{
+	return p->kind == MOUNT_UBI || p->kind == MOUNT_MTD;
+}
+
+int vm_profile_available(const struct fs_profile *p, const struct vm_kernel *k, char *why,
+			 size_t len)
+{
+	char path[4096], prog[128];
+	const char *need[4] = { NULL };
+
+	if (p->kind == MOUNT_NONE) {
+		snprintf(why, len, "%s", p->note);
+		return -1;
+	}
+	if (p->mkfs) {
+		str_copy(prog, sizeof(prog), p->mkfs);
+		prog[strcspn(prog, " ")] = '\0';
+		if (find_program(prog, path, sizeof(path))) {
+			snprintf(why, len, "%s missing: install %s", prog, p->package);
+			return -1;
+		}
+	}
+	if (p->helper && find_program(p->helper, path, sizeof(path))) {
+		snprintf(why, len, "%s missing: install %s", p->helper, p->package);
+		return -1;
+	}
+	if (p->kind == MOUNT_UBI && find_program("ubiattach", path, sizeof(path))) {
+		snprintf(why, len, "ubiattach missing: install mtd-utils");
+		return -1;
+	}
+	switch (p->kind) {
+	case MOUNT_KERNEL:
+		need[0] = p->fstype;
+		break;
+	case MOUNT_FUSE_BLOCK:
+	case MOUNT_FUSE_IMAGE:
+		need[0] = "fuse";
+		break;
+	case MOUNT_UBI:
+		need[0] = "nandsim", need[1] = "ubi", need[2] = "ubifs";
+		break;
+	case MOUNT_MTD:
+		need[0] = "nandsim", need[1] = "jffs2";
+		break;
+	default:
+		break;
+	}
+	for (int i = 0; need[i]; i++)
+		if (!vm_kernel_has(k, need[i])) {
+			snprintf(why, len, "kernel %s has no %s", k->version, need[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- host side ---- */
+
+/* The exchange file the guest writes, read whole (bounded). */
+static char *slurp(const char *path, size_t max, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > max ||
+	    !(buf = malloc((size_t)st.st_size + 1))) {
+		close(fd);
+		return NULL;
+	}
+	ssize_t n = read(fd, buf, (size_t)st.st_size);
+	close(fd);
+	if (n != st.st_size) {
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = (size_t)n;
+	return buf;
+}
+
+static int write_new(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return error_errno("create %s", path);
+	if (write(fd, data, len) != (ssize_t)len) {
+		close(fd);
+		return error_errno("write %s", path);
+	}
+	return close(fd) ? error_errno("close %s", path) : 0;
+}
+
+/* guest.argv: working directory, the binary, then the words. */
+static int write_argv(const char *path, const struct vm_request *rq)
+{
+	char cwd[PATH_MAX], self[PATH_MAX];
+	size_t cap = 2 * PATH_MAX, used = 0;
+	char *buf;
+	ssize_t n;
+	int rc;
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return error_errno("getcwd");
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return error_errno("readlink /proc/self/exe");
+	self[n] = '\0';
+	for (int i = 0; i < rq->argc; i++)
+		cap += strlen(rq->argv[i]) + 1;
+	if (cap > 60000)
+		return error_set("the command line is too long for the guest");
+	buf = malloc(cap);
+	if (!buf)
+		return error_set("out of memory");
+	memcpy(buf, cwd, strlen(cwd) + 1);
+	used = strlen(cwd) + 1;
+	memcpy(buf + used, self, (size_t)n + 1);
+	used += (size_t)n + 1;
+	for (int i = 0; i < rq->argc; i++) {
+		size_t l = strlen(rq->argv[i]) + 1;
+		memcpy(buf + used, rq->argv[i], l);
+		used += l;
+	}
+	rc = write_new(path, buf, used);
+	free(buf);
+	return rc;
+}
+
+static int make_image(const char *path, uint64_t size, int *direct)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return error_errno("create %s", path);
+	if (ftruncate(fd, (off_t)size)) {
+		close(fd);
+		return error_errno("size %s", path);
+	}
+	close(fd);
+	/* cache=none needs O_DIRECT where the images live (not on tmpfs). */
+	fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+	if (fd < 0)
+		*direct = 0;
+	else
+		close(fd);
+	return 0;
+}
+
+/* Why a guest stopped without a result, from its console. */
+static void explain(const struct vm_outcome *o, const char *status, char *out, size_t len)
+{
+	if (o->timed_out)
+		snprintf(out, len, "it did not finish in time and was killed (--vm-timeout sets the limit)");
+	else if (strstr(o->tail, "Kernel panic"))
+		snprintf(out, len, "the guest kernel panicked");
+	else if (strstr(o->tail, "Out of memory") || strstr(o->tail, "oom-kill"))
+		snprintf(out, len, "the guest ran out of memory (--vm-mem gives it more)");
+	else if (!o->reached_init)
+		snprintf(out, len, "the guest never reached its init");
+	else if (status && !strncmp(status, "signal", 6))
+		snprintf(out, len, "fsbench in the guest was killed (%.40s)", status);
+	else
+		snprintf(out, len, "the guest stopped without a result%s%.40s", status ? ": " : "",
+			 status ? status : "");
+}
+
+/* The last `lines` lines of the console, indented, for an error. */
+static void tail_lines(const char *tail, int lines, char *out, size_t len)
+{
+	const char *p = tail + strlen(tail);
+	int seen = 0;
+
+	while (p > tail && seen <= lines)
+		if (*--p == '\n')
+			seen++;
+	if (*p == '\n')
+		p++;
+	size_t used = 0;
+	out[0] = '\0';
+	while (*p && used + 8 < len) {
+		size_t l = strcspn(p, "\n");
+		int n = snprintf(out + used, len - used, "\n  | %.*s", (int)l, p);
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+		p += l + (p[l] == '\n');
+	}
+}
+
+int vm_execute(const struct vm_request *rq, struct vm_result *res)
+{
+	static const char *const boot_mods[] = { "virtio_pci", "virtio_blk", "9pnet_virtio", "9p" };
+	struct vm_kernel k;
+	struct vm_config c;
+	struct vm_outcome o;
+	char work[PATH_MAX], xchg[PATH_MAX + 16], initrd[PATH_MAX + 16], path[PATH_MAX + 64],
+		qver[64], why[512], mods[64][256];
+	char (*disks)[PATH_MAX + 32] = NULL;
+	const char *nand = NULL;
+	json_t *job = NULL, *jt;
+	int nmods, ndisks = 0, nflash = 0, rc = -1;
+
+	memset(res, 0, sizeof(*res));
+	memset(&c, 0, sizeof(c));
+	if (vm_kernel_find(rq->opts.kernel, &k) || vm_qemu_version(qver, sizeof(qver)))
+		return -1;
+	if (strchr(k.root, ' ') || strlen(k.root) > 1000)
+		return error_set("kernel module tree %s: its path must have no blanks", k.root);
+	for (int i = 0; i < rq->ntargets; i++) {
+		const struct fs_spec *s = target_fs_spec(&rq->targets[i]);
+		if (!s)
+			return error_set("--vm: '%s' is a directory on the host; the guest tests "
+					 "filesystems fsbench makes (--fs)", rq->targets[i].label);
+		if (vm_profile_available(s->profile, &k, why, sizeof(why)))
+			return error_set("fs '%s' cannot run in the virtual machine: %s",
+					 rq->targets[i].label, why);
+		if (is_flash(s->profile)) {
+			if (nand && strcmp(nand, s->nand))
+				return error_set("flash targets share one simulated NAND chip: give them "
+						 "the same nand_* options");
+			nand = s->nand;
+			nflash++;
+		}
+	}
+	nmods = vm_kernel_closure(&k, boot_mods, 4, mods, 64);
+	if (nmods < 0)
+		return -1;
+	disks = calloc(VM_MAX_DISKS, sizeof(*disks));
+	job = json_object();
+	if (!disks || !job) {
+		free(disks);
+		json_decref(job);
+		return error_set("out of memory");
+	}
+	if (scratch_create(rq->image_dir, work, sizeof(work))) {
+		free(disks);
+		json_decref(job);
+		return -1;
+	}
+	snprintf(xchg, sizeof(xchg), "%s/xchg", work);
+	snprintf(initrd, sizeof(initrd), "%s/initrd", work);
+	if (mkdir(xchg, 0755)) {
+		error_errno("mkdir %s", xchg);
+		goto out;
+	}
+	c.direct = 1;
+	jt = json_array();
+	json_object_set_new(job, "targets", jt);
+	for (int i = 0, f = 0; i < rq->ntargets; i++) {
+		const struct fs_spec *s = target_fs_spec(&rq->targets[i]);
+		json_t *o1 = json_object();
+		json_array_append_new(jt, o1);
+		if (is_flash(s->profile)) {
+			json_object_set_new(o1, "flash", json_integer(f++));
+		} else if (target_uses_device(&rq->targets[i])) {
+			if (ndisks == VM_MAX_DISKS) {
+				error_set("--vm: at most %d disks", VM_MAX_DISKS);
+				goto out;
+			}
+			snprintf(disks[ndisks], sizeof(disks[0]), "%s/disk%d.img", work, ndisks);
+			if (make_image(disks[ndisks], target_image_size(&rq->targets[i]), &c.direct))
+				goto out;
+			c.disks[ndisks] = disks[ndisks];
+			json_object_set_new(o1, "disk", json_integer(ndisks++));
+		}
+	}
+	c.ndisks = ndisks;
+	json_object_set_new(job, "modroot", json_string(k.root));
+	json_object_set_new(job, "kernel", json_string(k.version));
+	json_object_set_new(job, "kernel_source", json_string(k.source));
+	json_object_set_new(job, "qemu", json_string(qver));
+	json_object_set_new(job, "mem", json_integer((json_int_t)rq->opts.mem));
+	json_object_set_new(job, "cpus", json_integer(rq->opts.cpus));
+	json_object_set_new(job, "direct", json_boolean(c.direct));
+	json_object_set_new(job, "nflash", json_integer(nflash));
+	json_object_set_new(job, "nand", json_string(nand ? nand : ""));
+	char *jtext = json_dumps(job, JSON_INDENT(1));
+	snprintf(path, sizeof(path), "%s/job.json", xchg);
+	int wrc = jtext ? write_new(path, jtext, strlen(jtext)) : error_set("out of memory");
+	free(jtext);
+	if (wrc)
+		goto out;
+	snprintf(path, sizeof(path), "%s/guest.argv", xchg);
+	if (write_argv(path, rq) || initramfs_write(initrd, k.moddir, mods, nmods))
+		goto out;
+	if (!c.direct && !rq->quiet)
+		fprintf(stderr, "fsbench: warning: %s does not allow O_DIRECT: the guest's disks go "
+			"through the host page cache (give --image-dir on a disk filesystem)\n",
+			rq->image_dir);
+	c.kernel = &k;
+	c.initrd = initrd;
+	c.xchg = xchg;
+	c.mem = rq->opts.mem;
+	c.cpus = rq->opts.cpus;
+	c.accel = rq->opts.accel;
+	c.deadline = rq->opts.timeout;
+	c.line = rq->line;
+	c.arg = rq->arg;
+	if (!rq->quiet)
+		fprintf(stderr, "fsbench: booting kernel %s (%s) in %s, %llu MiB, %d CPU%s%s\n",
+			k.version, k.source, qver, (unsigned long long)(c.mem >> 20), c.cpus,
+			c.cpus == 1 ? "" : "s", c.deadline > 0 ? "" : "");
+	vm_boot(&c, &o);
+	if (o.accel_note[0] && !rq->quiet)
+		fprintf(stderr, "fsbench: %s\n", o.accel_note);
+	str_copy(res->accel, sizeof(res->accel), o.accel);
+	res->boot_seconds = o.boot_seconds;
+	res->seconds = o.seconds;
+	snprintf(path, sizeof(path), "%s/status", xchg);
+	char *status = slurp(path, 64, NULL);
+	if (status)
+		status[strcspn(status, "\n")] = '\0';
+	snprintf(path, sizeof(path), "%s/result.json", xchg);
+	res->json = status ? slurp(path, 1ULL << 30, &res->len) : NULL;
+	if (o.interrupted) {
+		error_set("interrupted: the virtual machine was stopped");
+	} else if (!res->json) {
+		char lines[2048];
+		explain(&o, status, why, sizeof(why));
+		tail_lines(o.tail, 12, lines, sizeof(lines));
+		/* The console first (an error message is one line). */
+		fprintf(stderr, "fsbench: the guest console's last lines:%s\n",
+			lines[0] ? lines : " (none)");
+		error_set("virtual machine (%s, kernel %s): %s", o.accel[0] ? o.accel : "?", k.version,
+			  why);
+	} else {
+		res->guest_exit = status && !strncmp(status, "exit ", 5) ? atoi(status + 5) : 1;
+		rc = 0;
+	}
+	free(status);
+out:
+	if (scratch_remove(work) && !rc) {
+		free(res->json);
+		res->json = NULL;
+		rc = -1;
+	}
+	free(disks);
+	json_decref(job);
+	return rc;
+}
+
+/* ---- guest side ---- */
+
+const char *vm_guest_job(void)
+{
+	const char *p = getenv("FSBENCH_VM_GUEST");
+	return p && *p ? p : NULL;
+}
+
+static char modroot[PATH_MAX];
+static char devices[VM_MAX_DISKS + 16][32];
+
+static int modprobe(char *const *names, int n, const char *params)
+{
+	char *argv[32], out[4096], extra[512];
+	int k = 0;
+
+	argv[k++] = "modprobe";
+	argv[k++] = "-d";
+	argv[k++] = modroot;
+	if (!params)
+		argv[k++] = "-a";
+	for (int i = 0; i < n && k < 28; i++)
+		argv[k++] = names[i];
+	if (params) {
+		str_copy(extra, sizeof(extra), params);
+		k += split_words(extra, argv + k, 32 - k) ;
+	}
+	argv[k] = NULL;
+	int rc = exec_capture(argv, out, sizeof(out));
+	if (rc) {
+		/* modprobe says "see dmesg": the guest's kernel log is here only */
+		static char klog[1 << 16];
+		int got = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, klog, sizeof(klog) - 1);
+		klog[got > 0 ? got : 0] = '\0';
+		fprintf(stderr, "fsbench: the guest kernel's last messages:\n%s\n",
+			klog + (strlen(klog) > 600 ? strlen(klog) - 600 : 0));
+		return rc < 0 ? -1 : error_set("modprobe %s failed: %s", names[0], tool_reason(out));
+	}
+	return 0;
+}
+
+/* The virtio disk whose serial is fsbenchN. */
+static int find_disk(int n, char *out, size_t len)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *de;
+	char want[32];
+	int found = 0;
+
+	snprintf(want, sizeof(want), "fsbench%d", n);
+	while (d && !found && (de = readdir(d))) {
+		char p[300], serial[64] = "";
+		if (strncmp(de->d_name, "vd", 2))
+			continue;
+		snprintf(p, sizeof(p), "/sys/block/%s/serial", de->d_name);
+		FILE *f = fopen(p, "re");
+		if (f && fgets(serial, sizeof(serial), f))
+			serial[strcspn(serial, "\n")] = '\0';
+		if (f)
+			fclose(f);
+		if (!strcmp(serial, want)) {
+			snprintf(out, len, "/dev/%.24s", de->d_name);
+			found = 1;
+		}
+	}
+	if (d)
+		closedir(d);
+	return found ? 0 : error_set("guest: no virtio disk with serial %s", want);
+}
+
+/* nand_* options -> nandsim parameters: a 2 KiB-page chip with 128 KiB
+ * erase blocks (ID 20 aa 00 15), sized by overridesize. */
+static int nandsim_params(const char *spec, int nparts, char *out, size_t len)
+{
+	char copy[256], *rest = copy, *w;
+	uint64_t size = 256ULL << 20, eb = 128 << 10;
+	unsigned delays[5] = { 0 };
+	static const char *const dn[5] = { "access_delay", "program_delay", "erase_delay",
+					   "output_cycle", "input_cycle" };
+	static const char *const pn[5] = { "access_delay", "programm_delay", "erase_delay",
+					   "output_cycle", "input_cycle" };
+	int any = 0, shift = 0;
+
+	str_copy(copy, sizeof(copy), spec);
+	while ((w = strsep(&rest, ",")) && *w) {
+		char *eq = strchr(w, '=');
+		int64_t v;
+		int ok = 0;
+		if (!eq)
+			return error_set("flash option '%s': no value", w);
+		*eq++ = '\0';
+		if (!strcmp(w, "size"))
+			ok = !parse_size(eq, &size);
+		for (int i = 0; i < 5; i++)
+			if (!strcmp(w, dn[i]) && !parse_int(eq, &v) && v >= 0 && v < 1000000) {
+				delays[i] = (unsigned)v;
+				any |= v > 0;
+				ok = 1;
+			}
+		if (!ok)
+			return error_set("flash option nand_%s=%s: not one of nand_size, "
+					 "nand_access_delay (us), nand_program_delay (us), "
+					 "nand_erase_delay (ms), nand_output_cycle, nand_input_cycle (ns)", w, eq);
+	}
+	while ((eb << shift) < size && shift < 20)
+		shift++;
+	if ((eb << shift) != size || size < (16ULL << 20))
+		return error_set("nand_size: a power of two from 16M (e.g. 256M), not %llu bytes",
+				 (unsigned long long)size);
+	size_t used = (size_t)snprintf(out, len, "id_bytes=0x20,0xaa,0x00,0x15 overridesize=%d", shift);
+	for (int i = 0; i < 5; i++)
+		if (delays[i])
+			used += (size_t)snprintf(out + used, len - used, " %s=%u", pn[i], delays[i]);
+	if (any)
+		used += (size_t)snprintf(out + used, len - used, " do_delays=1");
+	if (nparts > 1) {
+		uint64_t each = (size / eb) / (uint64_t)nparts;
+		used += (size_t)snprintf(out + used, len - used, " parts=");
+		for (int i = 0; i < nparts && used < len; i++)
+			used += (size_t)snprintf(out + used, len - used, "%s%llu", i ? "," : "",
+						 (unsigned long long)each);
+	}
+	return used < len ? 0 : error_set("nandsim parameters too long");
+}
+
+static const char *cmdline_accel(void)
+{
+	static char line[4096];
+	FILE *f = fopen("/proc/cmdline", "re");
+	char *p;
+
+	if (!f)
+		return "?";
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	p = strstr(line, "fsbench.accel=");
+	if (!p)
+		return "?";
+	p += 14;
+	p[strcspn(p, " \n")] = '\0';
+	return p;
+}
+
+int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t len)
+{
+	const char *path = vm_guest_job();
+	json_error_t jerr;
+	json_t *job = path ? json_load_file(path, 0, &jerr) : NULL, *jt;
+	char *mods[32];
+	int nmods = 0, rc = -1;
+
+	if (!job)
+		return error_set("guest: cannot read %s", path ? path : "the job");
+	jt = json_object_get(job, "targets");
+	str_copy(modroot, sizeof(modroot), json_string_value(json_object_get(job, "modroot")) ?
+		 json_string_value(json_object_get(job, "modroot")) : "/");
+	if (json_array_size(jt) != (size_t)ntargets) {
+		error_set("guest: the job names %zu targets, the command line %d",
+			  json_array_size(jt), ntargets);
+		goto out;
+	}
+	/* Each filesystem's module, loaded now so that the availability check
+	 * (/proc/filesystems) sees it. */
+	for (int i = 0; i < ntargets && nmods < 24; i++) {
+		const struct fs_spec *s = target_fs_spec(&targets[i]);
+		if (s && s->profile->kind == MOUNT_UBI) {
+			/* ubifs allocates its compressors when it loads, and
+			 * modprobe -a loads in order: zstd (a module here) first */
+			mods[nmods++] = "zstd";
+			mods[nmods++] = "ubi";
+		}
+		const char *m = !s ? NULL : s->profile->kind == MOUNT_KERNEL ? s->profile->fstype :
+				s->profile->kind == MOUNT_UBI ? "ubifs" :
+				s->profile->kind == MOUNT_MTD ? "jffs2" :
+				s->profile->helper ? "fuse" : NULL;
+		/* What a mount asks the kernel to load on demand: the guest's
+		 * kernel cannot call the host's modprobe by itself. */
+		static const char *const extra[][3] = {
+			{ "vfat", "nls_cp437", "nls_ascii" }, { "exfat", "nls_utf8", NULL },
+			{ "f2fs", "crc32_generic", NULL },
+		};
+		for (size_t e = 0; m && e < sizeof(extra) / sizeof(extra[0]); e++)
+			for (int j = 1; j < 3 && !strcmp(m, extra[e][0]) && extra[e][j]; j++)
+				mods[nmods++] = (char *)extra[e][j];
+		if (m)
+			mods[nmods++] = (char *)m;
+	}
+	if (nmods && modprobe(mods, nmods, NULL))
+		goto out;
+	int nflash = (int)json_integer_value(json_object_get(job, "nflash"));
+	if (nflash > 0) {
+		char params[512];
+		char *ns[] = { "nandsim" };
+		const char *nand = json_string_value(json_object_get(job, "nand"));
+		if (nandsim_params(nand ? nand : "", nflash, params, sizeof(params)) ||
+		    modprobe(ns, 1, params))
+			goto out;
+	}
+	for (int i = 0; i < ntargets; i++) {
+		json_t *o = json_array_get(jt, (size_t)i);
+		json_t *disk = json_object_get(o, "disk"), *flash = json_object_get(o, "flash");
+		if (json_is_integer(disk)) {
+			if (find_disk((int)json_integer_value(disk), devices[i], sizeof(devices[i])))
+				goto out;
+			target_set_device(&targets[i], devices[i]);
+		} else if (json_is_integer(flash)) {
+			snprintf(devices[i], sizeof(devices[i]), "/dev/mtd%d",
+				 (int)json_integer_value(flash));
+			target_set_device(&targets[i], devices[i]);
+		}
+	}
+	const char *accel = cmdline_accel();
+	snprintf(vm_text, len, "%s, %s, %lld MiB, %lld CPU%s, kernel %s (%s)%s",
+		 json_string_value(json_object_get(job, "qemu")) ?
+			 json_string_value(json_object_get(job, "qemu")) : "QEMU",
+		 !strcmp(accel, "tcg") ? "TCG (emulated CPU)" : !strcmp(accel, "kvm") ? "KVM" : accel,
+		 (long long)(json_integer_value(json_object_get(job, "mem")) >> 20),
+		 (long long)json_integer_value(json_object_get(job, "cpus")),
+		 json_integer_value(json_object_get(job, "cpus")) == 1 ? "" : "s",
+		 json_string_value(json_object_get(job, "kernel")) ?
+			 json_string_value(json_object_get(job, "kernel")) : "?",
+		 json_string_value(json_object_get(job, "kernel_source")) ?
+			 json_string_value(json_object_get(job, "kernel_source")) : "?",
+		 json_is_false(json_object_get(job, "direct")) ?
+			 ", disks through the host page cache" : ", disks cache=none");
+	rc = 0;
+out:
+	json_decref(job);
+	return rc;
+}
+
+int vm_guest_finish(const char *json_text)
+{
+	char path[] = XCHG_GUEST "/result.json";
+
+	return write_new(path, json_text, strlen(json_text));
+}

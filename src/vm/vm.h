@@ -1,0 +1,76 @@
+/*
+ * vm.h: running a whole `fsbench run` inside a QEMU guest (--vm).
+ *
+ * The host makes one image per filesystem target (virtio disks) and, for
+ * flash targets, asks the guest to load nandsim; it boots the pinned
+ * kernel with the host's root shared read-only, so the guest runs this
+ * same fsbench binary with the same tools.  The guest runs the run as the
+ * host would (repetitions alternating between targets, caches dropped in
+ * the guest), writes it as an export document into the exchange directory
+ * and powers off; the host imports that document into its own store, so
+ * show, report, compare and the HTML page treat it like any run.
+ *
+ * Host side: vm_execute.  Guest side (FSBENCH_VM_GUEST set by the guest's
+ * init): vm_guest_setup before the runner, vm_guest_finish after it.
+ */
+#ifndef FSB_VM_H
+#define FSB_VM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "qemu.h"
+#include "../targets/profiles.h"
+#include "../targets/target.h"
+
+struct vm_opts {
+	const char *kernel;	/* --kernel: NULL, a version or a vmlinuz path */
+	uint64_t mem;		/* --vm-mem (default 2 GiB) */
+	int cpus;		/* --vm-cpus (default 2) */
+	enum vm_accel accel;	/* --vm-accel (default auto) */
+	double timeout;		/* --vm-timeout seconds; 0: scaled to the work */
+};
+void vm_opts_defaults(struct vm_opts *o);
+
+/* Can profile p run in a guest booted with kernel k?  0, or -1 and why. */
+int vm_profile_available(const struct fs_profile *p, const struct vm_kernel *k, char *why,
+			 size_t len);
+
+struct vm_request {
+	struct vm_opts opts;
+	struct target *targets;		/* --fs targets (specs and image sizes) */
+	int ntargets;
+	char **argv;			/* the guest's `fsbench run ...` words */
+	int argc;
+	const char *image_dir;
+	double work_seconds;		/* estimated host time of the work, 0 unknown */
+	int quiet;
+	/* Each line the guest's fsbench prints. */
+	void (*line)(void *arg, const char *line);
+	void *arg;
+};
+
+struct vm_result {
+	char *json;			/* the guest's run (export document), malloc'd */
+	size_t len;
+	int guest_exit;			/* the guest fsbench's exit code */
+	char accel[8];
+	double boot_seconds, seconds;
+};
+
+/* Boot, run, collect.  0 with result->json set; -1 with the error set
+ * (saying what happened and the console's last lines). */
+int vm_execute(const struct vm_request *rq, struct vm_result *result);
+
+/* ---- inside the guest ---- */
+
+/* Non-NULL when this process runs inside fsbench's guest. */
+const char *vm_guest_job(void);
+/* Load the modules the targets need, give each target its device (virtio
+ * disk or NAND partition); *vm_text describes the machine for the system
+ * table.  0 or -1 with the error set. */
+int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t len);
+/* Write the run (an export document) into the exchange directory. */
+int vm_guest_finish(const char *json_text);
+
+#endif
