@@ -8,6 +8,8 @@
 #include "../core/str.h"
 #include "../runner/suite.h"
 #include "../targets/profiles.h"
+#include "../vm/vm.h"
+#include "../vm/kernel.h"
 #include "../workloads/workload.h"
 
 #include <dirent.h>
@@ -47,21 +49,36 @@ static void list_tests(void)
 	}
 }
 
+/* Each profile: usable on this host, and in a guest (--vm) with the
+ * kernel `run --vm` would boot. */
 static void list_fs(void)
 {
 	size_t n;
 	const struct fs_profile *p = fs_profiles(&n);
+	struct vm_kernel k;
+	char kwhy[512] = "";
+	int have_kernel = !vm_kernel_find(NULL, &k);
 
-	printf("%-13s %-7s %-60s %s\n", "FS", "MOUNT", "AVAILABLE HERE", "DEFAULT MOUNT OPTIONS");
+	if (!have_kernel)
+		snprintf(kwhy, sizeof(kwhy), "%s", error_get());
+	printf("%-13s %-7s %-44s %-34s %s\n", "FS", "MOUNT", "ON THIS HOST", "IN A VM (--vm)",
+	       "DEFAULT MOUNT OPTIONS");
 	for (size_t i = 0; i < n; i++) {
-		char why[256];
-		static const char *kinds[] = { "kernel", "fuse", "fuse", "memory", "-" };
+		char why[256], vwhy[256];
+		static const char *kinds[] = { "kernel", "fuse", "fuse", "memory", "flash", "flash", "-" };
 		int ok = !fs_profile_available(&p[i], why, sizeof(why));
-		char avail[300];
+		int vok = have_kernel && !vm_profile_available(&p[i], &k, vwhy, sizeof(vwhy));
+		char avail[300], vavail[300];
 		snprintf(avail, sizeof(avail), "%s%s", ok ? "yes" : "no: ", ok ? "" : why);
-		printf("%-13s %-7s %-60s %s\n", p[i].name, kinds[p[i].kind], avail,
+		snprintf(vavail, sizeof(vavail), "%s%s", vok ? "yes" : "no: ",
+			 vok ? "" : have_kernel ? vwhy : "no kernel");
+		printf("%-13s %-7s %-44s %-34s %s\n", p[i].name, kinds[p[i].kind], avail, vavail,
 		       p[i].options[0] ? p[i].options : "-");
 	}
+	if (have_kernel)
+		printf("\nVM: kernel %s (%s), see `fsbench kernel list`\n", k.version, k.source);
+	else
+		printf("\nVM: %s\n", kwhy);
 }
 
 static int is_suite_file(const struct dirent *de)

@@ -110,6 +110,11 @@ static void ticks(FILE *f, const struct axis *ax, double x0, double w, double y_
 /* A visible line per shaky figure of one metric (verdict.c decides). */
 static void warnings(FILE *f, const struct result *r, const struct r_test *t, int mi)
 {
+	if (report_vm_warning(r)) {
+		fputs("<p class=\"warn\">&#9888; ", f);
+		xml_escape(f, report_vm_warning(r));
+		fputs("</p>\n", f);
+	}
 	for (int i = 0; i < r->ntargets; i++) {
 		char warn[128];
 		if (!report_warning(t, i, mi, warn, sizeof(warn), 0))

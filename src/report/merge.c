@@ -89,6 +89,8 @@ struct result *report_merge(struct result *const *runs, int n)
 	m->note = NULL;
 	m->baseline = NULL;
 	m->merged = n;
+	for (int r = 1; r < n; r++)
+		m->vm_mixed |= strcmp(report_vm_accel(runs[r]), report_vm_accel(runs[0])) != 0;
 	used = (size_t)snprintf(label, sizeof(label), "runs");
 	for (int r = 0; r < n && used < sizeof(label); r++)
 		used += (size_t)snprintf(label + used, sizeof(label) - used, "%s %lld", r ? "," : "",

@@ -69,6 +69,11 @@ char report_mark(const struct ratio *q);
 /* 1 and a text when target i's figure for metric m is shaky ("only 2
  * runs", "CV 7.2% over 3 runs (target < 3%)"; brief: "2 runs", "CV 7.2%"). */
 int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, int brief);
+/* The warning every chart of a run carries when its numbers come from an
+ * emulated CPU, or when merged runs mix host and guest; NULL otherwise. */
+const char *report_vm_warning(const struct result *r);
+/* "tcg", "kvm" or "" (the host) for a run, from its system table. */
+const char *report_vm_accel(const struct result *r);
 /* A column header with its unit, once: "Latency mean (usec)", "TPS". */
 void report_header(const struct r_metric *m, char *buf, size_t len);
 /* One legend for the marks, the same everywhere. */

@@ -170,6 +170,11 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 	}
 	if (shaky)
 		wrap_text(f, line, o->width, 2);
+	if (report_vm_warning(r)) {
+		char vm[512];
+		snprintf(vm, sizeof(vm), "! %s", report_vm_warning(r));
+		wrap_text(f, vm, o->width, 2);
+	}
 	free(s);
 }
 

@@ -60,3 +60,22 @@ void report_header(const struct r_metric *m, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%s (%s)", m->label, m->unit);
 }
+
+const char *report_vm_accel(const struct result *r)
+{
+	for (int i = 0; i < r->nsys; i++)
+		if (!strcmp(r->sys[i].name, "Virtual Machine"))
+			return strstr(r->sys[i].value, "TCG") ? "tcg" : "kvm";
+	return "";
+}
+
+const char *report_vm_warning(const struct result *r)
+{
+	if (r->vm_mixed)
+		return "these runs mix the host with a virtual machine (or TCG with KVM): the "
+		       "machines differ, so compare only targets of the same run";
+	if (!strcmp(report_vm_accel(r), "tcg"))
+		return "TCG: these numbers come from an emulated CPU (QEMU TCG, no KVM); compare "
+		       "them only with other TCG targets of this run";
+	return NULL;
+}

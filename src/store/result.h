@@ -64,6 +64,8 @@ struct result {
 	char *note;		/* --note, "" when none */
 	char *argv;		/* JSON array of the run's arguments, or NULL */
 	int merged;		/* > 1: several runs merged (report/merge.c) */
+	int vm_mixed;		/* merged runs from the host and from a guest, or
+				 * from TCG and KVM guests */
 	int nsys;
 	struct r_field *sys;
 	int ntargets;

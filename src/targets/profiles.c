@@ -32,13 +32,13 @@ static const struct fs_profile table[] = {
 	{ "tmpfs", "tmpfs", NULL, MOUNT_MEMORY, NULL, "", NULL, NULL },
 	/* Flash: simulated NAND (nandsim) inside a virtual machine, --vm. */
 	{ "ubifs", "ubifs", "mkfs.ubifs -y", MOUNT_UBI, NULL, "", "mtd-utils",
-	  "needs MTD flash: run it with --vm (simulated NAND in the guest)" },
+	  "needs MTD flash: use --vm (nandsim)" },
 	{ "jffs2", "jffs2", "flash_erase -j -q", MOUNT_MTD, NULL, "", "mtd-utils",
-	  "needs MTD flash: run it with --vm (simulated NAND in the guest)" },
+	  "needs MTD flash: use --vm (nandsim)" },
 	{ "reiser4", NULL, NULL, MOUNT_NONE, NULL, "", NULL,
-	  "never merged into mainline Linux: no Debian kernel has it (it needs a patched kernel)" },
+	  "not in mainline Linux (needs a patched kernel)" },
 	{ "logfs", NULL, NULL, MOUNT_NONE, NULL, "", NULL,
-	  "removed from mainline Linux in 4.10 (2017): no kernel fsbench boots has it" },
+	  "removed from Linux in 4.10 (2017)" },
 };
 
 const struct fs_profile *fs_profiles(size_t *n)

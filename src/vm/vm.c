@@ -30,6 +30,13 @@ void vm_opts_defaults(struct vm_opts *o)
 	o->accel = VM_ACCEL_AUTO;
 }
 
+/* The module that provides a kernel filesystem type: Debian's ext4
+ * driver serves ext2 and ext3. */
+static const char *fs_module(const char *fstype)
+{
+	return !strcmp(fstype, "ext2") || !strcmp(fstype, "ext3") ? "ext4" : fstype;
+}
+
 static int is_flash(const struct fs_profile *p)
 {
 	return p->kind == MOUNT_UBI || p->kind == MOUNT_MTD;
@@ -63,7 +70,7 @@ int vm_profile_available(const struct fs_profile *p, const struct vm_kernel *k, 
 	}
 	switch (p->kind) {
 	case MOUNT_KERNEL:
-		need[0] = p->fstype;
+		need[0] = fs_module(p->fstype);
 		break;
 	case MOUNT_FUSE_BLOCK:
 	case MOUNT_FUSE_IMAGE:
@@ -548,7 +555,7 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 			mods[nmods++] = "zstd";
 			mods[nmods++] = "ubi";
 		}
-		const char *m = !s ? NULL : s->profile->kind == MOUNT_KERNEL ? s->profile->fstype :
+		const char *m = !s ? NULL : s->profile->kind == MOUNT_KERNEL ? fs_module(s->profile->fstype) :
 				s->profile->kind == MOUNT_UBI ? "ubifs" :
 				s->profile->kind == MOUNT_MTD ? "jffs2" :
 				s->profile->helper ? "fuse" : NULL;

@@ -1,0 +1,99 @@
+# test_vm.sh: run --vm (issue 15): the filesystems this host's kernel lacks
+# (f2fs with and without compression, exFAT, nilfs2, vfat, and UBIFS and
+# JFFS2 on simulated NAND) made, mounted and measured inside a QEMU guest
+# booted from fsbench's kernel cache; the results in the host's store;
+# the TCG warning in text and HTML; a killed or overdue guest leaves
+# nothing behind.
+. "$(dirname "$0")/lib.sh"
+
+if ! command -v qemu-system-x86_64 >/dev/null; then
+	skip "virtual machine" "qemu-system-x86_64 is not installed"
+	finish
+	exit 0
+fi
+if ! FSB kernel list | grep -q "^run --vm boots"; then
+	skip "virtual machine" "no kernel in fsbench's cache (make test fetches one: fsbench kernel fetch)"
+	finish
+	exit 0
+fi
+IMG=$WORK/img
+mkdir -p "$IMG"
+export FSBENCH_STATE=$WORK/state
+
+# list fs: every seed filesystem is usable in a guest; reiser4 says why not.
+FSB list fs >"$WORK/list.txt"
+vm_yes=$(awk 'NR > 1 && $1 != "" && /^[a-z]/ { print }' "$WORK/list.txt" | grep -c "  yes  *[-a-z]" || true)
+nprof=$(awk 'NR > 1 && /^[a-z0-9]/ && !/^VM:/' "$WORK/list.txt" | wc -l)
+check "list fs: 16 or more of $nprof profiles usable in a VM ($vm_yes)" [ "$vm_yes" -ge 16 ]
+check "list fs: reiser4 is listed with the reason" grep -q "^reiser4 .*not in mainline Linux" "$WORK/list.txt"
+
+# Mistakes are refused before anything boots.
+FSB run fsmark --vm --target "$WORK" --db "$DB" >"$WORK/e1.txt" 2>&1
+check "--vm with --target DIR is refused" grep -q "target DIR are for the host" "$WORK/e1.txt"
+FSB run fsmark --fs ext4 --vm-mem 1G --db "$DB" >"$WORK/e2.txt" 2>&1
+check "--vm-mem without --vm is refused" grep -q "applies only with --vm" "$WORK/e2.txt"
+
+# One guest, seven filesystems, two tests, two runs each (A B ... A B).
+fss=f2fs,f2fs-lz4,exfat,nilfs2,vfat,ubifs,jffs2
+start=$(date +%s)
+FSB run "fsmark:files=40,size=16k" "fileop:f=2" --fs "$fss" --vm --vm-accel tcg --fs-size 256M \
+	--image-dir "$IMG" --runs 2 --db "$DB" --json "$WORK/r.json" --html "$WORK/r.html" \
+	>"$WORK/out.txt" 2>&1
+rc=$?
+echo "# the guest run took $(( $(date +%s) - start )) s"
+check "a guest run on $fss exits 0 (rc $rc)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$WORK/out.txt" | tail -30
+for fs in ${fss//,/ }; do
+	for t in "fsmark:files=40,size=16k" "fileop:f=2"; do
+		n=$(jq --arg t "$t" --arg g "$fs" '[.tests[] | select(.name == $t) | .metrics[0].results[] |
+			select(.target == $g) | .n] | first // 0' "$WORK/r.json" 2>/dev/null)
+		check "$fs: $t has 2 runs in the host's store ($n)" [ "${n:-0}" -eq 2 ]
+	done
+done
+check "the system table names the guest: QEMU, TCG, its memory and kernel" \
+	jqt '.system["Virtual Machine"] | test("QEMU .*TCG .*2048 MiB.*kernel ")' "$WORK/r.json"
+check "the guest's own kernel is the run's kernel" \
+	jqt '.system.Kernel | test("^6\\.|^[0-9]")' "$WORK/r.json"
+check "the text charts carry the TCG warning" grep -q "TCG: these numbers come from an emulated CPU" "$WORK/out.txt"
+check "the HTML page carries it" grep -q "TCG: these numbers come from an emulated CPU" "$WORK/r.html"
+check "f2fs-lz4 was mounted with compression" \
+	jqt '.targets[] | select(.label == "f2fs-lz4") | .mount_options | test("compress_algorithm=lz4")' "$WORK/r.json"
+check "ubifs ran on a UBI volume" \
+	jqt '.targets[] | select(.label == "ubifs") | .mkfs | test("mkfs.ubifs .*/dev/ubi")' "$WORK/r.json"
+FSB show last --db "$DB" >"$WORK/show.txt" 2>&1
+check "show reads the imported run like any other" grep -q "jffs2" "$WORK/show.txt"
+check "nothing of the guest is left in the image directory" [ -z "$(ls -A "$IMG")" ]
+
+# A guest past its deadline is killed; the error says so and shows the
+# console; QEMU, images and the exchange directory are gone.
+FSB run "fsmark:files=200000,size=4k" --fs ext4 --vm --vm-accel tcg --vm-timeout 10 --fs-size 2G \
+	--image-dir "$IMG" --runs 1 --db "$DB" -q >"$WORK/late.txt" 2>&1
+rc=$?
+check "an overdue guest fails (rc $rc)" [ "$rc" -ne 0 ]
+check "the error says it was killed at its deadline" grep -q "did not finish in time" "$WORK/late.txt"
+check "the error shows the console's last lines" grep -q "console's last lines" "$WORK/late.txt"
+check "no QEMU of this test survives" [ -z "$(pgrep -f "qemu-system-x86_64.*$IMG" || true)" ]
+check "the image directory is empty again" [ -z "$(ls -A "$IMG")" ]
+
+# SIGKILL to fsbench: QEMU dies with it; cleanup removes the rest.
+"$FSBENCH" run "fsmark:files=200000,size=4k" --fs ext4 --vm --vm-accel tcg --fs-size 2G \
+	--image-dir "$IMG" --runs 1 --db "$DB" -q >"$WORK/kill.txt" 2>&1 &
+pid=$!
+for i in $(seq 200); do
+	pgrep -f "qemu-system-x86_64.*$IMG" >/dev/null && break
+	sleep 0.1
+done
+check "the guest started" pgrep -f "qemu-system-x86_64.*$IMG"
+grep -q "process /proc/" "$FSBENCH_STATE" && ok "the QEMU process is in the state file" ||
+	not_ok "the QEMU process is in the state file"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+for i in $(seq 50); do
+	pgrep -f "qemu-system-x86_64.*$IMG" >/dev/null || break
+	sleep 0.1
+done
+check "QEMU died with fsbench" [ -z "$(pgrep -f "qemu-system-x86_64.*$IMG" || true)" ]
+FSB cleanup >"$WORK/cleanup.txt" 2>&1
+check "cleanup removes the images and the exchange directory" [ -z "$(ls -A "$IMG")" ]
+check "and leaves no entry" [ "$(awk 'NR > 1' "$FSBENCH_STATE" | wc -l)" -eq 0 ]
+finish
