@@ -801,6 +801,12 @@ static int vm_run(struct run_cli *c, const struct cli_args *a)
 		work += (n ? mean : 120.0) * runs * rq->ntargets;
 	}
 	memset(&vr, 0, sizeof(vr));
+	for (int k = 0; k < rq->ntests; k++) {
+		const struct test_spec *ts = &rq->tests[k];
+		uint64_t need = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
+		if (need > vr.flash_need)
+			vr.flash_need = need;
+	}
 	vr.opts = c->vmo;
 	if (!vr.opts.timeout)
 		vr.opts.timeout = 600 + 40 * work;
@@ -831,7 +837,7 @@ static int vm_run(struct run_cli *c, const struct cli_args *a)
 			snprintf(where, sizeof(where), "the result store");
 		if (!rq->opts.quiet)
 			fprintf(c->human, "\nfsbench: run %lld stored in %s (from the virtual machine: %s, "
-				"booted in %.0f s, %.0f s in all)\n", (long long)id, where,
+				"booted in %.1f s, %.0f s in all)\n", (long long)id, where,
 				!strcmp(res.accel, "tcg") ? "TCG, an emulated CPU" : res.accel,
 				res.boot_seconds, res.seconds);
 		rc = res.guest_exit ? EXIT_FAIL : EXIT_OK;

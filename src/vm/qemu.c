@@ -319,6 +319,8 @@ int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 			 KVM_PROBE_SECONDS);
 		char note[256];
 		str_copy(note, sizeof(note), o->accel_note);
+		if (!c->quiet)
+			fprintf(stderr, "fsbench: %s\n", note);
 		memset(o, 0, sizeof(*o));
 		str_copy(o->accel_note, sizeof(o->accel_note), note);
 	} else if (c->accel == VM_ACCEL_AUTO) {

@@ -37,6 +37,7 @@ struct vm_config {
 	int cpus;
 	enum vm_accel accel;
 	double deadline;		/* seconds from boot, 0 = none */
+	int quiet;			/* say nothing on stderr (the KVM fallback) */
 	/* Each console line after init started (without the newline). */
 	void (*line)(void *arg, const char *line);
 	void *arg;

@@ -318,6 +318,24 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 	json_object_set_new(job, "direct", json_boolean(c.direct));
 	json_object_set_new(job, "nflash", json_integer(nflash));
 	json_object_set_new(job, "nand", json_string(nand ? nand : ""));
+	if (nflash) {
+		/* Without nand_size: a chip with room for the biggest test on
+		 * every flash target (half again for UBI's and JFFS2's own
+		 * overhead), in a power of two as nandsim sizes chips. */
+		uint64_t each = rq->flash_need + rq->flash_need / 2, total = 128ULL << 20;
+		if (each < (64ULL << 20))
+			each = 64ULL << 20;
+		while (total < each * (uint64_t)nflash && total < (1ULL << 40))
+			total <<= 1;
+		if (!strstr(nand ? nand : "", "size=") && total + (512ULL << 20) > rq->opts.mem) {
+			error_set("the simulated NAND (%llu MiB for %d flash target%s) lives in the guest's "
+				  "memory: give --vm-mem %lluM or more, or a smaller nand_size",
+				  (unsigned long long)(total >> 20), nflash, nflash == 1 ? "" : "s",
+				  (unsigned long long)((total + (1ULL << 30)) >> 20));
+			goto out;
+		}
+		json_object_set_new(job, "nand_size", json_integer((json_int_t)total));
+	}
 	char *jtext = json_dumps(job, JSON_INDENT(1));
 	snprintf(path, sizeof(path), "%s/job.json", xchg);
 	int wrc = jtext ? write_new(path, jtext, strlen(jtext)) : error_set("out of memory");
@@ -344,9 +362,8 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		fprintf(stderr, "fsbench: booting kernel %s (%s) in %s, %llu MiB, %d CPU%s%s\n",
 			k.version, k.source, qver, (unsigned long long)(c.mem >> 20), c.cpus,
 			c.cpus == 1 ? "" : "s", c.deadline > 0 ? "" : "");
+	c.quiet = rq->quiet;
 	vm_boot(&c, &o);
-	if (o.accel_note[0] && !rq->quiet)
-		fprintf(stderr, "fsbench: %s\n", o.accel_note);
 	str_copy(res->accel, sizeof(res->accel), o.accel);
 	res->boot_seconds = o.boot_seconds;
 	res->seconds = o.seconds;
@@ -455,10 +472,10 @@ static int find_disk(int n, char *out, size_t len)
 
 /* nand_* options -> nandsim parameters: a 2 KiB-page chip with 128 KiB
  * erase blocks (ID 20 aa 00 15), sized by overridesize. */
-static int nandsim_params(const char *spec, int nparts, char *out, size_t len)
+static int nandsim_params(const char *spec, int nparts, uint64_t def_size, char *out, size_t len)
 {
 	char copy[256], *rest = copy, *w;
-	uint64_t size = 256ULL << 20, eb = 128 << 10;
+	uint64_t size = def_size ? def_size : 256ULL << 20, eb = 128 << 10;
 	unsigned delays[5] = { 0 };
 	static const char *const dn[5] = { "access_delay", "program_delay", "erase_delay",
 					   "output_cycle", "input_cycle" };
@@ -578,7 +595,9 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 		char params[512];
 		char *ns[] = { "nandsim" };
 		const char *nand = json_string_value(json_object_get(job, "nand"));
-		if (nandsim_params(nand ? nand : "", nflash, params, sizeof(params)) ||
+		if (nandsim_params(nand ? nand : "", nflash,
+				   (uint64_t)json_integer_value(json_object_get(job, "nand_size")), params,
+				   sizeof(params)) ||
 		    modprobe(ns, 1, params))
 			goto out;
 	}

@@ -44,6 +44,7 @@ struct vm_request {
 	int argc;
 	const char *image_dir;
 	double work_seconds;		/* estimated host time of the work, 0 unknown */
+	uint64_t flash_need;		/* the most space a test needs on one target */
 	int quiet;
 	/* Each line the guest's fsbench prints. */
 	void (*line)(void *arg, const char *line);

@@ -64,6 +64,23 @@ FSB show last --db "$DB" >"$WORK/show.txt" 2>&1
 check "show reads the imported run like any other" grep -q "jffs2" "$WORK/show.txt"
 check "nothing of the guest is left in the image directory" [ -z "$(ls -A "$IMG")" ]
 
+# A report merging a host run with the guest's says it mixes them.
+mkdir -p "$WORK/d"
+FSB run "fsmark:files=40,size=16k" --target "host=$WORK/d" --runs 2 --db "$DB" -q >/dev/null 2>&1
+FSB report 1 2 --db "$DB" >"$WORK/merged.txt" 2>&1
+check "a report of host and guest runs says it mixes them" grep -q "mix the host with a virtual machine" "$WORK/merged.txt"
+
+# auto: KVM only when a boot proves it, else TCG, said on the terminal.
+FSB run "fsmark:files=10,size=4k" --fs ext4 --vm --fs-size 256M --image-dir "$IMG" --runs 1 \
+	--db "$DB" --json "$WORK/auto.json" >"$WORK/auto.txt" 2>&1
+rc=$?
+check "--vm-accel auto runs (rc $rc)" [ "$rc" -eq 0 ]
+if jqt '.system["Virtual Machine"] | test("TCG")' "$WORK/auto.json"; then
+	check "auto fell back to TCG and said why" grep -q "using TCG\|no usable /dev/kvm" "$WORK/auto.txt"
+else
+	check "auto ran under KVM" jqt '.system["Virtual Machine"] | test("KVM")' "$WORK/auto.json"
+fi
+
 # A guest past its deadline is killed; the error says so and shows the
 # console; QEMU, images and the exchange directory are gone.
 FSB run "fsmark:files=200000,size=4k" --fs ext4 --vm --vm-accel tcg --vm-timeout 10 --fs-size 2G \
