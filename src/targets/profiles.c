@@ -73,19 +73,10 @@ static int kernel_has(const char *fstype)
 	return found;
 }
 
-int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
+int fs_profile_tools(const struct fs_profile *p, char *why, size_t len)
 {
 	char path[4096], prog[128];
 
-	if (p->kind == MOUNT_NONE) {
-		snprintf(why, len, "%s", p->note);
-		return -1;
-	}
-	/* Flash targets exist only where fsbench loads nandsim: in its guests. */
-	if ((p->kind == MOUNT_UBI || p->kind == MOUNT_MTD) && !getenv("FSBENCH_VM_GUEST")) {
-		snprintf(why, len, "%s", p->note);
-		return -1;
-	}
 	if (p->mkfs) {
 		str_copy(prog, sizeof(prog), p->mkfs);
 		prog[strcspn(prog, " ")] = '\0';
@@ -98,6 +89,26 @@ int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
 		snprintf(why, len, "%s missing: install %s", p->helper, p->package);
 		return -1;
 	}
+	if (p->kind == MOUNT_UBI && find_program("ubiattach", path, sizeof(path))) {
+		snprintf(why, len, "ubiattach missing: install mtd-utils");
+		return -1;
+	}
+	return 0;
+}
+
+int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
+{
+	if (p->kind == MOUNT_NONE) {
+		snprintf(why, len, "%s", p->note);
+		return -1;
+	}
+	/* Flash targets exist only where fsbench loads nandsim: in its guests. */
+	if ((p->kind == MOUNT_UBI || p->kind == MOUNT_MTD) && !getenv("FSBENCH_VM_GUEST")) {
+		snprintf(why, len, "%s", p->note);
+		return -1;
+	}
+	if (fs_profile_tools(p, why, len))
+		return -1;
 	if (p->helper && access("/dev/fuse", R_OK | W_OK)) {
 		snprintf(why, len, "no usable /dev/fuse");
 		return -1;

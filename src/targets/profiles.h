@@ -49,6 +49,9 @@ struct fs_spec {
 
 const struct fs_profile *fs_profile_find(const char *name);
 const struct fs_profile *fs_profiles(size_t *n);
+/* 0 if the tools p needs (mkfs, FUSE helper, mtd-utils) are installed;
+ * else -1 and which is missing in why. */
+int fs_profile_tools(const struct fs_profile *p, char *why, size_t len);
 /* 0 if this machine can provision p; else -1 and why in buf. */
 int fs_profile_available(const struct fs_profile *p, char *why, size_t len);
 

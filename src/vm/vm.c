@@ -45,29 +45,14 @@ static int is_flash(const struct fs_profile *p)
 int vm_profile_available(const struct fs_profile *p, const struct vm_kernel *k, char *why,
 			 size_t len)
 {
-	char path[4096], prog[128];
 	const char *need[4] = { NULL };
 
 	if (p->kind == MOUNT_NONE) {
 		snprintf(why, len, "%s", p->note);
 		return -1;
 	}
-	if (p->mkfs) {
-		str_copy(prog, sizeof(prog), p->mkfs);
-		prog[strcspn(prog, " ")] = '\0';
-		if (find_program(prog, path, sizeof(path))) {
-			snprintf(why, len, "%s missing: install %s", prog, p->package);
-			return -1;
-		}
-	}
-	if (p->helper && find_program(p->helper, path, sizeof(path))) {
-		snprintf(why, len, "%s missing: install %s", p->helper, p->package);
+	if (fs_profile_tools(p, why, len))	/* the guest runs the host's tools */
 		return -1;
-	}
-	if (p->kind == MOUNT_UBI && find_program("ubiattach", path, sizeof(path))) {
-		snprintf(why, len, "ubiattach missing: install mtd-utils");
-		return -1;
-	}
 	switch (p->kind) {
 	case MOUNT_KERNEL:
 		need[0] = fs_module(p->fstype);
@@ -335,6 +320,9 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 			goto out;
 		}
 		json_object_set_new(job, "nand_size", json_integer((json_int_t)total));
+		char params[512];	/* a bad nand_* option is said before booting */
+		if (vm_nand_params(nand ? nand : "", nflash, total, params, sizeof(params)))
+			goto out;
 	}
 	char *jtext = json_dumps(job, JSON_INDENT(1));
 	snprintf(path, sizeof(path), "%s/job.json", xchg);
@@ -472,7 +460,7 @@ static int find_disk(int n, char *out, size_t len)
 
 /* nand_* options -> nandsim parameters: a 2 KiB-page chip with 128 KiB
  * erase blocks (ID 20 aa 00 15), sized by overridesize. */
-static int nandsim_params(const char *spec, int nparts, uint64_t def_size, char *out, size_t len)
+int vm_nand_params(const char *spec, int nparts, uint64_t def_size, char *out, size_t len)
 {
 	char copy[256], *rest = copy, *w;
 	uint64_t size = def_size ? def_size : 256ULL << 20, eb = 128 << 10;
@@ -483,6 +471,8 @@ static int nandsim_params(const char *spec, int nparts, uint64_t def_size, char 
 					   "output_cycle", "input_cycle" };
 	int any = 0, shift = 0;
 
+	if (nparts < 1 || nparts > 16)
+		return error_set("at most 16 flash targets share the simulated NAND");
 	str_copy(copy, sizeof(copy), spec);
 	while ((w = strsep(&rest, ",")) && *w) {
 		char *eq = strchr(w, '=');
@@ -595,7 +585,7 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 		char params[512];
 		char *ns[] = { "nandsim" };
 		const char *nand = json_string_value(json_object_get(job, "nand"));
-		if (nandsim_params(nand ? nand : "", nflash,
+		if (vm_nand_params(nand ? nand : "", nflash,
 				   (uint64_t)json_integer_value(json_object_get(job, "nand_size")), params,
 				   sizeof(params)) ||
 		    modprobe(ns, 1, params))

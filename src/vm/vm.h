@@ -63,6 +63,11 @@ struct vm_result {
  * (saying what happened and the console's last lines). */
 int vm_execute(const struct vm_request *rq, struct vm_result *result);
 
+/* nand_* options of a flash spec ("size=512M,erase_delay=2") as nandsim's
+ * module parameters for a chip split into nparts partitions; def_size
+ * when no size is given.  0, or -1 with the error set. */
+int vm_nand_params(const char *spec, int nparts, uint64_t def_size, char *out, size_t len);
+
 /* ---- inside the guest ---- */
 
 /* Non-NULL when this process runs inside fsbench's guest. */

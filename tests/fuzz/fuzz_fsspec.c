@@ -6,6 +6,7 @@
 #include "core/exec.h"
 #include "targets/profiles.h"
 #include "targets/target.h"
+#include "vm/vm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -23,6 +24,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			int w = split_words(copy, argv, 64);
 			for (int k = 0; k < w; k++)
 				FUZZ_ASSERT(!strchr(argv[k], '/') && argv[k][0] != '.');
+			/* flash: the nand_* options become module parameters */
+			char params[512];
+			if (specs[i].nand[0] &&
+			    !vm_nand_params(specs[i].nand, 1 + (int)(size & 3), 0, params, sizeof(params)))
+				FUZZ_ASSERT(strlen(params) < sizeof(params) && !strchr(params, '/'));
 		}
 	} else {
 		FUZZ_ASSERT(error_get()[0]);
