@@ -17,11 +17,12 @@
 /* Metric names of the columns, in order; compact output shows the first
  * COMPACT_COLUMNS. */
 static const char *const columns[] = {
-	"dev_written", "write_amp", "dev_read", "read_amp", "space_used", "compression",
-	"data_zstd", "dev_util", "dev_flushes", "dev_discarded", "fs_used",
+	"dev_written", "write_amp", "flash_erases", "dev_read", "read_amp", "space_used",
+	"compression", "flash_max_ec", "data_zstd", "dev_util", "dev_flushes", "dev_discarded",
+	"fs_used",
 };
 #define NCOLUMNS (int)(sizeof(columns) / sizeof(columns[0]))
-#define COMPACT_COLUMNS 6
+#define COMPACT_COLUMNS 8	/* block devices: 6 of them; flash: erases and wear too */
 
 int report_device_metric(const struct r_test *t, const char *name)
 {
@@ -40,7 +41,8 @@ static const char *head_of(const char *name)
 		{ "space_used", "Space MiB" }, { "compression", "Compressed" },
 		{ "data_zstd", "Data zstd" }, { "dev_util", "Busy %" },
 		{ "dev_flushes", "Flushes" }, { "dev_discarded", "Discard MiB" },
-		{ "fs_used", "FS used MiB" },
+		{ "fs_used", "FS used MiB" }, { "flash_erases", "Erases" },
+		{ "flash_max_ec", "Max erase count" },
 	};
 	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
 		if (!strcmp(heads[i][0], name))
@@ -53,7 +55,8 @@ static int decimals_for(const char *name, double v)
 	if (!strcmp(name, "write_amp") || !strcmp(name, "read_amp") ||
 	    !strcmp(name, "compression") || !strcmp(name, "data_zstd"))
 		return 2;
-	if (!strcmp(name, "dev_util") || !strcmp(name, "dev_flushes"))
+	if (!strcmp(name, "dev_util") || !strcmp(name, "dev_flushes") ||
+	    !strncmp(name, "flash_", 6))
 		return 0;
 	return fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
 }
@@ -84,10 +87,19 @@ static void cell_text(const struct r_test *t, int i, int m, char *buf, size_t le
 		snprintf(buf, len, "-");
 }
 
-/* A target with no block device: its reason instead of numbers. */
-static int no_device(const struct r_target *tg)
+/* A target with no block device and no figure (flash has erase counts
+ * without one): its reason instead of numbers. */
+static int no_device(const struct r_test *t, const struct r_target *tg, int i)
 {
-	return !tg->blockdev && tg->blockdev_note;
+	if (tg->blockdev || !tg->blockdev_note)
+		return 0;
+	for (int m = t->nmetrics; m < t->nmetrics + t->ndevice; m++) {
+		struct summary s;
+		result_summary(t, i, m, &s);
+		if (s.n)
+			return 0;
+	}
+	return 1;
 }
 
 static void markdown_table(FILE *f, const struct result *r, const struct r_test *t,
@@ -105,7 +117,7 @@ static void markdown_table(FILE *f, const struct result *r, const struct r_test 
 	fputc('\n', f);
 	for (int i = 0; i < r->ntargets; i++) {
 		fprintf(f, "| %s |", r->targets[i].label);
-		if (no_device(&r->targets[i])) {
+		if (no_device(t, &r->targets[i], i)) {
 			fprintf(f, " n/a: %s |\n", r->targets[i].blockdev_note);
 			continue;
 		}
@@ -152,7 +164,7 @@ static void text_table(FILE *f, const struct result *r, const struct r_test *t,
 		fputc('\n', f);
 		for (int i = 0; i < r->ntargets; i++) {
 			fprintf(f, "%-*s", lw, r->targets[i].label);
-			if (no_device(&r->targets[i])) {
+			if (no_device(t, &r->targets[i], i)) {
 				fputs(first ? "  n/a\n" : "  n/a (see below)\n", f);
 				continue;
 			}
@@ -211,7 +223,7 @@ void report_device(FILE *f, const struct result *r, int ti, const struct report_
 		text_table(f, r, t, idx, n, o->width > 20 ? o->width : 80);
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *tg = &r->targets[i];
-		if (!tg->blockdev_note || (markdown && no_device(tg)))
+		if (!tg->blockdev_note || (markdown && no_device(t, tg, i)))
 			continue;
 		if (markdown)
 			fprintf(f, "\n%s: %s\n", tg->label, tg->blockdev_note);

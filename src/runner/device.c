@@ -1,11 +1,14 @@
 /* device.c: the "device" metric group (see device.h). */
 #define _GNU_SOURCE
 #include "device.h"
+#include "../core/sysinfo.h"
 #include "../core/timing.h"
 
+#include <ctype.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -27,6 +30,8 @@ const struct metric_def device_metrics[DM_COUNT] = {
 	[DM_FS_USED] = { "fs_used", "MiB", LOWER_IS_BETTER, "Filesystem used", 0 },
 	[DM_COMP] = { "compression", "x", HIGHER_IS_BETTER, "Compression", 0 },
 	[DM_ZSTD] = { "data_zstd", "x", HIGHER_IS_BETTER, "Data zstd ratio", 0 },
+	[DM_ERASES] = { "flash_erases", "blocks", LOWER_IS_BETTER, "Flash erases", 0 },
+	[DM_MAX_EC] = { "flash_max_ec", "erases", LOWER_IS_BETTER, "Highest erase count", 0 },
 };
 
 /* Bytes of file data read back for the data's own zstd ratio. */
@@ -69,12 +74,58 @@ static void sync_dir(const char *dir)
 	}
 }
 
+/* The UBI device under a UBIFS mount ("ubi0:fsbench"): its number + 1. */
+static int ubi_under(const char *dir)
+{
+	struct fsinfo fi;
+	unsigned maj, min;
+
+	memset(&fi, 0, sizeof(fi));
+	if (mountinfo_lookup("/proc/self/mountinfo", dir, &fi, &maj, &min) ||
+	    strncmp(fi.mount_source, "ubi", 3) || !isdigit((unsigned char)fi.mount_source[3]))
+		return 0;
+	return atoi(fi.mount_source + 3) + 1;
+}
+
+/* UBI's erase counters (the flash wear): their sum from UBI's debugfs
+ * table of every physical erase block, -1 when it is not there; the
+ * highest from sysfs. */
+static int64_t ubi_erases(int ubi, int64_t *max_ec)
+{
+	char path[128], line[256];
+	int64_t sum = -1;
+	FILE *f;
+
+	*max_ec = -1;
+	snprintf(path, sizeof(path), "/sys/class/ubi/ubi%d/max_ec", ubi - 1);
+	if ((f = fopen(path, "re"))) {
+		long long v;
+		if (fscanf(f, "%lld", &v) == 1 && v >= 0)
+			*max_ec = v;
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ubi/ubi%d/detailed_erase_block_info", ubi - 1);
+	if ((f = fopen(path, "re"))) {
+		while (fgets(line, sizeof(line), f)) {
+			long long pnum, ec;
+			if (sscanf(line, "%lld %lld", &pnum, &ec) == 2 && ec >= 0)
+				sum = (sum < 0 ? 0 : sum) + ec;
+		}
+		fclose(f);
+	}
+	return sum;
+}
+
 void device_begin(struct dev_probe *p, const char *blockdev, const char *dir)
 {
 	memset(p, 0, sizeof(*p));
 	snprintf(p->blockdev, sizeof(p->blockdev), "%s", blockdev);
 	p->have_fs = !fs_used(dir, &p->fs_used_before);
 	p->have_before = p->blockdev[0] && !devstat_read("", p->blockdev, &p->before);
+	if (!p->blockdev[0] && (p->ubi = ubi_under(dir))) {
+		int64_t max;
+		p->ec_before = ubi_erases(p->ubi, &max);
+	}
 	p->t0 = now_ns();
 }
 
@@ -151,6 +202,13 @@ void device_end(struct dev_probe *p, const char *dir, const struct wl_ctx *ctx, 
 			v[DM_WAMP] = (double)w / (double)ctx->bytes_written;
 		if (ctx->bytes_read > 0)
 			v[DM_RAMP] = (double)r / (double)ctx->bytes_read;
+	}
+	if (p->ubi) {
+		int64_t max, after = ubi_erases(p->ubi, &max);
+		if (after >= 0 && p->ec_before >= 0 && after >= p->ec_before)
+			v[DM_ERASES] = (double)(after - p->ec_before);
+		if (max >= 0)
+			v[DM_MAX_EC] = (double)max;
 	}
 	/* A workload that removed its files before the end and never said
 	 * when its data was complete leaves nothing to measure. */

@@ -21,6 +21,7 @@
 enum dev_metric {
 	DM_WRITTEN, DM_READ, DM_WAMP, DM_RAMP, DM_WREQS, DM_RREQS, DM_DISCARD, DM_FLUSHES,
 	DM_UTIL, DM_MBPS, DM_APP_WRITTEN, DM_APP_READ, DM_SPACE, DM_FS_USED, DM_COMP, DM_ZSTD,
+	DM_ERASES, DM_MAX_EC,	/* UBI flash: erase blocks erased, the highest erase count */
 	DM_COUNT
 };
 extern const struct metric_def device_metrics[DM_COUNT];
@@ -41,6 +42,8 @@ struct dev_probe {
 	struct space sp;
 	uint64_t fs_used_at;
 	int fs_used_ok;
+	int ubi;		/* UBI device number + 1 under the mount, 0 none */
+	int64_t ec_before;	/* sum of its erase counters, -1 unknown */
 };
 
 /* Right before the workload runs (after the cache flush). */

@@ -307,7 +307,7 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		/* Without nand_size: a chip with room for the biggest test on
 		 * every flash target (half again for UBI's and JFFS2's own
 		 * overhead), in a power of two as nandsim sizes chips. */
-		uint64_t each = rq->flash_need + rq->flash_need / 2, total = 128ULL << 20;
+		uint64_t each = rq->flash_need + rq->flash_need / 2, total = 256ULL << 20;
 		if (each < (64ULL << 20))
 			each = 64ULL << 20;
 		while (total < each * (uint64_t)nflash && total < (1ULL << 40))
@@ -496,8 +496,10 @@ int vm_nand_params(const char *spec, int nparts, uint64_t def_size, char *out, s
 	}
 	while ((eb << shift) < size && shift < 20)
 		shift++;
-	if ((eb << shift) != size || size < (16ULL << 20))
-		return error_set("nand_size: a power of two from 16M (e.g. 256M), not %llu bytes",
+	/* Below the 256 MiB chip that ID describes, UBI cannot attach
+	 * (seen with 6.1's nandsim at 128 MiB). */
+	if ((eb << shift) != size || size < (256ULL << 20))
+		return error_set("nand_size: a power of two from 256M (e.g. 512M), not %llu bytes",
 				 (unsigned long long)size);
 	size_t used = (size_t)snprintf(out, len, "id_bytes=0x20,0xaa,0x00,0x15 overridesize=%d", shift);
 	for (int i = 0; i < 5; i++)

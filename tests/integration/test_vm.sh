@@ -60,6 +60,12 @@ check "f2fs-lz4 was mounted with compression" \
 	jqt '.targets[] | select(.label == "f2fs-lz4") | .mount_options | test("compress_algorithm=lz4")' "$WORK/r.json"
 check "ubifs ran on a UBI volume" \
 	jqt '.targets[] | select(.label == "ubifs") | .mkfs | test("mkfs.ubifs .*/dev/ubi")' "$WORK/r.json"
+ec=$(jq -r '[.tests[] | select(.name == "fileop:f=2") | .device[] | select(.name == "flash_max_ec") |
+	.results[] | select(.target == "ubifs") | .mean] | first // "null"' "$WORK/r.json")
+check "ubifs: UBI's highest erase counter is reported ($ec)" [ "$ec" != null ]
+er=$(jq -r '[.tests[] | select(.name == "fsmark:files=40,size=16k") | .device[] |
+	select(.name == "flash_erases") | .results[] | select(.target == "ubifs") | .mean] | first // "null"' "$WORK/r.json")
+echo "# ubifs: flash_erases per fs_mark run: $er"
 FSB show last --db "$DB" >"$WORK/show.txt" 2>&1
 check "show reads the imported run like any other" grep -q "jffs2" "$WORK/show.txt"
 check "nothing of the guest is left in the image directory" [ -z "$(ls -A "$IMG")" ]
@@ -100,7 +106,7 @@ for i in $(seq 200); do
 	pgrep -f "qemu-system-x86_64.*$IMG" >/dev/null && break
 	sleep 0.1
 done
-check "the guest started" pgrep -f "qemu-system-x86_64.*$IMG"
+check "the guest started" sh -c "pgrep -f 'qemu-system-x86_64.*$IMG' >/dev/null"
 grep -q "process /proc/" "$FSBENCH_STATE" && ok "the QEMU process is in the state file" ||
 	not_ok "the QEMU process is in the state file"
 kill -KILL "$pid"

@@ -181,8 +181,9 @@ static void test_nand_params(void **state)
 	assert_non_null(strstr(out, "programm_delay=200"));	/* nandsim's spelling */
 	assert_non_null(strstr(out, "do_delays=1"));
 	assert_non_null(strstr(out, "parts=2048,2048"));
-	assert_int_equal(vm_nand_params("", 1, 64ULL << 20, out, sizeof(out)), 0);
-	assert_non_null(strstr(out, "overridesize=9"));
+	assert_int_equal(vm_nand_params("", 1, 1ULL << 30, out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "overridesize=13"));
+	assert_int_equal(vm_nand_params("size=128M", 1, 0, out, sizeof(out)), -1);
 	assert_int_equal(vm_nand_params("size=300M", 1, 0, out, sizeof(out)), -1);
 	assert_non_null(strstr(error_get(), "power of two"));
 	assert_int_equal(vm_nand_params("speed=9", 1, 0, out, sizeof(out)), -1);
