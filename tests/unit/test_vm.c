@@ -20,6 +20,19 @@ static void write_file(const char *path, const void *data, size_t len)
 	close(fd);
 }
 
+/* mkdir -p of base/rel, without a shell. */
+static void mkdirs(const char *base, const char *rel)
+{
+	char p[700];
+	snprintf(p, sizeof(p), "%s/%s", base, rel);
+	for (char *q = strchr(p + strlen(base) + 1, '/'); q; q = strchr(q + 1, '/')) {
+		*q = '\0';
+		mkdir(p, 0755);
+		*q = '/';
+	}
+	mkdir(p, 0755);
+}
+
 /* A fake kernel tree: ROOT/boot/vmlinuz-V with a setup header, and
  * ROOT/lib/modules/V/{modules.dep,modules.builtin,kernel/...}. */
 static void fake_kernel(const char *root, struct vm_kernel *k)
@@ -36,14 +49,7 @@ static void fake_kernel(const char *root, struct vm_kernel *k)
 	mkdir(p, 0755);
 	snprintf(p, sizeof(p), "%s/boot/vmlinuz-6.1.0-99-test", root);
 	write_file(p, img, sizeof(img));
-	snprintf(p, sizeof(p), "%s/lib", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/lib/modules", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/lib/modules/6.1.0-99-test", root);
-	mkdir(p, 0755);
-	snprintf(p, sizeof(p), "%s/lib/modules/6.1.0-99-test/kernel", root);
-	mkdir(p, 0755);
+	mkdirs(root, "lib/modules/6.1.0-99-test/kernel");
 	const char *dep =
 		"kernel/fs/9p/9p.ko: kernel/net/9p/9pnet.ko kernel/fs/fscache/fscache.ko kernel/fs/netfs/netfs.ko\n"
 		"kernel/net/9p/9pnet.ko:\n"
@@ -59,15 +65,10 @@ static void fake_kernel(const char *root, struct vm_kernel *k)
 	const char *mods[] = { "9p", "9pnet", "fscache", "netfs", "9pnet_virtio" };
 	const char *dirs[] = { "fs/9p", "net/9p", "fs/fscache", "fs/netfs", "net/9p" };
 	for (int i = 0; i < 5; i++) {
-		char d[700];
-		snprintf(d, sizeof(d), "%s/lib/modules/6.1.0-99-test/kernel/%s", root, dirs[i]);
-		char *s = d + strlen(root);
-		for (char *q = strchr(s + 1, '/'); q; q = strchr(q + 1, '/')) {
-			*q = '\0';
-			mkdir(d, 0755);
-			*q = '/';
-		}
-		mkdir(d, 0755);
+		char d[700], rel[200];
+		snprintf(rel, sizeof(rel), "lib/modules/6.1.0-99-test/kernel/%s", dirs[i]);
+		mkdirs(root, rel);
+		snprintf(d, sizeof(d), "%s/%s", root, rel);
 		char f[800];
 		snprintf(f, sizeof(f), "%s/%s.ko", d, mods[i]);
 		write_file(f, "\x7f" "ELF fake", 9);
@@ -84,12 +85,8 @@ static void test_kernel(void **state)
 	char root[128], versions[4][128];
 	make_tmpdir(tdir, sizeof(tdir));
 	setenv("XDG_CACHE_HOME", tdir, 1);	/* the cache: TDIR/fsbench/kernels */
-	snprintf(root, sizeof(root), "%s/fsbench", tdir);
-	mkdir(root, 0755);
-	snprintf(root, sizeof(root), "%s/fsbench/kernels", tdir);
-	mkdir(root, 0755);
+	mkdirs(tdir, "fsbench/kernels/6.1.0-99-test");
 	snprintf(root, sizeof(root), "%s/fsbench/kernels/6.1.0-99-test", tdir);
-	mkdir(root, 0755);
 	fake_kernel(root, &k);
 	assert_string_equal(k.version, "6.1.0-99-test");	/* from the bzImage header */
 	assert_string_equal(k.source, "cache");
