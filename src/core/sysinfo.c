@@ -501,6 +501,45 @@ static void describe_disk(const char *root, const char *name, struct fsinfo *fi)
 	}
 }
 
+/* Flash under UBIFS ("ubi0:vol") or JFFS2 ("mtd1"): the MTD device's
+ * name and size from sysfs, e.g. "NAND simulator partition 1, 128 MiB
+ * flash (mtd1)". */
+static void describe_flash(const char *root, struct fsinfo *fi)
+{
+	const char *src = fi->mount_source;
+	char path[PATH_MAX], name[128] = "", line[64];
+	long long size = 0;
+	int mtd = -1;
+	FILE *f;
+
+	if (!strncmp(src, "mtd", 3) && isdigit((unsigned char)src[3])) {
+		mtd = atoi(src + 3);
+	} else if (!strncmp(src, "ubi", 3) && isdigit((unsigned char)src[3])) {
+		snprintf(path, sizeof(path), "%.3000s/sys/class/ubi/ubi%d/mtd_num", root, atoi(src + 3));
+		if ((f = fopen(path, "re"))) {
+			if (fscanf(f, "%d", &mtd) != 1)
+				mtd = -1;
+			fclose(f);
+		}
+	}
+	if (mtd < 0)
+		return;
+	snprintf(path, sizeof(path), "%.3000s/sys/class/mtd/mtd%d/name", root, mtd);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(name, sizeof(name), f))
+			name[strcspn(name, "\n")] = '\0';
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%.3000s/sys/class/mtd/mtd%d/size", root, mtd);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(line, sizeof(line), f))
+			size = atoll(line);
+		fclose(f);
+	}
+	snprintf(fi->disk, sizeof(fi->disk), "%.120s%s%lld MiB flash (mtd%d)", name, name[0] ? ", " : "",
+		 size >> 20, mtd);
+}
+
 int fsinfo_collect(const char *root, const char *path, struct fsinfo *fi)
 {
 	char real[PATH_MAX], disk[64], mountinfo[PATH_MAX];
@@ -534,5 +573,7 @@ int fsinfo_collect(const char *root, const char *path, struct fsinfo *fi)
 	if (!find_disk(root, maj, min, fi->mount_source, disk, sizeof(disk),
 		       fi->blockdev, sizeof(fi->blockdev)))
 		describe_disk(root, disk, fi);
+	else
+		describe_flash(root, fi);
 	return 0;
 }

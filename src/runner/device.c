@@ -47,6 +47,12 @@ void device_note(const char *kind, const char *fstype, const char *blockdev,
 		buf[0] = '\0';
 	else if (!strcmp(fstype, "tmpfs") || !strcmp(fstype, "ramfs"))
 		snprintf(buf, len, "%s keeps its data in memory: no block device", fstype);
+	else if (source && !strncmp(source, "ubi", 3))
+		snprintf(buf, len, "%.60s on %.120s: flash, no block device: UBI's erase counters "
+			 "instead", fstype, source);
+	else if (source && !strncmp(source, "mtd", 3))
+		snprintf(buf, len, "%.60s on %.120s: flash, no block device, and the kernel keeps no "
+			 "erase counters for it", fstype, source);
 	else
 		snprintf(buf, len, "%.60s on %.120s: no block device found under it", fstype,
 			 source && source[0] ? source : "?");
