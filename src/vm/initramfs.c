@@ -88,17 +88,6 @@ int initramfs_write(const char *path, const char *moddir, char (*mods)[256], int
 		rc = add(a, dirs[i], AE_IFDIR, 0755, NULL, 0, 0);
 	if (!rc)	/* the kernel opens it for init's stdio */
 		rc = add(a, "dev/console", AE_IFCHR, 0600, NULL, 0, makedev(5, 1));
-	if (!rc) {	/* the kernel's module loader: init in another role */
-		struct archive_entry *e = archive_entry_new();
-		archive_entry_set_pathname(e, "modprobe");
-		archive_entry_set_filetype(e, AE_IFLNK);
-		archive_entry_set_perm(e, 0777);
-		archive_entry_set_symlink(e, "init");
-		archive_entry_set_size(e, 0);
-		if (archive_write_header(a, e) != ARCHIVE_OK)
-			rc = error_set("initramfs: %s", archive_error_string(a));
-		archive_entry_free(e);
-	}
 	if (!rc)
 		rc = add(a, "init", AE_IFREG, 0755, fsb_vminit_start,
 			 (size_t)(fsb_vminit_end - fsb_vminit_start), 0);

@@ -556,7 +556,7 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 	}
 	/* Each filesystem's module, loaded now so that the availability check
 	 * (/proc/filesystems) sees it. */
-	for (int i = 0; i < ntargets && nmods < 24; i++) {
+	for (int i = 0; i < ntargets && nmods < 26; i++) {
 		const struct fs_spec *s = target_fs_spec(&targets[i]);
 		if (s && s->profile->kind == MOUNT_UBI) {
 			/* ubifs allocates its compressors when it loads, and
@@ -568,15 +568,6 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 				s->profile->kind == MOUNT_UBI ? "ubifs" :
 				s->profile->kind == MOUNT_MTD ? "jffs2" :
 				s->profile->helper ? "fuse" : NULL;
-		/* What a mount asks the kernel to load on demand: the guest's
-		 * kernel cannot call the host's modprobe by itself. */
-		static const char *const extra[][3] = {
-			{ "vfat", "nls_cp437", "nls_ascii" }, { "exfat", "nls_utf8", NULL },
-			{ "f2fs", "crc32_generic", NULL },
-		};
-		for (size_t e = 0; m && e < sizeof(extra) / sizeof(extra[0]); e++)
-			for (int j = 1; j < 3 && !strcmp(m, extra[e][0]) && extra[e][j]; j++)
-				mods[nmods++] = (char *)extra[e][j];
 		if (m)
 			mods[nmods++] = (char *)m;
 	}

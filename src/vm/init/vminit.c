@@ -12,11 +12,14 @@
  * console (the host shows its last lines) and also powers off: the host
  * sees no status file and knows the guest failed.
  *
- * The same binary is the kernel's module loader (/modprobe, a link to
- * /init, set in /proc/sys/kernel/modprobe): the kernel runs it from the
- * initramfs root when a mount needs a module (a filesystem, a checksum
- * driver), and it runs the host's modprobe on the pinned kernel's module
- * tree (fsbench.modroot= on the kernel command line).
+ * The same binary is the kernel's module loader: copied to
+ * /run/fsbench-modprobe in the guest's root and named in
+ * /proc/sys/kernel/modprobe, the kernel runs it when a mount needs a
+ * module (a codepage, a checksum driver), and it runs the host's modprobe
+ * on the pinned kernel's module tree (fsbench.modroot= on the kernel
+ * command line).  It must live inside /host: PID 1 shares its fs_struct
+ * with the kernel threads that start helpers (CLONE_FS), so after the
+ * chroot the kernel looks for its loader there too.
  *
  * No shell: a handful of syscalls, so it stays small.
  */
@@ -172,15 +175,15 @@ static const char *cmdline_value(const char *name)
 	return NULL;
 }
 
-/* Run as the kernel's modprobe: the host's modprobe, in the host's root,
- * on the pinned kernel's modules. */
+/* Run as the kernel's modprobe: the host's modprobe on the pinned
+ * kernel's modules (already in the host's root, see above). */
 static int modprobe_helper(int argc, char **argv)
 {
 	const char *root = cmdline_value("fsbench.modroot");
 	char *args[64];
 	int n = 0;
 
-	if (!root || chroot("/host") || chdir("/"))
+	if (!root)
 		return 1;
 	args[n++] = "/usr/sbin/modprobe";
 	args[n++] = "-d";
@@ -190,6 +193,24 @@ static int modprobe_helper(int argc, char **argv)
 	args[n] = NULL;
 	execv(args[0], args);
 	return 1;
+}
+
+/* This program, copied where the kernel will look for its loader. */
+static void copy_self(const char *from, const char *to)
+{
+	static char buf[1 << 16];
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	ssize_t n;
+
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n)
+			break;
+	if (in < 0 || out < 0)
+		say("fsbench-vm: init: cannot copy the module loader: %s", strerror(errno));
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
 }
 
 int main(int argc, char **argv)
@@ -234,13 +255,14 @@ int main(int argc, char **argv)
 	do_mount("sysfs", "/host/sys", "sysfs", 0, NULL);
 	do_mount("debugfs", "/host/sys/kernel/debug", "debugfs", 0, NULL);
 	do_mount("cgroup2", "/host/sys/fs/cgroup", "cgroup2", 0, NULL);
+	copy_self("/init", "/host/run/fsbench-modprobe");
+	if (chroot("/host") || chdir("/"))
+		die("chroot /host");
 	fd = open("/proc/sys/kernel/modprobe", O_WRONLY);
-	if (fd < 0 || write(fd, "/modprobe\n", 10) != 10)
+	if (fd < 0 || write(fd, "/run/fsbench-modprobe\n", 22) != 22)
 		say("fsbench-vm: init: cannot set the module loader: %s", strerror(errno));
 	if (fd >= 0)
 		close(fd);
-	if (chroot("/host") || chdir("/"))
-		die("chroot /host");
 	job = read_job(&cwd);
 	if (chdir(cwd))
 		die(cwd);
