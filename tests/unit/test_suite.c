@@ -54,6 +54,13 @@ static void test_scale(void **state)
 	assert_string_equal(s.tests[0].subtitle, "Test: 100 Files, 1MB Size");
 	assert_string_equal(s.name, "b.suite");
 	suite_free(&s);
+	/* PostMark: the transactions shrink, the pool does not (it would
+	 * run dry: its size is a random walk) */
+	p = write_suite("pm.suite", "[test t]\ntest = postmark-pts\n");
+	assert_int_equal(suite_load(p, 0.05, &s), 0);
+	assert_non_null(strstr(s.tests[0].params_text, "transactions=12500,"));
+	assert_non_null(strstr(s.tests[0].params_text, "number=500"));
+	suite_free(&s);
 }
 
 static void test_errors(void **state)
