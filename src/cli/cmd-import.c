@@ -5,6 +5,7 @@
  */
 #include "cli.h"
 #include "../core/error.h"
+#include "../core/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,57 +21,6 @@ static const struct cli_opt import_args[] = {
 
 #define MAX_IMPORT (256u << 20)
 
-/* The whole file (- = stdin), at most MAX_IMPORT bytes. */
-static char *slurp(const char *path, size_t *len)
-{
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) : STDIN_FILENO;
-	size_t cap = 1 << 16, used = 0;
-	char *buf = NULL;
-
-	if (fd < 0) {
-		error_errno("cannot open %s", path);
-		return NULL;
-	}
-	for (;;) {
-		if (used + 1 >= cap || !buf) {
-			if (buf)
-				cap *= 2;
-			if (cap > MAX_IMPORT + 2)
-				cap = MAX_IMPORT + 2;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				error_set("out of memory reading %s", path);
-				goto fail;
-			}
-			buf = nb;
-		}
-		if (used + 1 >= cap) {
-			error_set("%s is larger than %u MiB: not a run document", path, MAX_IMPORT >> 20);
-			goto fail;
-		}
-		ssize_t n = read(fd, buf + used, cap - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			error_errno("reading %s", path);
-			goto fail;
-		}
-		if (!n)
-			break;
-		used += (size_t)n;
-	}
-	if (fd != STDIN_FILENO)
-		close(fd);
-	buf[used] = '\0';
-	*len = used;
-	return buf;
-fail:
-	if (fd != STDIN_FILENO)
-		close(fd);
-	free(buf);
-	return NULL;
-}
-
 static int cmd_import(const struct cli_args *a)
 {
 	struct store *s;
@@ -85,7 +35,7 @@ static int cmd_import(const struct cli_args *a)
 		size_t len = 0;
 		int64_t id;
 		int existed;
-		char *text = slurp(file, &len);
+		char *text = file_read_all(file, MAX_IMPORT, 0, &len);
 		if (!text) {
 			rc = cli_fail(EXIT_USAGE, "import: %s", error_get());
 			continue;

@@ -148,7 +148,9 @@ static int cmd_manpage(const struct cli_args *a)
 	      "\\fI$XDG_STATE_HOME/fsbench/state\\fR or \\fI~/.local/state/fsbench/state\\fR)\n.TP\n.B NO_COLOR\nno colour in "
 	      "the text tables\n.TP\n.B COLUMNS\nthe width of the text output\n"
 	      ".SH FILES\n.TP\n.I PREFIX/share/fsbench/suites\nthe built-in suites\n.TP\n"
-	      ".I PREFIX/share/doc/fsbench\nthe README and what each workload reproduces\n"
+	      ".I PREFIX/share/doc/fsbench\nthe README and what each workload reproduces\n.TP\n"
+	      ".I ~/.cache/fsbench/kernels\nthe pinned kernels that \\fBrun --vm\\fR boots "
+	      "(\\fBfsbench kernel fetch\\fR; \\fI$XDG_CACHE_HOME\\fR is honoured)\n"
 	      ".SH SEE ALSO\n.BR fio (1),\n.BR bonnie++ (8),\n.BR postmark (1),\n"
 	      ".BR fs_mark (1),\n.BR mkfs (8),\n.BR mount (8),\n.BR losetup (8)\n", stdout);
 	return ferror(stdout) ? EXIT_FAIL : EXIT_OK;

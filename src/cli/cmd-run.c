@@ -171,6 +171,22 @@ static int add_fio_jobs(struct run_cli *c)
 	return rc;
 }
 
+/* The suite's own list of filesystems: take what this machine (or the
+ * guest, with --vm) offers.  Inside the guest the host has chosen
+ * already; only what no kernel has is left out. */
+static int suite_fs_unusable(const struct run_cli *c, const struct fs_profile *p,
+			     const struct vm_kernel *k, char *why, size_t len)
+{
+	if (c->vm)
+		return vm_profile_available(p, k, why, len);
+	if (!vm_guest_job())
+		return fs_profile_available(p, why, len);
+	if (p->kind != MOUNT_NONE)
+		return 0;
+	snprintf(why, len, "%s", p->note);
+	return -1;
+}
+
 /* Append the suite's tests; its filesystems when none were named. */
 static int add_suite(struct run_cli *c)
 {
@@ -199,14 +215,7 @@ static int add_suite(struct run_cli *c)
 			return -1;
 		for (int i = 0; i < n; i++) {
 			char why[256];
-			/* The suite's own list: take what this machine (or the
-			 * guest, with --vm) offers.  Inside the guest the host has
-			 * chosen already; only what no kernel has is left out. */
-			int no = c->vm ? vm_profile_available(specs[i].profile, &k, why, sizeof(why)) :
-				 vm_guest_job() ? (specs[i].profile->kind == MOUNT_NONE ?
-						   (snprintf(why, sizeof(why), "%s", specs[i].profile->note), -1) : 0) :
-				 fs_profile_available(specs[i].profile, why, sizeof(why));
-			if (no) {
+			if (suite_fs_unusable(c, specs[i].profile, &k, why, sizeof(why))) {
 				fprintf(stderr, "fsbench: suite %s: skipping filesystem %s: %s\n",
 					c->suite.name, specs[i].text, why);
 				continue;
@@ -291,6 +300,23 @@ static int is(const struct cli_item *it, const char *name)
 	return it->opt && !strcmp(it->opt->name, name);
 }
 
+/* The most space one of the tests needs on a target (0: none says), and
+ * which test that is. */
+static uint64_t largest_need(const struct run_request *rq, const char **which)
+{
+	uint64_t need = 0;
+
+	for (int k = 0; k < rq->ntests; k++) {
+		const struct test_spec *ts = &rq->tests[k];
+		uint64_t n = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
+		if (n > need) {
+			need = n;
+			*which = ts->name;
+		}
+	}
+	return need;
+}
+
 /* Without --fs-size, each image is sized from what its tests need: the
  * largest test's space, a quarter more and 512 MiB for the filesystem's
  * own metadata and journal, in whole GiB, at least 1 GiB (images are
@@ -299,18 +325,10 @@ static int is(const struct cli_item *it, const char *name)
 static int size_images(struct run_cli *c)
 {
 	struct run_request *rq = &c->rq;
-	uint64_t need = 0, size, have, total = 0;
 	const char *which = NULL;
+	uint64_t need = largest_need(rq, &which), size, have, total = 0;
 	int images = 0;
 
-	for (int k = 0; k < rq->ntests; k++) {
-		const struct test_spec *ts = &rq->tests[k];
-		uint64_t n = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
-		if (n > need) {
-			need = n;
-			which = ts->name;
-		}
-	}
 	if (!need)
 		return 0;	/* no test says: the default size */
 	size = sat_add(sat_add(need, need / 4), 512ULL << 20);
@@ -819,13 +837,9 @@ static int vm_run(struct run_cli *c, const struct cli_args *a)
 		store_mean_wall(c->store, ts->name, ts->params_text, &mean, &n);
 		work += (n ? mean : 120.0) * runs * rq->ntargets;
 	}
+	const char *which = NULL;
 	memset(&vr, 0, sizeof(vr));
-	for (int k = 0; k < rq->ntests; k++) {
-		const struct test_spec *ts = &rq->tests[k];
-		uint64_t need = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
-		if (need > vr.flash_need)
-			vr.flash_need = need;
-	}
+	vr.flash_need = largest_need(rq, &which);
 	vr.opts = c->vmo;
 	if (!vr.opts.timeout)
 		vr.opts.timeout = 600 + 40 * work;

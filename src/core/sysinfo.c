@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "sysinfo.h"
 #include "exec.h"
+#include "file.h"
 #include "str.h"
 
 #include <libmount/libmount.h>
@@ -39,35 +40,13 @@ static int read_text(const char *root, const char *path, char *buf, size_t len)
 	return 0;
 }
 
-/* Heap copy of a whole file (for /proc files, which report size 0). */
+/* Heap copy of a whole file (/proc files report size 0), or NULL. */
 static char *slurp(const char *root, const char *path)
 {
 	char full[PATH_MAX];
-	FILE *f;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
 
 	snprintf(full, sizeof(full), "%s%s", root, path);
-	f = fopen(full, "r");
-	if (!f)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 16384;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, 4096, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
+	return file_read_all(full, 16u << 20, 0, NULL);
 }
 
 /* Value of "key<spaces>:<spaces>value" lines (cpuinfo, dmidecode). */

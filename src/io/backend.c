@@ -201,6 +201,16 @@ static inline unsigned depth_bucket(unsigned n)
 	return n >= 64 ? 6 : n >= 32 ? 5 : n >= 16 ? 4 : n >= 8 ? 3 : n >= 4 ? 2 : n >= 2 ? 1 : 0;
 }
 
+/* A request joined the queue: fio's IO depths, the queue as submitted. */
+static inline void count_queued(struct io_thread *t, unsigned inflight)
+{
+	if (t->stats_on) {
+		t->depth_level[depth_bucket(inflight)]++;
+		t->depth_sum += inflight;
+		t->depth_n++;
+	}
+}
+
 static inline unsigned batch_bucket(unsigned n)
 {
 	return !n ? 0 : n <= 4 ? 1 : n <= 8 ? 2 : n <= 16 ? 3 : n <= 32 ? 4 : n <= 64 ? 5 : 6;
@@ -374,12 +384,7 @@ static void run_async(struct io_thread *t)
 				t->free_reqs[t->nfree++] = r;
 			} else {
 				t->pending[newq++] = r;
-				inflight++;
-				if (t->stats_on) {
-					t->depth_level[depth_bucket(inflight)]++;
-					t->depth_sum += inflight;
-					t->depth_n++;
-				}
+				count_queued(t, ++inflight);
 			}
 			if (sync_due(t, r))
 				syncing = true;
@@ -475,12 +480,7 @@ static void verify_back(struct io_thread *t)
 				continue;
 			}
 			t->pending[newq++] = r;
-			inflight++;
-			if (t->stats_on) {
-				t->depth_level[depth_bucket(inflight)]++;
-				t->depth_sum += inflight;
-				t->depth_n++;
-			}
+			count_queued(t, ++inflight);
 			if (newq >= t->batch_submit && submit(t, &newq))
 				return;
 		}

@@ -96,6 +96,14 @@ int fs_profile_tools(const struct fs_profile *p, char *why, size_t len)
 	return 0;
 }
 
+/* Inside fsbench's own guest (vm/vm.h): simulated flash is there, and
+ * every filesystem gets a disk of its own instead of a loop device. */
+static int in_guest(void)
+{
+	const char *job = getenv("FSBENCH_VM_GUEST");
+	return job && *job;
+}
+
 int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
 {
 	if (p->kind == MOUNT_NONE) {
@@ -103,7 +111,7 @@ int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
 		return -1;
 	}
 	/* Flash targets exist only where fsbench loads nandsim: in its guests. */
-	if ((p->kind == MOUNT_UBI || p->kind == MOUNT_MTD) && !getenv("FSBENCH_VM_GUEST")) {
+	if ((p->kind == MOUNT_UBI || p->kind == MOUNT_MTD) && !in_guest()) {
 		snprintf(why, len, "%s", p->note);
 		return -1;
 	}
@@ -118,7 +126,7 @@ int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
 		return -1;
 	}
 	if (p->kind != MOUNT_MEMORY && p->kind != MOUNT_FUSE_IMAGE && p->kind != MOUNT_UBI &&
-	    p->kind != MOUNT_MTD && !getenv("FSBENCH_VM_GUEST") &&	/* the guest has disks */
+	    p->kind != MOUNT_MTD && !in_guest() &&
 	    access("/dev/loop-control", R_OK | W_OK)) {
 		snprintf(why, len, "no loop devices (/dev/loop-control)");
 		return -1;

@@ -3,6 +3,7 @@
 #include "kernel.h"
 #include "../core/error.h"
 #include "../core/exec.h"
+#include "../core/file.h"
 #include "../core/str.h"
 #include "../targets/target.h"
 
@@ -188,27 +189,8 @@ struct depfile {
 
 static int read_file(const char *path, struct depfile *d)
 {
-	FILE *f = fopen(path, "re");
-	long sz;
-
-	d->text = NULL;
-	if (!f)
-		return error_errno("%s", path);
-	if (fseek(f, 0, SEEK_END) || (sz = ftell(f)) < 0 || sz > (64L << 20) || fseek(f, 0, SEEK_SET)) {
-		fclose(f);
-		return error_set("%s: cannot read", path);
-	}
-	d->text = malloc((size_t)sz + 1);
-	if (!d->text || fread(d->text, 1, (size_t)sz, f) != (size_t)sz) {
-		fclose(f);
-		free(d->text);
-		d->text = NULL;
-		return error_set("%s: cannot read", path);
-	}
-	fclose(f);
-	d->text[sz] = '\0';
-	d->len = (size_t)sz;
-	return 0;
+	d->text = file_read_all(path, 64u << 20, 0, &d->len);
+	return d->text ? 0 : -1;
 }
 
 /* The modules.dep line of module `name` (without the newline), or NULL. */

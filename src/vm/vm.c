@@ -5,6 +5,7 @@
 #include "kernel.h"
 #include "../core/error.h"
 #include "../core/exec.h"
+#include "../core/file.h"
 #include "../core/param.h"
 #include "../core/str.h"
 #include "../targets/state.h"
@@ -30,11 +31,30 @@ void vm_opts_defaults(struct vm_opts *o)
 	o->accel = VM_ACCEL_AUTO;
 }
 
-/* The module that provides a kernel filesystem type: Debian's ext4
- * driver serves ext2 and ext3. */
-static const char *fs_module(const char *fstype)
+/* The modules a profile needs loaded before it mounts, in load order
+ * (flash also needs nandsim, loaded with the chip's parameters).  Debian's
+ * ext4 driver serves ext2 and ext3.  What a mount then asks for on demand
+ * (a codepage, a checksum or compression driver) the guest's kernel loads
+ * itself through vminit's module loader. */
+static int profile_modules(const struct fs_profile *p, const char *out[2])
 {
-	return !strcmp(fstype, "ext2") || !strcmp(fstype, "ext3") ? "ext4" : fstype;
+	switch (p->kind) {
+	case MOUNT_KERNEL:
+		out[0] = !strcmp(p->fstype, "ext2") || !strcmp(p->fstype, "ext3") ? "ext4" : p->fstype;
+		return 1;
+	case MOUNT_FUSE_BLOCK:
+	case MOUNT_FUSE_IMAGE:
+		out[0] = "fuse";
+		return 1;
+	case MOUNT_UBI:
+		out[0] = "ubi", out[1] = "ubifs";
+		return 2;
+	case MOUNT_MTD:
+		out[0] = "jffs2";
+		return 1;
+	default:
+		return 0;
+	}
 }
 
 static int is_flash(const struct fs_profile *p)
@@ -45,7 +65,8 @@ static int is_flash(const struct fs_profile *p)
 int vm_profile_available(const struct fs_profile *p, const struct vm_kernel *k, char *why,
 			 size_t len)
 {
-	const char *need[4] = { NULL };
+	const char *need[3];
+	int n;
 
 	if (p->kind == MOUNT_NONE) {
 		snprintf(why, len, "%s", p->note);
@@ -53,24 +74,10 @@ int vm_profile_available(const struct fs_profile *p, const struct vm_kernel *k, 
 	}
 	if (fs_profile_tools(p, why, len))	/* the guest runs the host's tools */
 		return -1;
-	switch (p->kind) {
-	case MOUNT_KERNEL:
-		need[0] = fs_module(p->fstype);
-		break;
-	case MOUNT_FUSE_BLOCK:
-	case MOUNT_FUSE_IMAGE:
-		need[0] = "fuse";
-		break;
-	case MOUNT_UBI:
-		need[0] = "nandsim", need[1] = "ubi", need[2] = "ubifs";
-		break;
-	case MOUNT_MTD:
-		need[0] = "nandsim", need[1] = "jffs2";
-		break;
-	default:
-		break;
-	}
-	for (int i = 0; need[i]; i++)
+	n = profile_modules(p, need);
+	if (is_flash(p))
+		need[n++] = "nandsim";
+	for (int i = 0; i < n; i++)
 		if (!vm_kernel_has(k, need[i])) {
 			snprintf(why, len, "kernel %s has no %s", k->version, need[i]);
 			return -1;
@@ -79,32 +86,6 @@ int vm_profile_available(const struct fs_profile *p, const struct vm_kernel *k, 
 }
 
 /* ---- host side ---- */
-
-/* The exchange file the guest writes, read whole (bounded). */
-static char *slurp(const char *path, size_t max, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	char *buf;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > max ||
-	    !(buf = malloc((size_t)st.st_size + 1))) {
-		close(fd);
-		return NULL;
-	}
-	ssize_t n = read(fd, buf, (size_t)st.st_size);
-	close(fd);
-	if (n != st.st_size) {
-		free(buf);
-		return NULL;
-	}
-	buf[n] = '\0';
-	if (len)
-		*len = (size_t)n;
-	return buf;
-}
 
 static int write_new(const char *path, const void *data, size_t len)
 {
@@ -356,11 +337,12 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 	res->boot_seconds = o.boot_seconds;
 	res->seconds = o.seconds;
 	snprintf(path, sizeof(path), "%s/status", xchg);
-	char *status = slurp(path, 64, NULL);
+	/* the exchange directory is the guest's to write: no symlink taken */
+	char *status = file_read_all(path, 64, FILE_NOFOLLOW, NULL);
 	if (status)
 		status[strcspn(status, "\n")] = '\0';
 	snprintf(path, sizeof(path), "%s/result.json", xchg);
-	res->json = status ? slurp(path, 1ULL << 30, &res->len) : NULL;
+	res->json = status ? file_read_all(path, 1u << 30, FILE_NOFOLLOW, &res->len) : NULL;
 	if (o.interrupted) {
 		error_set("interrupted: the virtual machine was stopped");
 	} else if (!res->json) {
@@ -556,20 +538,10 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 	}
 	/* Each filesystem's module, loaded now so that the availability check
 	 * (/proc/filesystems) sees it. */
-	for (int i = 0; i < ntargets && nmods < 26; i++) {
+	for (int i = 0; i < ntargets && nmods < 30; i++) {
 		const struct fs_spec *s = target_fs_spec(&targets[i]);
-		if (s && s->profile->kind == MOUNT_UBI) {
-			/* ubifs allocates its compressors when it loads, and
-			 * modprobe -a loads in order: zstd (a module here) first */
-			mods[nmods++] = "zstd";
-			mods[nmods++] = "ubi";
-		}
-		const char *m = !s ? NULL : s->profile->kind == MOUNT_KERNEL ? fs_module(s->profile->fstype) :
-				s->profile->kind == MOUNT_UBI ? "ubifs" :
-				s->profile->kind == MOUNT_MTD ? "jffs2" :
-				s->profile->helper ? "fuse" : NULL;
-		if (m)
-			mods[nmods++] = (char *)m;
+		if (s)
+			nmods += profile_modules(s->profile, (const char **)mods + nmods);
 	}
 	if (nmods && modprobe(mods, nmods, NULL))
 		goto out;
