@@ -69,9 +69,14 @@ static const struct cli_opt run_opts[] = {
 	{ "scale", 1, 0, "F", "multiply the tests' data sizes by F (e.g. 0.1)" },
 	{ "ram", 1, 0, "SIZE", "run in a memory cgroup of SIZE, so the page cache cannot "
 	  "hide the disk (e.g. 1G)" },
-	{ "runs", 1, 'n', "N", "exactly N runs per target (default: adaptive, 3 runs, more "
-	  "while CV >= 3% or an outlier)" },
-	{ "max-runs", 1, 0, "N", "adaptive ceiling (default 10)" },
+	{ "runs", 1, 'n', "N", "exactly N runs per target (default: at least 3, or the "
+	  "suite's runs, then more until the precision target is met)" },
+	{ "precision", 1, 0, "P%", "repeat each test until its 95% interval is within +-P% on "
+	  "every target (default 3%)" },
+	{ "max-runs", 1, 0, "N", "at most N runs per target when aiming at the precision "
+	  "(default 20)" },
+	{ "time-budget", 1, 0, "DURATION", "the whole run's time (e.g. 30m): runs past a test's "
+	  "minimum go to the tests that need them most while it lasts" },
 	{ "warmup", 1, 0, "N", "unrecorded runs per target first (default 0)" },
 	{ "baseline", 1, 0, "LABEL", "target the ratio table compares to (default first)" },
 	{ "label", 1, 0, "TEXT", "a name for this run in the store" },
@@ -112,6 +117,7 @@ struct run_cli {
 	struct memlimit mem;
 	char ram_note[128];
 	int verbose;
+	int system_shown;	/* the system table went out with the first chart */
 	struct progress *pg;	/* the live line; the runner only reports events */
 	int vm;			/* --vm: the run happens in a guest */
 	struct vm_opts vmo;
@@ -448,6 +454,16 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		return -1;
 	if ((v = cli_value(a, "max-runs")) && count_arg("--max-runs", v, 1, 1000, &rq->opts.max_runs))
 		return -1;
+	if ((v = cli_value(a, "precision")) && parse_percent(v, &rq->opts.precision))
+		return error_set("--precision: bad value '%s' (a percentage above 0 and below 100, "
+				 "e.g. 3%%)", v);
+	if ((v = cli_value(a, "time-budget")) &&
+	    (parse_duration(v, &rq->opts.time_budget) || !(rq->opts.time_budget > 0)))
+		return error_set("--time-budget: bad value '%s' (a duration such as 30m or 2h)", v);
+	if (rq->opts.runs && (cli_value(a, "precision") || cli_value(a, "time-budget") ||
+			      cli_value(a, "max-runs")))
+		return error_set("--runs fixes the count: it does not go with --precision, "
+				 "--max-runs or --time-budget");
 	if ((v = cli_value(a, "warmup")) && count_arg("--warmup", v, 0, 100, &rq->opts.warmup))
 		return -1;
 	rq->baseline = cli_value(a, "baseline");
@@ -545,6 +561,10 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 			if (strcmp(rq->targets[i].ops->kind, "dir"))
 				return error_set("run: under mpirun give --target DIR on the shared "
 						 "filesystem; fsbench makes filesystems only without mpirun");
+		/* every rank must decide alike: values are all-reduced, clocks are not */
+		if (rq->opts.time_budget > 0)
+			return error_set("run: --time-budget does not work under mpirun (each rank "
+					 "has its own clock); use --max-runs");
 	}
 	if (rq->baseline) {
 		int found = 0;
@@ -570,7 +590,8 @@ static void on_rep_started(void *arg, const struct rep_info *r)
 {
 	struct run_cli *c = arg;
 	struct progress_pos pos = { r->test, r->target, r->test_index, r->ntests, r->target_index,
-				    r->ntargets, r->rep, r->planned, r->eta_test, r->eta_run };
+				    r->ntargets, r->rep, r->planned, r->eta_test, r->eta_run,
+				    r->interval, r->precision, r->need };
 
 	progress_rep(c->pg, &pos);
 }
@@ -582,22 +603,28 @@ static void on_failure(void *arg, const char *message)
 	progress_error(c->pg, "fsbench: %s", message);
 }
 
-static void on_test_done(void *arg, int64_t run_id, int test, int ntargets, int runs,
-			 double seconds, int failed)
+static void on_test_done(void *arg, int64_t run_id, int test, int ntargets,
+			 const struct test_outcome *out)
 {
 	struct run_cli *c = arg;
 	struct result *r;
 	struct report_opts o;
 
-	progress_test_done(c->pg, c->rq.tests[test].name, ntargets, runs, seconds, failed);
+	struct progress_done d = { out->runs, out->failed, out->met, out->fixed, out->unfinished,
+				   out->seconds, out->interval, out->precision };
+	progress_test_done(c->pg, c->rq.tests[test].name, ntargets, &d);
 	if (c->rq.opts.quiet || store_load_run(c->store, run_id, &r))
 		return;
 	progress_clear(c->pg);
 	report_opts_for(c->human, &o);
 	o.baseline = c->rq.baseline;
 	o.verbose = c->verbose;
-	if (test == 0)
+	if (!c->system_shown)
 		report_system(c->human, r, &o);
+	c->system_shown = 1;
+	if (out->again)
+		fprintf(c->human, "\n(%s again: more runs, as the time budget allowed)\n",
+			c->rq.tests[test].name);
 	report_test(c->human, r, test, &o);
 	fflush(c->human);
 	result_free(r);
@@ -618,7 +645,8 @@ static int dry_run(struct run_cli *c)
 	       rq->ntargets, rq->ntargets == 1 ? "" : "s");
 	for (int k = 0; k < rq->ntests; k++) {
 		const struct test_spec *ts = &rq->tests[k];
-		int runs = rq->opts.runs ? rq->opts.runs : ts->runs ? ts->runs : rq->opts.min_runs;
+		int runs = rq->opts.runs ? rq->opts.runs :
+			   ts->runs > rq->opts.min_runs ? ts->runs : rq->opts.min_runs;
 		double mean = 0;
 		int n = 0;
 		if (s)
@@ -628,20 +656,29 @@ static int dry_run(struct run_cli *c)
 			if (n)
 				printf("  on %-20s %d run%s%s, about %.0f s (from %d earlier sample%s)\n",
 				       rq->targets[i].label, runs, runs == 1 ? "" : "s",
-				       rq->opts.runs || ts->runs ? "" : " or more", mean * runs, n,
+				       rq->opts.runs ? "" : " or more", mean * runs, n,
 				       n == 1 ? "" : "s");
 			else
 				printf("  on %-20s %d run%s%s, no estimate (never run with these "
 				       "parameters)\n", rq->targets[i].label, runs, runs == 1 ? "" : "s",
-				       rq->opts.runs || ts->runs ? "" : " or more");
+				       rq->opts.runs ? "" : " or more");
 		}
 		if (n)
 			total += mean * runs * rq->ntargets;
 		else
 			unknown++;
 	}
-	printf("\nestimated: about %.0f s%s; nothing was made or run (--dry-run)\n", total,
-	       unknown ? ", plus the tests without an estimate" : "");
+	printf("\nestimated: about %.0f s%s for the minimum runs", total,
+	       unknown ? ", plus the tests without an estimate," : "");
+	if (rq->opts.runs)
+		printf(" (fixed by --runs)");
+	else if (rq->opts.time_budget > 0)
+		printf(", and runs past them while the whole run is under %.0f s (--time-budget)",
+		       rq->opts.time_budget);
+	else
+		printf(", more while a test's 95%% interval is wider than +-%g%% (up to %d runs)",
+		       100 * rq->opts.precision, rq->opts.max_runs);
+	printf("; nothing was made or run (--dry-run)\n");
 	store_close(s);
 	return EXIT_OK;
 }

@@ -4,17 +4,19 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-int cache_flush(int drop)
+int cache_drop(void)
 {
-	int fd, ok = 0;
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC), ok = 0;
 
-	sync();
-	if (!drop)
-		return 0;
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		ok = write(fd, "3", 1) == 1;
 		close(fd);
 	}
 	return ok;
+}
+
+int cache_flush(int drop)
+{
+	sync();
+	return drop ? cache_drop() : 0;
 }

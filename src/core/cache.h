@@ -8,5 +8,8 @@
 
 /* Sync, and drop the page cache when `drop` and allowed; 1 if dropped. */
 int cache_flush(int drop);
+/* Drop the clean page cache without a sync first (dirty pages stay), as
+ * `echo 3 > /proc/sys/vm/drop_caches` alone does; 1 if dropped. */
+int cache_drop(void);
 
 #endif

@@ -99,6 +99,23 @@ int parse_duration(const char *s, double *out)
 	return 0;
 }
 
+int parse_percent(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || (*end && strcmp(end, "%")))
+		return -1;
+	if (!(v > 0) || v >= 100)
+		return -1;
+	*out = v / 100;
+	return 0;
+}
+
 int parse_bool(const char *s, bool *out)
 {
 	static const char *yes[] = { "1", "true", "yes", "on", NULL };

@@ -75,6 +75,8 @@ int parse_int(const char *s, int64_t *out);
 /* At most DURATION_MAX seconds (a year). */
 #define DURATION_MAX (366.0 * 86400)
 int parse_duration(const char *s, double *out);
+/* "3%" or "3" -> 0.03: a percentage above 0 and below 100. */
+int parse_percent(const char *s, double *out);
 int parse_bool(const char *s, bool *out);
 /* 1048576 -> "1M", 1536 -> "1536", 65536 -> "64k". */
 void format_size(uint64_t bytes, char *buf, size_t len);

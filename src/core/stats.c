@@ -91,6 +91,30 @@ void stats_summarize(const double *x, int n, struct summary *s)
 	s->cv = s->mean != 0 ? s->sd / fabs(s->mean) : 0;
 }
 
+double stats_precision(const struct summary *s)
+{
+	if (s->n < 2)
+		return NAN;
+	if (s->log_scale)
+		return exp(stats_t_quantile(0.975, s->n - 1) * s->lsd / sqrt(s->n)) - 1;
+	return s->mean != 0 ? (s->ci_hi - s->ci_lo) / 2 / fabs(s->mean) : NAN;
+}
+
+int stats_runs_needed(const struct summary *s, double p, int cap)
+{
+	if (s->n < 2 || !(p > 0))
+		return -1;
+	/* the spread on the scale the interval uses, relative to the centre */
+	double sd = s->log_scale ? s->lsd : s->mean != 0 ? s->sd / fabs(s->mean) : NAN;
+	double h = s->log_scale ? log1p(p) : p;
+	if (!isfinite(sd))
+		return cap;
+	for (int n = s->n; n < cap; n++)
+		if (stats_t_quantile(0.975, n - 1) * sd / sqrt(n) <= h)
+			return n;
+	return cap;
+}
+
 bool stats_has_outlier(const double *x, int n)
 {
 	double sum = 0, ss = 0, mean, sigma;

@@ -36,6 +36,18 @@ double stats_t_quantile(double p, double df);
  * rule PTS uses to add a run. */
 bool stats_has_outlier(const double *x, int n);
 
+/* The precision of a summary: the 95% interval's half-width relative to
+ * the centre, as a fraction (0.03 is +-3%).  On the log scale the interval
+ * is [g/e^h, g*e^h] around the geometric mean g, and this is e^h - 1, the
+ * wider (upper) side; on the plain scale, half the interval over |mean|.
+ * NAN with fewer than 2 runs or a zero mean. */
+double stats_precision(const struct summary *s);
+/* How many runs in all the precision target p (a fraction) needs, from the
+ * spread seen so far: the least n >= s->n whose interval, at this standard
+ * deviation, is within p; `cap` when even `cap` runs would not do; -1
+ * with fewer than 2 runs. */
+int stats_runs_needed(const struct summary *s, double p, int cap);
+
 /* Welch's unequal-variance t-test between two samples. */
 struct welch {
 	double t, df, p;	/* two-sided p-value; p = 1 when undefined */

@@ -218,10 +218,16 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 		svg_number(s[i].mean, num, sizeof(num));
 		fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">%s ", end + 5, y + 18, num);
 		xml_escape(f, m->unit);
+		char pr[32];
+		if (report_precision(t, i, mi, pr, sizeof(pr)))
+			fprintf(f, " &#177;%s", pr + 2);
 		fputs("</text>", f);
 	}
-	fprintf(f, "</svg><figcaption>Mean of the runs; whiskers: 95%% confidence interval "
-		   "(on the log scale, so it stays positive).</figcaption></figure>\n");
+	fprintf(f, "</svg><figcaption>Mean of the runs; whiskers and &#177;: 95%% confidence "
+		   "interval (on the log scale, so it stays positive)");
+	if (t->precision > 0)
+		fprintf(f, "; the runs aimed at &#177;%g%%", 100 * t->precision);
+	fputs(".</figcaption></figure>\n", f);
 	warnings(f, r, t, mi);
 	free(s);
 }

@@ -72,6 +72,7 @@ static json_t *metric_json(const struct result *r, const struct r_test *t, int m
 		if (report_warning(t, i, m, warn, sizeof(warn), 0))
 			json_object_set_new(o, "warning", json_string(warn));
 		json_object_set_new(o, "ci95_scale", json_string(s.log_scale ? "log" : "linear"));
+		json_object_set_new(o, "precision", num(stats_precision(&s)));
 		json_array_append_new(results, o);
 	}
 	return json_pack("{s:s,s:s,s:s,s:s,s:b,s:o}", "name", mt->name, "unit", mt->unit,
@@ -113,11 +114,12 @@ static json_t *test_json(const struct result *r, const struct r_test *t, int bas
 			json_array_append_new(failures, json_pack("{s:s,s:s}", "target",
 				r->targets[i].label, "message", c->failure));
 	}
-	return json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:o,s:o,s:o,s:o}", "name", t->name,
+	return json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:o,s:o,s:o,s:o,s:o}", "name", t->name,
 			 "workload", t->workload, "parameter_string", t->params,
 			 "parameters", params_object(t->params), "title", t->title,
-			 "subtitle", t->subtitle, "metrics", metrics, "device", device,
-			 "samples", samples, "failures", failures);
+			 "subtitle", t->subtitle, "precision",
+			 t->precision > 0 ? json_real(t->precision) : json_null(), "metrics",
+			 metrics, "device", device, "samples", samples, "failures", failures);
 }
 
 int report_json(FILE *f, const struct result *r, const char *baseline)

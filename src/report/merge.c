@@ -125,6 +125,8 @@ struct result *report_merge(struct result *const *runs, int n)
 				t->cells = calloc((size_t)nt + 1, sizeof(*t->cells));
 				if (!t->cells)
 					goto fail;
+			} else if (!t->precision) {
+				t->precision = src->precision;	/* a target, when any run had one */
 			}
 			for (int i = 0; i < runs[r]->ntargets; i++) {
 				const struct r_cell *c = &src->cells[i];

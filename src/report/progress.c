@@ -20,6 +20,7 @@ struct progress {
 	int test_index, ntests, target_index, ntargets;
 	int rep, planned;
 	double eta, eta_run;
+	char prec[64];		/* "+-4.1% of 3%, ~4 more" */
 	uint64_t rep_started, test_started, run_started;
 };
 
@@ -49,9 +50,9 @@ static void draw(struct progress *p)
 	fmt_secs(p->eta_run >= 0 ? (p->eta_run > since ? p->eta_run - since : 0) : -1, all,
 		 sizeof(all));
 	if (p->rep)
-		fprintf(stderr, "\r\033[Ktest %d/%d, target %d/%d, run %d/%d: %s on %s, %s; ETA "
+		fprintf(stderr, "\r\033[Ktest %d/%d, target %d/%d, run %d/%d: %s on %s%s, %s; ETA "
 			"test %s, all %s", p->test_index, p->ntests, p->target_index, p->ntargets,
-			p->rep, p->planned, p->test, p->target, el, eta, all);
+			p->rep, p->planned, p->test, p->target, p->prec, el, eta, all);
 	else
 		fprintf(stderr, "\r\033[Ktest %d/%d, target %d/%d, warm-up: %s on %s, %s",
 			p->test_index, p->ntests, p->target_index, p->ntargets, p->test, p->target,
@@ -159,6 +160,14 @@ void progress_rep(struct progress *p, const struct progress_pos *pos)
 	p->eta = pos->eta_test;
 	p->eta_run = pos->eta_run;
 	p->rep_started = now_ns();
+	/* Where the test's precision stands: the widest interval so far
+	 * against the target, and the runs the spread says are still needed. */
+	p->prec[0] = '\0';
+	if (pos->rep && pos->interval >= 0 && pos->precision > 0 && pos->need > 0)
+		snprintf(p->prec, sizeof(p->prec), " (+-%.1f%%, target %g%%, ~%d more)",
+			 100 * pos->interval, 100 * pos->precision, pos->need);
+	else if (pos->rep && pos->interval >= 0)
+		snprintf(p->prec, sizeof(p->prec), " (+-%.1f%%)", 100 * pos->interval);
 	if (p->tty) {
 		draw(p);
 	} else if (!p->quiet) {
@@ -167,9 +176,9 @@ void progress_rep(struct progress *p, const struct progress_pos *pos)
 		fmt_secs(ns_to_s(now_ns() - p->run_started), el, sizeof(el));
 		fmt_secs(pos->eta_run, all, sizeof(all));
 		if (pos->rep)
-			fprintf(stderr, "[%s] test %d/%d, target %d/%d, run %d/%d: %s on %s (ETA %s)\n",
+			fprintf(stderr, "[%s] test %d/%d, target %d/%d, run %d/%d: %s on %s%s (ETA %s)\n",
 				el, pos->test_index, pos->ntests, pos->target_index, pos->ntargets,
-				pos->rep, pos->planned, pos->test, pos->target, all);
+				pos->rep, pos->planned, pos->test, pos->target, p->prec, all);
 		else
 			fprintf(stderr, "[%s] test %d/%d, target %d/%d, warm-up: %s on %s\n", el,
 				pos->test_index, pos->ntests, pos->target_index, pos->ntargets,
@@ -179,17 +188,29 @@ void progress_rep(struct progress *p, const struct progress_pos *pos)
 }
 
 void progress_test_done(struct progress *p, const char *test, int ntargets,
-			int runs, double seconds, int failed)
+			const struct progress_done *out)
 {
+	char how[160] = "";
+
 	if (!p)
 		return;
 	progress_clear(p);
 	pthread_mutex_lock(&p->lock);
 	p->test[0] = '\0';
+	if (out->interval >= 0 && out->precision > 0 && !out->fixed)
+		snprintf(how, sizeof(how), "; +-%.1f%%, %s the +-%g%% target%s", 100 * out->interval,
+			 out->met ? "within" : "missed", 100 * out->precision,
+			 out->unfinished ? " (more runs later if the time budget allows)" : "");
+	else if (out->interval >= 0)
+		snprintf(how, sizeof(how), "; +-%.1f%%", 100 * out->interval);
 	if (!p->tty && !p->quiet)
-		fprintf(stderr, "%s: %s, %d run%s on %d target%s, %.1f s\n", test,
-			failed ? "FAILED" : "done", runs, runs == 1 ? "" : "s",
-			ntargets, ntargets == 1 ? "" : "s", seconds);
+		fprintf(stderr, "%s: %s, %d run%s on %d target%s, %.1f s%s\n", test,
+			out->failed ? "FAILED" : "done", out->runs, out->runs == 1 ? "" : "s",
+			ntargets, ntargets == 1 ? "" : "s", out->seconds, how);
+	else if (!p->quiet && out->interval >= 0 && out->precision > 0 && !out->fixed && !out->met)
+		fprintf(stderr, "%s: +-%.1f%% after %d runs, missed the +-%g%% target%s\n", test,
+			100 * out->interval, out->runs, 100 * out->precision,
+			out->unfinished ? "; more runs later if the time budget allows" : "");
 	pthread_mutex_unlock(&p->lock);
 }
 

@@ -21,10 +21,18 @@ struct progress_pos {
 	int test_index, ntests, target_index, ntargets;
 	int rep, planned;	/* rep 0: a warm-up; planned may grow */
 	double eta_test, eta_run;	/* seconds; -1 unknown */
+	double interval, precision;	/* widest relative 95% half-width (-1
+					 * unknown) and its target (0 none) */
+	int need;			/* more runs the target needs, -1 unknown */
 };
 void progress_rep(struct progress *p, const struct progress_pos *pos);
+/* A pass over a test ended (the runner's test_outcome, as shown). */
+struct progress_done {
+	int runs, failed, met, fixed, unfinished;
+	double seconds, interval, precision;	/* interval -1 unknown */
+};
 void progress_test_done(struct progress *p, const char *test, int ntargets,
-			int runs, double seconds, int failed);
+			const struct progress_done *out);
 /* Clear the live line before printing something else on the terminal. */
 void progress_clear(struct progress *p);
 void progress_note(struct progress *p, const char *fmt, ...)

@@ -14,7 +14,7 @@
 
 #include "../store/result.h"
 
-#define RESULT_SCHEMA_VERSION 2
+#define RESULT_SCHEMA_VERSION 3
 /* A test with more metrics than this gets one chart (its primary metric)
  * plus tables in text, and a grouped chart in HTML. */
 #define REPORT_MAX_CHARTS 4
@@ -67,8 +67,13 @@ int report_ratio(const struct r_test *t, int i, int base, int m, struct ratio *q
 /* '+', '-', '~' or '?' (too few runs to test). */
 char report_mark(const struct ratio *q);
 /* 1 and a text when target i's figure for metric m is shaky ("only 2
- * runs", "CV 7.2% over 3 runs (target < 3%)"; brief: "2 runs", "CV 7.2%"). */
+ * runs", "+-5.1% over 10 runs, missed the +-3% target"; brief: "2 runs",
+ * "+-5.1%"; a run stored without a target: "CV 7.2% over 3 runs (target <
+ * 3%)"). */
 int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, int brief);
+/* 1 and "+-2.1%", the half-width of the figure's 95% interval relative to
+ * it (stats_precision), when it has 2 runs or more; 0 otherwise. */
+int report_precision(const struct r_test *t, int i, int m, char *buf, size_t len);
 /* The warning every chart of a run carries when its numbers come from an
  * emulated CPU, or when merged runs mix host and guest; NULL otherwise. */
 const char *report_vm_warning(const struct result *r);

@@ -115,7 +115,9 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 			continue;
 		int n = snprintf(val, sizeof(val), "%.*f", dec, s[i].mean);
 		vw = n > vw ? n : vw;
-		n = snprintf(se, sizeof(se), "  SE +/- %.*f, N = %d", dec, s[i].se, s[i].n);
+		char pr[32];
+		report_precision(t, i, mi, pr, sizeof(pr));
+		n = snprintf(se, sizeof(se), "  SE +/- %.*f, N = %d, %s", dec, s[i].se, s[i].n, pr);
 		sw = n > sw ? n : sw;
 	}
 	/* A test with several metrics names the metric on the subtitle line
@@ -150,8 +152,9 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 		int bar = max > 0 ? (int)lround(fabs(s[i].mean) / max * bar_max) : 0;
 		for (int k = 0; k < bar_max; k++)
 			fputc(k < bar ? '=' : ' ', f);
-		if (s[i].n > 1)
-			fprintf(f, "  SE +/- %.*f, N = %d", dec, s[i].se, s[i].n);
+		char pr[32];
+		if (report_precision(t, i, mi, pr, sizeof(pr)))
+			fprintf(f, "  SE +/- %.*f, N = %d, %s", dec, s[i].se, s[i].n, pr);
 		else
 			fprintf(f, "  N = 1");
 		char warn[128];
@@ -532,7 +535,8 @@ void report_summary(FILE *f, const struct result *r, const struct report_opts *o
 		/* the full legend stands above the ratio tables (--verbose) */
 		snprintf(legend, sizeof(legend), "(%s)", o->verbose ? REPORT_LEGEND :
 			 "+ faster, - slower, ~ not significant (95%), ? too few runs, * beyond "
-			 "+-5%; ! shaky: fewer than 3 runs or CV of 3% or more");
+			 "+-5%; ! shaky: fewer than 3 runs, or a 95% interval wider than the precision "
+			 "target");
 		wrap_text(f, legend, o->width, 1);
 	}
 	for (int ti = 0; ti < r->ntests; ti++) {

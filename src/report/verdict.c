@@ -3,8 +3,9 @@
  *
  * A ratio to the baseline exists only where both sides have a value; its
  * mark says faster, slower, no significant difference, or too few runs to
- * tell; a warning says when a figure is shaky (fewer than 3 runs, or a
- * coefficient of variation at or above the adaptive runner's 3% target).
+ * tell; a warning says when a figure is shaky: fewer than 3 runs, or a
+ * 95% interval wider than the precision target the runs aimed at (for a
+ * run stored without one, a coefficient of variation of 3% or more).
  * Text, Markdown, HTML and JSON all ask here, so they cannot disagree.
  */
 #include "report.h"
@@ -41,14 +42,35 @@ int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, 
 	result_summary(t, i, m, &s);
 	if (!s.n)
 		return 0;
+	double prec = stats_precision(&s);
 	if (s.n < REPORT_MIN_RUNS)
 		snprintf(buf, len, "%s%d run%s", brief ? "" : "only ", s.n, s.n == 1 ? "" : "s");
+	else if (t->precision > 0 && prec > t->precision && brief)
+		snprintf(buf, len, "+-%.1f%%", 100 * prec);
+	else if (t->precision > 0 && prec > t->precision)
+		snprintf(buf, len, "+-%.1f%% over %d runs, missed the +-%g%% target", 100 * prec, s.n,
+			 100 * t->precision);
+	else if (t->precision > 0)
+		;	/* the runs aimed at a precision and met it */
 	else if (s.cv >= REPORT_CV_LIMIT && brief)
 		snprintf(buf, len, "CV %.1f%%", 100 * s.cv);
 	else if (s.cv >= REPORT_CV_LIMIT)
 		snprintf(buf, len, "CV %.1f%% over %d runs (target < %.0f%%)", 100 * s.cv, s.n,
 			 100 * REPORT_CV_LIMIT);
 	return buf[0] != '\0';
+}
+
+int report_precision(const struct r_test *t, int i, int m, char *buf, size_t len)
+{
+	struct summary s;
+
+	buf[0] = '\0';
+	result_summary(t, i, m, &s);
+	double prec = stats_precision(&s);
+	if (!isfinite(prec))
+		return 0;
+	snprintf(buf, len, "+-%.*f%%", 100 * prec < 9.95 ? 1 : 0, 100 * prec);
+	return 1;
 }
 
 void report_header(const struct r_metric *m, char *buf, size_t len)

@@ -22,8 +22,8 @@ void runner_defaults(struct runner_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->min_runs = 3;
-	o->max_runs = 10;
-	o->cv_limit = 0.03;
+	o->max_runs = 20;
+	o->precision = 0.03;
 	o->drop_caches = 1;
 	o->device_stats = 1;
 }
@@ -93,15 +93,30 @@ static const char *cache_policy(const struct runner_opts *o, char *buf, size_t l
 	return buf;
 }
 
-/* State of one test on one target while it runs. */
+/* One test on one target: its primary values across passes, and while a
+ * pass runs, its scratch directory and the workload's context. */
 struct cell {
 	struct wl_ctx ctx;
 	char detail[DETAIL_MAX];
 	char series[SERIES_MAX];
 	char dir[4096];
-	int prepared, failed, n;
-	double *primary;	/* values of the primary metric, [max runs] */
+	int prepared, failed;
+	int runs;		/* repetitions done */
+	int n;			/* of which gave a primary figure (bonnie's +++++ does not) */
+	double *primary;	/* those figures, [limit + 1] */
 	struct dev_probe probe;
+};
+
+/* One test across the run: the runner may come back to it (a second pass
+ * when a time budget leaves room), so its cells outlive a pass. */
+struct tstate {
+	struct cell *cells;	/* [ntargets] */
+	int64_t id;
+	int minimum, limit, fixed;	/* runs: before judging, at most, exactly (0: judged) */
+	int done, met, passes;
+	double precision;	/* the target, a fraction; 0 none */
+	double spent, setup;	/* seconds in all; preparing a pass */
+	double rep_mean;	/* wall seconds per repetition, -1 unknown */
 };
 
 static void data_complete(struct wl_ctx *ctx)
@@ -119,18 +134,65 @@ static int primary_metric(const struct test_spec *ts)
 	return 0;
 }
 
-static int wants_more(const struct runner_opts *o, const struct cell *c, int limit)
+/* The widest interval among the targets (stats_precision), NAN when a
+ * target has fewer than 2 runs; *need: runs each target still needs for
+ * the target precision (0 when met, -1 unknown). */
+static double widest(const struct tstate *ts, int ntargets, int *need)
 {
-	struct summary s;
+	double w = 0;
+	int any = 0;
 
-	if (c->failed || c->n >= limit)
-		return 0;
-	if (o->runs)
-		return c->n < o->runs;
-	if (c->n < o->min_runs)
-		return 1;
-	stats_summarize(c->primary, c->n, &s);
-	return s.cv >= o->cv_limit || stats_has_outlier(c->primary, c->n);
+	*need = 0;
+	for (int i = 0; i < ntargets; i++) {
+		const struct cell *c = &ts->cells[i];
+		struct summary s;
+		/* a target whose runs give no figure has nothing to judge */
+		if (c->failed || (c->n < 2 && c->runs >= ts->minimum))
+			continue;
+		any = 1;
+		stats_summarize(c->primary, c->n, &s);
+		double p = stats_precision(&s);
+		if (!isfinite(p)) {
+			*need = -1;
+			return NAN;
+		}
+		w = p > w ? p : w;
+		if (ts->precision > 0 && *need >= 0) {
+			int n = stats_runs_needed(&s, ts->precision, ts->limit);
+			if (n - c->n > *need)
+				*need = n - c->n;
+		}
+	}
+	return any ? w : NAN;
+}
+
+/* Decide, between full rounds, whether the test needs another: sets done
+ * and met.  A round gives every target a run, so the interval is judged
+ * on equal footing (see docs/results.md, "How many runs"). */
+static void judge(struct tstate *ts, int ntargets)
+{
+	int active = 0, below_min = 0, at_limit = 1, need;
+
+	for (int i = 0; i < ntargets; i++) {
+		const struct cell *c = &ts->cells[i];
+		if (c->failed)
+			continue;
+		active++;
+		below_min |= c->runs < (ts->fixed ? ts->fixed : ts->minimum);
+		at_limit &= c->runs >= ts->limit;
+	}
+	ts->met = 0;
+	if (!active) {
+		ts->done = 1;
+		return;
+	}
+	double w = widest(ts, ntargets, &need);
+	/* no target with a figure to judge: nothing more runs can improve */
+	ts->met = ts->precision > 0 && (isfinite(w) ? w <= ts->precision : !below_min);
+	if (ts->fixed)
+		ts->done = !below_min;
+	else
+		ts->done = !below_min && (ts->met || at_limit);
 }
 
 static void report_failure(const struct runner_events *ev, const char *label, const char *msg)
@@ -212,106 +274,153 @@ static void store_test_row(const struct test_spec *ts, struct r_test *row,
 	}
 }
 
-/* The whole run's remaining time: this test's, plus for each test still to
- * come its runs on every target at the mean repetition time stored for it
- * earlier (as --dry-run estimates), else at this run's mean so far. */
+/* The run's clock: what earlier runs in the store say a repetition of
+ * each test takes (as --dry-run estimates), this run's repetitions so far,
+ * and the time budget. */
 struct run_clock {
 	double *stored;		/* [ntests]: mean wall per repetition, -1 unknown */
 	double rep_sum;
 	int reps;
+	uint64_t t0;		/* when the run began */
+	double budget;		/* seconds for the whole run, 0 none */
 };
 
-static double eta_rest(const struct run_request *rq, const struct run_clock *rc, int k)
+/* Seconds per repetition of test k: this run's own, else the store's,
+ * else this run's mean over every test; -1 unknown. */
+static double per_rep(const struct run_clock *rc, const struct tstate *ts, int k)
 {
-	double mean = rc->reps ? rc->rep_sum / rc->reps : -1, total = 0;
+	if (ts && ts->rep_mean > 0)
+		return ts->rep_mean;
+	if (rc->stored && rc->stored[k] > 0)
+		return rc->stored[k];
+	return rc->reps ? rc->rep_sum / rc->reps : -1;
+}
 
-	for (int j = k + 1; j < rq->ntests; j++) {
-		const struct test_spec *ts = &rq->tests[j];
-		int runs = rq->opts.runs ? rq->opts.runs : ts->runs ? ts->runs : rq->opts.min_runs;
-		double per = rc->stored && rc->stored[j] > 0 ? rc->stored[j] : mean;
-		if (per < 0)
+/* Runs still planned for test k on each target: the fixed count, else the
+ * minimum, else as many as the spread so far says the target precision
+ * needs (capped at the limit). */
+static int planned_runs(const struct tstate *ts, int ntargets)
+{
+	int need;
+
+	if (ts->fixed)
+		return ts->fixed;
+	widest(ts, ntargets, &need);
+	int most = 0;
+	for (int i = 0; i < ntargets; i++)
+		if (!ts->cells[i].failed && ts->cells[i].runs > most)
+			most = ts->cells[i].runs;
+	int p = need > 0 ? most + need : most;
+	if (p < ts->minimum)
+		p = ts->minimum;
+	return p > ts->limit ? ts->limit : p;
+}
+
+/* Seconds the runs of test k still planned would take: -1 unknown. */
+static double eta_test(const struct run_request *rq, const struct run_clock *rc,
+		       const struct tstate *ts, int k)
+{
+	double per = per_rep(rc, ts, k);
+	int planned = planned_runs(ts, rq->ntargets), left = 0;
+
+	for (int i = 0; i < rq->ntargets; i++)
+		if (!ts->cells[i].failed && ts->cells[i].runs < planned)
+			left += planned - ts->cells[i].runs;
+	return per > 0 ? left * per : left ? -1 : 0;
+}
+
+/* Seconds until the whole run is done, from test k on: -1 unknown. */
+static double eta_run(const struct run_request *rq, const struct run_clock *rc,
+		      const struct tstate *all, int k)
+{
+	double total = 0;
+
+	for (int j = k; j < rq->ntests; j++) {
+		if (all[j].done)
+			continue;
+		double e = eta_test(rq, rc, &all[j], j);
+		if (e < 0)
 			return -1;
-		total += per * runs * rq->ntargets;
+		total += e;
+	}
+	if (rc->budget > 0) {
+		double left = rc->budget - ns_to_s(now_ns() - rc->t0);
+		if (total > left)
+			total = left > 0 ? left : 0;
 	}
 	return total;
 }
 
-static double eta_for(const struct cell *cells, int ntargets, int planned,
-		      double mean_rep)
+/* Seconds the minimum runs of tests k.. still need on every target: what
+ * the budget must keep for them.  Unknown costs count as 0. */
+static double minimum_cost(const struct run_request *rq, const struct run_clock *rc,
+			   const struct tstate *all, int k)
 {
-	int left = 0;
+	double total = 0;
 
-	for (int i = 0; i < ntargets; i++)
-		if (!cells[i].failed && cells[i].n < planned)
-			left += planned - cells[i].n;
-	return mean_rep > 0 ? left * mean_rep : -1;
+	for (int j = k; j < rq->ntests; j++) {
+		double per = per_rep(rc, &all[j], j);
+		int want = all[j].fixed ? all[j].fixed : all[j].minimum;
+		for (int i = 0; i < rq->ntargets && per > 0; i++)
+			if (!all[j].cells[i].failed && all[j].cells[i].runs < want)
+				total += (want - all[j].cells[i].runs) * per;
+	}
+	return total;
 }
 
-/* Run one test on every target: 1 if it failed anywhere; *runs_done and
- * *seconds say how much it took.  `prior` is the test as an interrupted
- * run stored it (--resume): its samples count, and a test with nothing
- * left to run is not set up at all. */
-static int run_test(struct store *st, struct run_request *rq, int k, int64_t test_id,
-		    const int64_t *target_ids, const struct runner_events *ev, int *runs_done,
-		    double *seconds, const struct r_test *prior, struct run_clock *clock)
+static void rep_event(const struct run_request *rq, const struct runner_events *ev,
+		      const struct run_clock *rc, const struct tstate *all, int k, int i, int rep)
+{
+	const struct tstate *ts = &all[k];
+	int need;
+
+	if (!ev || !ev->rep_started)
+		return;
+	double w = widest(ts, rq->ntargets, &need);
+	double et = eta_test(rq, rc, ts, k), rest = eta_run(rq, rc, all, k);
+	struct rep_info ri = { rq->tests[k].name, rq->targets[i].label, k + 1, rq->ntests, i + 1,
+			       rq->ntargets, rep, rep ? planned_runs(ts, rq->ntargets) : 0, et,
+			       rest, isfinite(w) ? w : -1, ts->precision, ts->fixed ? -1 : need };
+	ev->rep_started(ev->arg, &ri);
+}
+
+/* One pass of test k on every target: set up, rounds until the test is
+ * done or the rounds past its minimum would overrun `allowance` seconds
+ * (< 0: no limit; share_budget: its share of the time budget, decided
+ * when the minimum is done), clean up.  Returns 1 if it failed anywhere; *runs_done counts the pass's
+ * repetitions. */
+static int run_pass(struct store *st, struct run_request *rq, struct tstate *all, int k,
+		    const int64_t *target_ids, const struct runner_events *ev, int share_budget,
+		    double allowance, int *runs_done, struct run_clock *clock)
 {
 	const struct test_spec *ts = &rq->tests[k];
-	struct runner_opts opts = rq->opts;
-	const struct runner_opts *o = &opts;
-	/* A suite's runs = applies unless the user said --runs: the user's
-	 * explicit word wins. */
-	if (ts->runs && !rq->opts.runs)
-		opts.runs = ts->runs;
-	int limit = o->runs ? o->runs : o->max_runs, pm = primary_metric(ts);
-	int failed = 0, total_runs = 0, todo = 0;
+	struct tstate *tst = &all[k];
+	struct cell *cells = tst->cells;
+	const struct runner_opts *o = &rq->opts;
+	int pm = primary_metric(ts), failed = 0, total_runs = 0;
 	uint64_t t0 = now_ns();
-	double rep_time = 0;
-	struct cell *cells = calloc((size_t)rq->ntargets, sizeof(*cells));
-	double values[MAX_METRICS];
+	double values[MAX_METRICS], extra = 0;	/* seconds in rounds past the minimum */
+	int64_t test_id = tst->id;
 
 	*runs_done = 0;
-	*seconds = 0;
-	if (!cells)
-		return error_set("out of memory"), 1;
-	for (int i = 0; i < rq->ntargets; i++) {
-		struct cell *c = &cells[i];
-		c->primary = calloc((size_t)limit + 1, sizeof(double));
-		if (!c->primary) {
-			for (int j = 0; j < i; j++)
-				free(cells[j].primary);
-			free(cells);
-			return error_set("out of memory"), 1;
-		}
-		if (prior) {
-			const struct r_cell *pc = &prior->cells[i];
-			for (int n = 0; n < pc->nsamples && c->n < limit; n++)
-				if (pm < prior->nmetrics && isfinite(pc->samples[n].values[pm]))
-					c->primary[c->n++] = pc->samples[n].values[pm];
-			c->failed = pc->failure != NULL;
-		}
-		todo |= wants_more(o, c, limit);
-	}
-	if (!todo) {
-		for (int i = 0; i < rq->ntargets; i++) {
-			failed |= cells[i].failed;
-			free(cells[i].primary);
-		}
-		free(cells);
-		return failed;
-	}
 	for (int i = 0; i < rq->ntargets; i++) {
 		struct cell *c = &cells[i];
 		struct target *t = &rq->targets[i];
+		c->prepared = 0;
+		c->dir[0] = '\0';
 		if (c->failed)
 			continue;
+		memset(&c->ctx, 0, sizeof(c->ctx));
 		c->ctx.params = ts->params;
 		c->ctx.dir = c->dir;
 		c->ctx.detail = c->detail;
 		c->ctx.series = c->series;
 		c->ctx.data_complete = o->device_stats ? data_complete : NULL;
 		c->ctx.runner_priv = c;
-		/* A fresh filesystem for every test but the first (made by setup). */
-		if (k > 0 && !o->fresh_per_fs && t->ops->refresh && t->ops->refresh(t)) {
+		/* A fresh filesystem for every test but the first (made by
+		 * setup), and for every pass after a test's first. */
+		if ((k > 0 || tst->passes > 0) && !o->fresh_per_fs && t->ops->refresh &&
+		    t->ops->refresh(t)) {
 			fail_cell(st, test_id, target_ids[i], c, ev, t->label);
 			continue;
 		}
@@ -326,44 +435,51 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 		}
 		c->prepared = 1;
 	}
+	tst->passes++;
 
 	for (int w = 0; w < o->warmup && !workload_stopped(); w++)
 		for (int i = 0; i < rq->ntargets && !workload_stopped(); i++) {
 			struct r_sample sm = { .values = values };
 			if (cells[i].failed)
 				continue;
-			if (ev && ev->rep_started) {
-				struct rep_info ri = { ts->name, rq->targets[i].label, k + 1, rq->ntests,
-						       i + 1, rq->ntargets, 0, 0, -1, -1 };
-				ev->rep_started(ev->arg, &ri);
-			}
+			rep_event(rq, ev, clock, all, k, i, 0);
 			if (one_run(ts, &rq->targets[i], &cells[i], o, &sm) && !workload_stopped())
 				fail_cell(st, test_id, target_ids[i], &cells[i], ev,
 					  rq->targets[i].label);
 		}
+	tst->setup = ns_to_s(now_ns() - t0);
 
-	for (int more = 1; more && !workload_stopped();) {
-		more = 0;
+	while (!workload_stopped()) {
+		judge(tst, rq->ntargets);
+		if (tst->done)
+			break;
+		int active = 0, below_min = 0;
+		for (int i = 0; i < rq->ntargets; i++)
+			if (!cells[i].failed) {
+				active++;
+				below_min |= cells[i].runs < (tst->fixed ? tst->fixed : tst->minimum);
+			}
+		/* Beyond the minimum, a round starts only when it fits the
+		 * allowance: the minimum runs are never cut. */
+		double per = per_rep(clock, tst, k);
+		/* Pass 1 under a budget: the share is fixed once the minimum is
+		 * done, when a repetition's cost is known: an even part of what
+		 * the budget leaves after the minimum runs of the tests to come. */
+		if (!below_min && share_budget && allowance < 0) {
+			double left = clock->budget - ns_to_s(now_ns() - clock->t0);
+			double spare = left - minimum_cost(rq, clock, all, k + 1);
+			allowance = (spare > 0 ? spare : 0) / (rq->ntests - k);
+		}
+		if (!below_min && allowance >= 0 && extra + (per > 0 ? per * active : 0) > allowance)
+			break;
+		uint64_t r0 = now_ns();
+		int planned = tst->fixed ? tst->fixed : tst->limit;
 		for (int i = 0; i < rq->ntargets && !workload_stopped(); i++) {
 			struct cell *c = &cells[i];
-			if (!wants_more(o, c, limit))
+			if (c->failed || c->runs >= planned)
 				continue;
-			more = 1;
-			int planned = o->runs ? o->runs : (c->n < o->min_runs ? o->min_runs : c->n + 1);
-			if (ev && ev->rep_started) {
-				/* before this test's first run: what it took before,
-				 * else this run's mean repetition */
-				double per = rep_time > 0 ? rep_time :
-					     clock->stored && clock->stored[k] > 0 ? clock->stored[k] :
-					     clock->reps ? clock->rep_sum / clock->reps : -1;
-				double et = eta_for(cells, rq->ntargets, planned, per);
-				double rest = eta_rest(rq, clock, k);
-				struct rep_info ri = { ts->name, rq->targets[i].label, k + 1, rq->ntests,
-						       i + 1, rq->ntargets, c->n + 1, planned, et,
-						       et >= 0 && rest >= 0 ? et + rest : -1 };
-				ev->rep_started(ev->arg, &ri);
-			}
-			struct r_sample sm = { .rep = c->n + 1, .values = values };
+			rep_event(rq, ev, clock, all, k, i, c->runs + 1);
+			struct r_sample sm = { .rep = c->runs + 1, .values = values };
 			for (int m = 0; m < MAX_METRICS; m++)
 				values[m] = NAN;
 			if (one_run(ts, &rq->targets[i], c, o, &sm)) {
@@ -374,9 +490,13 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 			}
 			if (workload_stopped())
 				break;	/* a cut-short run is not a sample */
-			c->primary[c->n++] = values[pm];
+			c->runs++;
+			if (isfinite(values[pm]))
+				c->primary[c->n++] = values[pm];
 			total_runs++;
-			rep_time += (sm.wall - rep_time) / total_runs;
+			/* a moving mean: the last runs count most */
+			tst->rep_mean = tst->rep_mean > 0 ? tst->rep_mean + (sm.wall - tst->rep_mean) /
+					(c->runs > 8 ? 8 : c->runs) : sm.wall;
 			clock->rep_sum += sm.wall;
 			clock->reps++;
 			test_pause("store");
@@ -385,21 +505,89 @@ static int run_test(struct store *st, struct run_request *rq, int k, int64_t tes
 				failed = 1;
 			}
 		}
+		if (!below_min)
+			extra += ns_to_s(now_ns() - r0);
 	}
 
 	for (int i = 0; i < rq->ntargets; i++) {
 		struct cell *c = &cells[i];
 		if (c->prepared && ts->wl->cleanup)
 			ts->wl->cleanup(&c->ctx);
+		c->prepared = 0;
 		if (c->dir[0] && scratch_remove(c->dir))
 			report_failure(ev, NULL, error_get());
+		c->dir[0] = '\0';
 		failed |= c->failed;
-		free(c->primary);
 	}
-	free(cells);
-	*seconds = ns_to_s(now_ns() - t0);
+	tst->spent += ns_to_s(now_ns() - t0);
 	*runs_done = total_runs;
 	return failed;
+}
+
+/* A test's limits from the options and its suite entry; its samples from
+ * an interrupted run (--resume) count. */
+static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
+		       const struct r_test *prior)
+{
+	const struct test_spec *ts = &rq->tests[k];
+	const struct runner_opts *o = &rq->opts;
+	int pm = primary_metric(ts);
+
+	memset(t, 0, sizeof(*t));
+	t->rep_mean = -1;
+	t->precision = o->precision;
+	/* The user's --runs is exact; a suite's runs = is a minimum. */
+	t->fixed = o->runs;
+	t->minimum = o->min_runs > ts->runs ? o->min_runs : ts->runs;
+	t->limit = t->fixed ? t->fixed : o->max_runs > t->minimum ? o->max_runs : t->minimum;
+	t->cells = calloc((size_t)rq->ntargets, sizeof(*t->cells));
+	if (!t->cells)
+		return error_set("out of memory");
+	for (int i = 0; i < rq->ntargets; i++) {
+		struct cell *c = &t->cells[i];
+		c->primary = calloc((size_t)t->limit + 1, sizeof(double));
+		if (!c->primary)
+			return error_set("out of memory");
+		if (prior) {
+			const struct r_cell *pc = &prior->cells[i];
+			for (int n = 0; n < pc->nsamples && c->runs < t->limit; n++) {
+				c->runs++;
+				if (pm < prior->nmetrics && isfinite(pc->samples[n].values[pm]))
+					c->primary[c->n++] = pc->samples[n].values[pm];
+			}
+			c->failed = pc->failure != NULL;
+		}
+	}
+	judge(t, rq->ntargets);
+	return 0;
+}
+
+static void tstate_free(struct tstate *t, int ntargets)
+{
+	for (int i = 0; t->cells && i < ntargets; i++)
+		free(t->cells[i].primary);
+	free(t->cells);
+}
+
+/* Run test k for a pass and tell the caller. */
+static int pass_and_report(struct store *st, struct run_request *rq, struct tstate *all, int k,
+			   int64_t run_id, const int64_t *target_ids, const struct runner_events *ev,
+			   int share_budget, double allowance, struct run_clock *clock)
+{
+	struct tstate *t = &all[k];
+	int runs = 0, need, again = t->passes > 0;
+	double before = t->spent;
+	int f = run_pass(st, rq, all, k, target_ids, ev, share_budget, allowance, &runs, clock);
+
+	judge(t, rq->ntargets);
+	if (ev && ev->test_done && !workload_stopped()) {
+		double w = widest(t, rq->ntargets, &need);
+		struct test_outcome out = { runs, t->spent - before, f, again, t->met,
+					    isfinite(w) ? w : -1, t->precision, t->fixed != 0,
+					    !t->done };
+		ev->test_done(ev->arg, run_id, k, rq->ntargets, &out);
+	}
+	return f;
 }
 
 static int record_setup(struct store *st, struct run_request *rq, int64_t run_id,
@@ -495,34 +683,86 @@ int runner_execute(struct store *st, struct run_request *rq,
 	}
 	if (ev && ev->run_started)
 		ev->run_started(ev->arg, *run_id, cache_policy(&rq->opts, policy, sizeof(policy)));
-	struct run_clock clock = { calloc((size_t)rq->ntests + 1, sizeof(double)), 0, 0 };
-	for (int k = 0; clock.stored && k < rq->ntests; k++) {
+	struct run_clock clock = { calloc((size_t)rq->ntests + 1, sizeof(double)), 0, 0, now_ns(),
+				   rq->opts.time_budget };
+	struct tstate *all = calloc((size_t)rq->ntests + 1, sizeof(*all));
+	if (!all || !clock.stored) {
+		free(clock.stored);
+		free(all);
+		rc = error_set("out of memory");
+		goto out;
+	}
+	for (int k = 0; k < rq->ntests; k++) {
 		int n = 0;
 		clock.stored[k] = -1;
 		if (!store_mean_wall(st, rq->tests[k].name, rq->tests[k].params_text,
 				     &clock.stored[k], &n) && !n)
 			clock.stored[k] = -1;
 	}
-	for (int k = 0; k < rq->ntests && !workload_stopped(); k++) {
+	for (int k = 0; k < rq->ntests && !rc; k++)
+		if (tstate_init(&all[k], rq, k, prior && k < prior->ntests ? &prior->tests[k] : NULL))
+			rc = -1;
+	/* Pass 1: every test in order, each to its target, its limit or its
+	 * share of the budget, so a test that meets its target early leaves
+	 * its time to the others. */
+	for (int k = 0; k < rq->ntests && !rc && !workload_stopped(); k++) {
 		struct r_metric metrics[MAX_METRICS];
 		struct r_test row;
-		int64_t test_id;
 		const struct r_test *before = prior && k < prior->ntests ? &prior->tests[k] : NULL;
 
 		store_test_row(&rq->tests[k], &row, metrics);
+		row.precision = rq->opts.precision;
 		if (before)
-			test_id = before->id;
-		else if (store_add_test(st, *run_id, k, &row, &test_id)) {
+			all[k].id = before->id;
+		else if (store_add_test(st, *run_id, k, &row, &all[k].id)) {
 			rc = -1;
-			goto out;
+			break;
 		}
-		int runs = 0;
-		double secs = 0;
-		int f = run_test(st, rq, k, test_id, target_ids, ev, &runs, &secs, before, &clock);
-		failed |= f;
-		if (ev && ev->test_done && !workload_stopped())
-			ev->test_done(ev->arg, *run_id, k, rq->ntargets, runs, secs, f);
+		if (all[k].done) {	/* resumed, nothing left */
+			for (int i = 0; i < rq->ntargets; i++)
+				failed |= all[k].cells[i].failed;
+			continue;
+		}
+		failed |= pass_and_report(st, rq, all, k, *run_id, target_ids, ev,
+					  clock.budget > 0, -1, &clock);
 	}
+	/* Pass 2, with a budget: what is left goes to the tests that missed
+	 * their target, cheapest to finish first, each an even share. */
+	while (rc == 0 && clock.budget > 0 && !workload_stopped()) {
+		int best = -1, left_tests = 0;
+		double best_cost = 0;
+		for (int k = 0; k < rq->ntests; k++) {
+			int need;
+			if (!all[k].cells || all[k].done)
+				continue;
+			widest(&all[k], rq->ntargets, &need);
+			double per = per_rep(&clock, &all[k], k);
+			double cost = all[k].setup + (need > 0 ? need : 1) * (per > 0 ? per : 1) *
+				      rq->ntargets;
+			left_tests++;
+			if (best < 0 || cost < best_cost) {
+				best = k;
+				best_cost = cost;
+			}
+		}
+		double left = clock.budget - ns_to_s(now_ns() - clock.t0);
+		if (best < 0)
+			break;
+		double share = left / left_tests;
+		double per = per_rep(&clock, &all[best], best);
+		/* room for setting up again and at least one more round */
+		if (share < all[best].setup + (per > 0 ? per : 0) * rq->ntargets) {
+			all[best].done = 1;	/* no room: it keeps what it has */
+			continue;
+		}
+		failed |= pass_and_report(st, rq, all, best, *run_id, target_ids, ev, 0,
+					  share - all[best].setup, &clock);
+		if (!all[best].done && all[best].passes >= 3)
+			all[best].done = 1;	/* three passes: enough set-up spent */
+	}
+	for (int k = 0; k < rq->ntests; k++)
+		tstate_free(&all[k], rq->ntargets);
+	free(all);
 	free(clock.stored);
 out:
 	*interrupted = workload_stopped();

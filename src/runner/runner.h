@@ -2,14 +2,17 @@
  * runner.h: running tests on targets, repetition by repetition.
  *
  * For each test: prepare on every target (in its own scratch directory),
- * then repetitions round-robin across targets (A B A B ...) so drift on a
+ * then rounds of repetitions across targets (A B A B ...) so drift on a
  * noisy machine spreads evenly, then cleanup.  Before every repetition:
- * sync, and as root drop the page cache.  Repetitions are adaptive by
- * default: start with min_runs and add a round while a target's primary
- * metric has a coefficient of variation >= cv_limit or a value outside
- * mean +- 3 sigma, up to max_runs.  Every sample goes to the store as soon
- * as it exists.  Data flows one way: runner -> store; reports read the
- * store.
+ * sync, and as root drop the page cache.  How many rounds: exactly --runs
+ * when the user gives it; otherwise at least min_runs (or the suite's
+ * runs =), then another round while any target's 95% interval of the
+ * primary metric is wider than the precision target, up to max_runs.  A
+ * time budget gives each test a share for its rounds past the minimum;
+ * what is left after every test has had its turn goes to those that
+ * missed the target, in further passes (set up again on a fresh
+ * filesystem).  Every sample goes to the store as soon as it exists.
+ * Data flows one way: runner -> store; reports read the store.
  */
 #ifndef FSB_RUNNER_H
 #define FSB_RUNNER_H
@@ -21,11 +24,12 @@
 #include "testspec.h"
 
 struct runner_opts {
-	int runs;		/* fixed number of runs; 0 = adaptive */
-	int min_runs;		/* adaptive: runs before judging (default 3) */
-	int max_runs;		/* adaptive ceiling (default 10) */
+	int runs;		/* exactly this many runs; 0: to the precision target */
+	int min_runs;		/* runs before judging (default 3) */
+	int max_runs;		/* at most (default 20) */
 	int warmup;		/* unrecorded runs per target before measuring */
-	double cv_limit;	/* adaptive: add runs while CV >= this (0.03) */
+	double precision;	/* 95% interval within +- this fraction (0.03) */
+	double time_budget;	/* seconds for the whole run; 0 none */
 	int drop_caches;	/* 1: drop caches before each run when possible */
 	int quiet;		/* no progress output */
 	int fresh_per_fs;	/* 1: mkfs once per filesystem, not before every test */
@@ -55,6 +59,22 @@ struct rep_info {
 	int rep, planned;		/* rep 0 is a warm-up; planned may grow */
 	double eta_test;		/* seconds until this test is done, -1 unknown */
 	double eta_run;			/* until the whole run is done, -1 unknown */
+	double interval;		/* widest relative 95% half-width so far, -1 unknown */
+	double precision;		/* the target, 0 none */
+	int need;			/* more runs per target the target needs, -1 unknown */
+};
+
+/* What a pass over a test came to (a test may have a second pass). */
+struct test_outcome {
+	int runs;			/* repetitions in this pass, all targets */
+	double seconds;
+	int failed;			/* on some target */
+	int again;			/* not the test's first pass */
+	int met;			/* every target's interval within the target */
+	double interval;		/* widest relative 95% half-width, -1 unknown */
+	double precision;		/* the target, 0 none */
+	int fixed;			/* --runs: the count was fixed */
+	int unfinished;			/* may get another pass (time budget) */
 };
 
 /* What the runner reports as it goes; it prints nothing itself.  The CLI
@@ -67,9 +87,9 @@ struct runner_events {
 	void (*rep_started)(void *arg, const struct rep_info *r);
 	/* One line about a failure (a target's test, a scratch directory). */
 	void (*failure)(void *arg, const char *message);
-	/* A test finished on every target (runs: repetitions in all). */
-	void (*test_done)(void *arg, int64_t run_id, int test_index, int ntargets, int runs,
-			  double seconds, int failed);
+	/* A pass over a test finished on every target. */
+	void (*test_done)(void *arg, int64_t run_id, int test_index, int ntargets,
+			  const struct test_outcome *out);
 	void *arg;
 };
 

@@ -118,10 +118,15 @@ static int test_from(json_t *t, struct imp_test *it)
 				return error_set("import: test %s names metric %s twice", f[0],
 						 it->metrics[m].name);
 	}
+	/* a precision target (schema 5); none, or null, before */
+	json_t *prec = json_object_get(t, "precision");
+	double precision = json_is_number(prec) ? json_number_value(prec) : 0;
+	if ((prec && !json_is_null(prec) && !json_is_number(prec)) || !(precision >= 0 && precision < 1))
+		return error_set("import: test %s: precision is not a fraction from 0 to 1", f[0]);
 	it->row = (struct r_test){ .name = (char *)f[0], .workload = (char *)f[1],
 				   .params = (char *)f[2], .title = (char *)f[3],
 				   .subtitle = (char *)f[4], .nmetrics = (int)nm, .ndevice = (int)nd,
-				   .metrics = it->metrics };
+				   .metrics = it->metrics, .precision = precision };
 	return 0;
 }
 
@@ -249,8 +254,8 @@ int store_import(struct store *s, const char *text, size_t len, int64_t *run_id,
 	const char *schema = str_of(doc, "schema", "document");
 	json_t *ver = json_object_get(doc, "schema_version");
 	if (!json_is_object(doc) || !schema || strcmp(schema, "fsbench.result") ||
-	    !json_is_integer(ver) || json_integer_value(ver) < 1 || json_integer_value(ver) > 2) {
-		error_set("import: not an fsbench run (schema fsbench.result, version 1 or 2)");
+	    !json_is_integer(ver) || json_integer_value(ver) < 1 || json_integer_value(ver) > 3) {
+		error_set("import: not an fsbench run (schema fsbench.result, version 1 to 3)");
 		goto out;
 	}
 	run = json_object_get(doc, "run");

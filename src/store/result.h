@@ -42,6 +42,9 @@ struct r_test {
 	int nmetrics, ndevice;
 	struct r_metric *metrics;
 	struct r_cell *cells;	/* [ntargets] */
+	/* The precision target the runs aimed at (0.03: a 95% interval
+	 * within +-3%), 0 when none was set (a run from before schema 5). */
+	double precision;
 };
 
 struct r_target {

@@ -36,7 +36,7 @@ static const char schema[] =
 	" blockdev TEXT, blockdev_note TEXT);"
 	"CREATE TABLE test(id INTEGER PRIMARY KEY,"
 	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, name TEXT,"
-	" workload TEXT, params TEXT, title TEXT, subtitle TEXT);"
+	" workload TEXT, params TEXT, title TEXT, subtitle TEXT, precision REAL);"
 	"CREATE TABLE metric(id INTEGER PRIMARY KEY,"
 	" test_id INTEGER NOT NULL REFERENCES test(id), ord INTEGER, name TEXT,"
 	" unit TEXT, label TEXT, direction INTEGER, is_primary INTEGER, grp TEXT);"
@@ -194,7 +194,8 @@ int store_open(const char *path, struct store **out)
 		 * 2 -> 3: samples keep the workload's own text;
 		 * 3 -> 4: the device group (metric.grp, target.blockdev), a
 		 * run's note and its arguments (for --resume), a sample's
-		 * timeline. */
+		 * timeline;
+		 * 4 -> 5: a test's precision target (--precision). */
 		if (exec(s, "BEGIN") ||
 		    (v < 2 && exec(s, "ALTER TABLE target ADD COLUMN spec TEXT;"
 				      " ALTER TABLE target ADD COLUMN mkfs TEXT;")) ||
@@ -205,6 +206,7 @@ int store_open(const char *path, struct store **out)
 				      " ALTER TABLE run ADD COLUMN note TEXT;"
 				      " ALTER TABLE run ADD COLUMN argv TEXT;"
 				      " ALTER TABLE sample ADD COLUMN series TEXT;")) ||
+		    (v < 5 && exec(s, "ALTER TABLE test ADD COLUMN precision REAL;")) ||
 		    exec(s, sql) || exec(s, "COMMIT"))
 			goto fail;
 	} else if (v > STORE_SCHEMA_VERSION) {
@@ -470,8 +472,8 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 
 	if (exec(s, "SAVEPOINT one"))
 		return -1;
-	if (prepare(s, "INSERT INTO test(run_id,ord,name,workload,params,title,subtitle)"
-		       " VALUES(?,?,?,?,?,?,?)", &st))
+	if (prepare(s, "INSERT INTO test(run_id,ord,name,workload,params,title,subtitle,"
+		       "precision) VALUES(?,?,?,?,?,?,?,?)", &st))
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, ord);
@@ -480,6 +482,10 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 	bind_text(st, 5, t->params);
 	bind_text(st, 6, t->title);
 	bind_text(st, 7, t->subtitle);
+	if (t->precision > 0)
+		sqlite3_bind_double(st, 8, t->precision);
+	else
+		sqlite3_bind_null(st, 8);
 	if (step_done(s, st, "recording a test"))
 		goto fail;
 	*test_id = sqlite3_last_insert_rowid(s->db);
@@ -798,11 +804,12 @@ static void fill_test(sqlite3_stmt *st, void *elem)
 	t->params = col_dup(st, 3);
 	t->title = col_dup(st, 4);
 	t->subtitle = col_dup(st, 5);
+	t->precision = sqlite3_column_type(st, 6) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 6);
 }
 
 static int load_tests(struct store *s, int64_t id, struct result *r)
 {
-	int rc = load_rows(s, "test", "run_id", "id,name,workload,params,title,subtitle", id,
+	int rc = load_rows(s, "test", "run_id", "id,name,workload,params,title,subtitle,precision", id,
 			   sizeof(*r->tests), (void **)&r->tests, &r->ntests, fill_test);
 
 	for (int i = 0; i < r->ntests && !rc; i++) {

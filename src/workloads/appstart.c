@@ -12,8 +12,9 @@
  * memory, so the throughput it got while the launches ran is recorded:
  * a result where the background starved is visible.
  *
- * Launch: `launches` cold starts (page cache dropped before each, which
- * needs root), averaged as S does.  app=exec:PATH copies the program and
+ * Launch: `launches` cold starts, averaged as S does, each as S times it:
+ * `gap` (4 s) of background alone, the page cache dropped without a sync
+ * (needs root), 0.2 s, then the timed start.  app=exec:PATH copies the program and
  * every shared library the dynamic loader resolves for it onto the target
  * and runs it from there through the copied loader with
  * --library-path; app=replay-NAME replays a synthetic read trace with the
@@ -54,6 +55,7 @@ struct app_params {
 	uint64_t file_size;
 	int64_t launches;
 	double settle;
+	double gap;
 	double timeout;
 	bool drop_caches;
 };
@@ -70,7 +72,9 @@ static const struct param_def app_params[] = {
 	  "bytes per background file; 0 = min(500 MiB, RAM/30) as S", PF_SCALE },
 	{ "launches", PT_INT, P(launches), "3", 1, 100, NULL, "cold starts averaged per repetition" },
 	{ "settle", PT_DURATION, P(settle), "3s", 0, 0, NULL,
-	  "background load runs this long before the first launch" },
+	  "background load runs this long before the launches begin" },
+	{ "gap", PT_DURATION, P(gap), "4s", 0, 0, NULL,
+	  "background load alone before each launch (S: `time sleep 3; sleep 1`)" },
 	{ "timeout", PT_DURATION, P(timeout), "120s", 0, 0, NULL, "longest a launch may take" },
 	{ "drop_caches", PT_BOOL, P(drop_caches), "1", 0, 0, NULL,
 	  "drop the page cache before every launch (cold start; needs root)" },
@@ -465,8 +469,14 @@ static int prepare_state(struct wl_ctx *ctx)
 		if (prepare_replay(s))
 			return -1;
 	}
-	for (int i = 0; i < p->readers; i++) {
-		bg_path(s, "bg_read", i, path, sizeof(path));
+	/* Writers' files too are laid out here, as fio lays out a write job's
+	 * file before it starts: every repetition then overwrites the same
+	 * blocks.  Created by the first repetition instead, the first one
+	 * allocated and the others overwrote, and it differed from them. */
+	for (int i = 0; i < n; i++) {
+		int w = i >= p->readers;
+		bg_path(s, w ? "bg_write" : "bg_read", w ? i - (int)p->readers : i, path,
+			sizeof(path));
 		if (write_file(path, s->bg_size))
 			return -1;
 	}
@@ -622,8 +632,16 @@ static int app_run(struct wl_ctx *ctx, double *v)
 	}
 	for (int i = 0; i < p->launches && !rc; i++) {
 		uint64_t r0, w0, r1, w1, t0;
+		uint64_t until = now_ns() + (uint64_t)(p->gap * 1e9);
 
-		if (p->drop_caches && !cache_flush(1)) {
+		/* S waits 4 s before each launch, so every launch meets the
+		 * background in the same steady state; back to back, the later
+		 * launches met the writeback the earlier ones left. */
+		while (now_ns() < until && !workload_stopped())
+			usleep(50000);
+		/* S drops the cache without a sync: the writers' dirty pages
+		 * stay for the 2 s syncer, as they do in S. */
+		if (p->drop_caches && !cache_drop()) {
 			rc = error_set("could not drop the page cache before a launch");
 			break;
 		}

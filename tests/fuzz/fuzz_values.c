@@ -1,5 +1,5 @@
 /* fuzz_values.c: the value parsers behind every option and parameter
- * (sizes, durations, integers, booleans) and the escaping of what errors
+ * (sizes, durations, percentages, integers, booleans) and the escaping of what errors
  * echo to the terminal. */
 #include "fuzz.h"
 #include "core/param.h"
@@ -23,6 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (parse_duration(text, &d) == 0)
 		FUZZ_ASSERT(isfinite(d) && d >= 0 && d <= DURATION_MAX);
+	if (parse_percent(text, &d) == 0)
+		FUZZ_ASSERT(d > 0 && d < 1);
 	(void)parse_int(text, &i);
 	(void)parse_bool(text, &b);
 	str_escape(esc, sizeof(esc), text);

@@ -13,7 +13,7 @@ rc=$?
 check "run exits 0" [ "$rc" -eq 0 ]
 check "chart title and direction" grep -qx "Files/s > Higher Is Better" "$out"
 check "chart rows: dotted label, value, bar, SE and N" \
-	grep -Eq '^a \.+ [0-9.]+ +\|=+ +SE \+/- [0-9.]+, N = 3( !)?$' "$out"
+	grep -Eq '^a \.+ [0-9.]+ +\|=+ +SE \+/- [0-9.]+, N = 3, \+-[0-9.]+%( !)?$' "$out"
 check "chart row for b" grep -Eq '^b \.+ [0-9.]+ +\|=+' "$out"
 check "lower-is-better metric charted" grep -qx "usec < Lower Is Better" "$out"
 check "ratio table against a" grep -q "ratio to a" "$out"
@@ -31,7 +31,7 @@ check "no scratch directories left" [ -z "$(find "$A" "$B" -name 'fsbench.*')" ]
 
 j=$WORK/r.json
 check "JSON parses" jqt . "$j"
-check "JSON schema and version" jqt '.schema == "fsbench.result" and .schema_version == 2' "$j"
+check "JSON schema and version" jqt '.schema == "fsbench.result" and .schema_version == 3' "$j"
 check "JSON targets" jqt '[.targets[].label] == ["a","b"]' "$j"
 check "JSON 3 samples per target per metric" \
 	jqt '[.tests[0].metrics[0].results[].samples | length] == [3,3]' "$j"
@@ -45,12 +45,24 @@ check "JSON CPU accounting per sample" jqt '.tests[0].samples[0] | .wall_s > 0 a
 	(.machine_cpu_percent == null or (.machine_cpu_percent >= 0 and .machine_cpu_percent <= 100 * 64))' "$j"
 check "JSON command line" jqt '.run.command_line | startswith("fsbench run ")' "$j"
 check "JSON run complete" jqt '.run.status == "complete"' "$j"
+check "JSON precision target and each result's precision" jqt '.tests[0].precision == 0.03 and
+	(.tests[0].metrics[0].results[0] | .precision > 0 and
+	 (.precision - (((.ci95[1] / .ci95[0]) | sqrt) - 1) | fabs) < 1e-9)' "$j"
 # (plus the device group's rows where the directory has a block device,
 # which depends on where the checkout lives: not counted)
 check "CSV header and 12 rows of the workload's metrics" \
 	[ "$(grep -cE '^[0-9]+,.*,(files_per_sec|app_overhead),' "$WORK/r.csv")" -eq 12 ]
 check "CSV header" grep -q '^run_id,test,workload,parameters,target,rep,metric,unit' "$WORK/r.csv"
 check "Markdown table" grep -q '^| target | Files/s | App Overhead (usec) |' "$WORK/r.md"
+
+# Aiming at a precision: at least 3 runs, at most --max-runs; each test's
+# line off a terminal says where its interval ended against the target.
+FSB run fsmark:files=20,size=4k --target a="$A" --precision 50% --max-runs 4 --db "$DB" \
+	--json "$WORK/p.json" >/dev/null 2>"$WORK/perr"
+check "--precision: between the minimum and --max-runs" \
+	jqt '.tests[0].precision == 0.5 and (.tests[0].metrics[0].results[0].n | . >= 3 and . <= 4)' "$WORK/p.json"
+check "--precision: the test's line gives its interval against the target" \
+	grep -Eq '^fsmark:files=20,size=4k: done, [34] runs on 1 target, [0-9.]+ s; \+-[0-9.]+%, (within|missed) the \+-50% target' "$WORK/perr"
 
 id=$(jq -r .run.id "$j")
 FSB show "$id" --db "$DB" --format json > "$WORK/show.json"
@@ -86,6 +98,9 @@ expect_error() {	# what, expected text, args...
 	fi
 }
 expect_error "unknown workload" "unknown test 'nosuch'" run nosuch --target "$A"
+expect_error "--precision out of range" "--precision: bad value '0%'" run fsmark --target "$A" --precision 0%
+expect_error "--time-budget not a duration" "--time-budget: bad value 'soon'" run fsmark --target "$A" --time-budget soon
+expect_error "--runs with --precision" "--runs fixes the count" run fsmark --target "$A" --runs 3 --precision 5%
 expect_error "bad parameter value" "parameter 'size': bad value 'huge'" run fsmark:size=huge --target "$A"
 expect_error "unknown parameter" "unknown parameter 'colour'" run fsmark:colour=1 --target "$A"
 expect_error "missing target" "$WORK/missing" run fsmark --target "$WORK/missing"

@@ -21,7 +21,7 @@ EOF2
 # Stop before each sample is stored; at the third (the second test's first
 # run) ask it to stop: that sample is stored, and the run is interrupted.
 FSBENCH_TEST_PAUSE=store "$FSBENCH" run --suite "$WORK/two.suite" --target a="$WORK/a" \
-	--db "$DB" --note "resume me" -q >"$WORK/out1" 2>&1 &
+	--runs 2 --db "$DB" --note "resume me" -q >"$WORK/out1" 2>&1 &
 pid=$!
 for k in 1 2 3; do
 	wait_stopped "$pid" || break

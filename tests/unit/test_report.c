@@ -131,7 +131,7 @@ static void test_json_document(void **state)
 	json_t *doc = json_loads(out, 0, &err);
 	assert_non_null(doc);
 	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "fsbench.result");
-	assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 2);
+	assert_int_equal(json_integer_value(json_object_get(doc, "schema_version")), 3);
 	json_t *test = json_array_get(json_object_get(doc, "tests"), 0);
 	assert_string_equal(json_string_value(json_object_get(json_object_get(test, "parameters"),
 							      "size")), "1M");

@@ -1,0 +1,272 @@
+/* test_runner.c: how many runs the runner makes: the precision target,
+ * full rounds across targets, a suite's minimum, --runs, --max-runs and
+ * the time budget (a second pass for a test that missed its target). */
+#include "testutil.h"
+#include "core/error.h"
+#include "core/stats.h"
+#include "core/timing.h"
+#include "report/report.h"
+#include "runner/runner.h"
+
+#include <math.h>
+#include <stddef.h>
+
+/* A workload whose values are scripted: `shape` 0 gives 100 every run,
+ * 1 alternates 100 and 130 (never within 3%), 2 gives 100 +- 1% (within
+ * 3% after a few runs), 3 no figure at all (bonnie's +++++); `sleep_ms`
+ * per run lets time pass. */
+struct fake_params {
+	int64_t shape, sleep_ms;
+};
+
+static const struct param_def fake_defs[] = {
+	{ "shape", PT_INT, offsetof(struct fake_params, shape), "0", 0, 3, NULL, "", 0 },
+	{ "sleep_ms", PT_INT, offsetof(struct fake_params, sleep_ms), "0", 0, 1000, NULL, "", 0 },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0 },
+};
+
+static const struct metric_def fake_metrics[] = {
+	{ "value", "ops/s", HIGHER_IS_BETTER, "Value", 1 },
+};
+
+static int prepares;
+static int calls[2];
+
+static int fake_prepare(struct wl_ctx *ctx)
+{
+	(void)ctx;
+	prepares++;
+	return 0;
+}
+
+static int fake_run(struct wl_ctx *ctx, double *values)
+{
+	const struct fake_params *p = ctx->params;
+	int which = strstr(ctx->dir, "/b/") != NULL;
+	int n = calls[which]++;
+
+	if (p->sleep_ms)
+		usleep((useconds_t)p->sleep_ms * 1000);
+	values[0] = p->shape == 0 ? 100 : p->shape == 1 ? (n % 2 ? 130 : 100)
+		  : p->shape == 2 ? 100 + ((n % 3) - 1) : NAN;
+	return 0;
+}
+
+static const struct workload fake = {
+	.name = "fake", .summary = "", .title = "Fake", .params = fake_defs,
+	.params_size = sizeof(struct fake_params), .metrics = fake_metrics, .nmetrics = 1,
+	.prepare = fake_prepare, .run = fake_run,
+};
+
+static char dir[256], dbpath[300];
+
+static int setup(void **state)
+{
+	(void)state;
+	char sub[300];
+	make_tmpdir(dir, sizeof(dir));
+	snprintf(sub, sizeof(sub), "%s/a", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(sub, sizeof(sub), "%s/b", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(dbpath, sizeof(dbpath), "%s/r.db", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	rm_rf(dir);
+	return 0;
+}
+
+/* Run tests of the fake workload (shape, sleep per test; runs = per
+ * test, the suite's) on targets a and b; the result, loaded. */
+static struct result *run(const int *shape, const int *runs, int ntests, int sleep_ms,
+			  const struct runner_opts *opts)
+{
+	struct target t[2];
+	struct test_spec ts[4];
+	char arg[300];
+	struct store *st;
+	int64_t id;
+	int interrupted;
+
+	memset(calls, 0, sizeof(calls));
+	prepares = 0;
+	snprintf(arg, sizeof(arg), "a=%s/a", dir);
+	assert_int_equal(target_parse(arg, &t[0]), 0);
+	snprintf(arg, sizeof(arg), "b=%s/b", dir);
+	assert_int_equal(target_parse(arg, &t[1]), 0);
+	for (int k = 0; k < ntests; k++) {
+		struct fake_params p = { shape[k], sleep_ms };
+		char name[32];
+		snprintf(name, sizeof(name), "fake%d", k);
+		assert_int_equal(test_spec_from_params(&fake, &p, name, &ts[k]), 0);
+		ts[k].runs = runs ? runs[k] : 0;
+	}
+	struct run_request rq = { .targets = t, .ntargets = 2, .tests = ts, .ntests = ntests,
+				  .opts = *opts, .cmdline = "test" };
+	rq.opts.quiet = 1;
+	rq.opts.drop_caches = 0;
+	rq.opts.device_stats = 0;
+	unlink(dbpath);
+	assert_int_equal(store_open(dbpath, &st), 0);
+	assert_int_equal(runner_prepare(&rq), 0);
+	assert_true(runner_execute(st, &rq, NULL, &id, &interrupted) >= 0);
+	runner_teardown(&rq);
+	struct result *r;
+	assert_int_equal(store_load_run(st, id, &r), 0);
+	store_close(st);
+	for (int k = 0; k < ntests; k++)
+		test_spec_free(&ts[k]);
+	return r;
+}
+
+static int nruns(const struct result *r, int k, int i)
+{
+	return r->tests[k].cells[i].nsamples;
+}
+
+static void test_stats_precision(void **state)
+{
+	(void)state;
+	struct summary s;
+	double same[3] = { 5, 5, 5 }, two[2] = { 100, 130 }, one[1] = { 7 };
+
+	stats_summarize(same, 3, &s);
+	assert_true(stats_precision(&s) == 0);
+	assert_int_equal(stats_runs_needed(&s, 0.03, 20), 3);
+	stats_summarize(one, 1, &s);
+	assert_true(isnan(stats_precision(&s)));
+	assert_int_equal(stats_runs_needed(&s, 0.03, 20), -1);
+	/* log scale: sd of log(100), log(130) is 0.1855; t(0.975, 1) = 12.706
+	 * -> e^(12.706 * 0.1855 / sqrt 2) - 1 */
+	stats_summarize(two, 2, &s);
+	assert_float_equal(stats_precision(&s), exp(12.7062 * 0.185516 / sqrt(2)) - 1, 1e-3);
+	/* that spread needs 2 + (1.96 * 0.1855 / log 1.03)^2, about 150 runs */
+	int need = stats_runs_needed(&s, 0.03, 1000);
+	assert_true(need > 140 && need < 160);
+	assert_int_equal(stats_runs_needed(&s, 0.03, 20), 20);
+}
+
+/* Constant values meet any target at the minimum: 3 runs a target. */
+static void test_minimum_when_met(void **state)
+{
+	(void)state;
+	struct runner_opts o;
+	int shape = 0;
+	runner_defaults(&o);
+	struct result *r = run(&shape, NULL, 1, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 3);
+	assert_int_equal(nruns(r, 0, 1), 3);
+	assert_float_equal(r->tests[0].precision, 0.03, 1e-12);
+	result_free(r);
+}
+
+/* Noise on one target: rounds go on on both (full rounds) up to the
+ * limit, and the report says the target was missed. */
+static void test_rounds_to_limit(void **state)
+{
+	(void)state;
+	struct runner_opts o;
+	int shape = 1;
+	runner_defaults(&o);
+	o.max_runs = 9;
+	struct result *r = run(&shape, NULL, 1, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 9);
+	assert_int_equal(nruns(r, 0, 1), 9);
+	char warn[128];
+	assert_true(report_warning(&r->tests[0], 0, 0, warn, sizeof(warn), 0));
+	assert_non_null(strstr(warn, "missed the +-3% target"));
+	result_free(r);
+}
+
+/* Runs that give no figure (bonnie's +++++) stop at the minimum: more
+ * runs cannot narrow an interval that does not exist. */
+static void test_no_figure(void **state)
+{
+	(void)state;
+	struct runner_opts o;
+	int shape = 3;
+	runner_defaults(&o);
+	struct result *r = run(&shape, NULL, 1, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 3);
+	assert_int_equal(nruns(r, 0, 1), 3);
+	result_free(r);
+}
+
+/* A small spread is met after a few rounds, below the limit. */
+static void test_met_after_rounds(void **state)
+{
+	(void)state;
+	struct runner_opts o;
+	int shape = 2;
+	runner_defaults(&o);
+	struct result *r = run(&shape, NULL, 1, 0, &o);
+	assert_true(nruns(r, 0, 0) >= 3 && nruns(r, 0, 0) < 20);
+	assert_int_equal(nruns(r, 0, 0), nruns(r, 0, 1));
+	struct summary s;
+	result_summary(&r->tests[0], 0, 0, &s);
+	assert_true(stats_precision(&s) <= 0.03);
+	char warn[128];
+	assert_false(report_warning(&r->tests[0], 0, 0, warn, sizeof(warn), 0));
+	result_free(r);
+}
+
+/* A suite's runs = is a minimum; --runs is exact. */
+static void test_suite_minimum_and_fixed(void **state)
+{
+	(void)state;
+	struct runner_opts o;
+	int shape[2] = { 0, 1 }, runs[2] = { 5, 5 };
+	runner_defaults(&o);
+	o.max_runs = 7;
+	struct result *r = run(shape, runs, 2, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 5);	/* met: the suite's 5 */
+	assert_int_equal(nruns(r, 1, 1), 7);	/* missed: up to the limit */
+	result_free(r);
+	o.runs = 4;
+	r = run(shape, runs, 2, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 4);
+	assert_int_equal(nruns(r, 1, 0), 4);
+	assert_int_equal(nruns(r, 1, 1), 4);
+	result_free(r);
+}
+
+/* A time budget stops a test that cannot meet its target well before its
+ * limit, never below its minimum; what the quiet test leaves goes to the
+ * noisy one in a second pass, set up again. */
+static void test_time_budget(void **state)
+{
+	(void)state;
+	struct runner_opts o;
+	int shape[2] = { 1, 0 };
+	runner_defaults(&o);
+	o.max_runs = 1000;
+	o.time_budget = 2.0;
+	uint64_t t0 = now_ns();
+	struct result *r = run(shape, NULL, 2, 20, &o);
+	double took = ns_to_s(now_ns() - t0);
+	assert_true(nruns(r, 0, 0) >= 3 && nruns(r, 0, 0) < 100);
+	assert_int_equal(nruns(r, 0, 0), nruns(r, 0, 1));
+	assert_int_equal(nruns(r, 1, 0), 3);
+	/* prepared: test 0 twice (a second pass), test 1 once, on 2 targets */
+	assert_int_equal(prepares, 6);
+	assert_true(took < 2.0 + 1.0);
+	result_free(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stats_precision),
+		cmocka_unit_test(test_minimum_when_met),
+		cmocka_unit_test(test_rounds_to_limit),
+		cmocka_unit_test(test_met_after_rounds),
+		cmocka_unit_test(test_no_figure),
+		cmocka_unit_test(test_suite_minimum_and_fixed),
+		cmocka_unit_test(test_time_budget),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
