@@ -444,7 +444,7 @@ static int find_disk(const char *root, unsigned maj, unsigned min,
 
 static void describe_disk(const char *root, const char *name, struct fsinfo *fi)
 {
-	char p[PATH_MAX], sectors[32] = "", model[128] = "", sched[256] = "";
+	char p[PATH_MAX], sectors[32] = "", model[160] = "", sched[256] = "";
 
 	snprintf(p, sizeof(p), "/sys/block/%s/size", name);
 	read_text(root, p, sectors, sizeof(sectors));
@@ -454,13 +454,18 @@ static void describe_disk(const char *root, const char *name, struct fsinfo *fi)
 		read_text(root, p, model, sizeof(model));
 	}
 	if (!model[0]) {
-		char back[200], dio[8] = "0";
+		char back[200], dio[8] = "0", discard[32] = "";
 		snprintf(p, sizeof(p), "/sys/block/%s/loop/backing_file", name);
 		if (!read_text(root, p, back, sizeof(back))) {
 			snprintf(p, sizeof(p), "/sys/block/%s/loop/dio", name);
 			read_text(root, p, dio, sizeof(dio));
-			snprintf(model, sizeof(model), "loop%s on %.100s",
-				 dio[0] == '1' ? " (direct-io)" : "", back);
+			snprintf(p, sizeof(p), "/sys/block/%s/queue/discard_max_bytes", name);
+			read_text(root, p, discard, sizeof(discard));
+			int dis = discard[0] == '0' && (!discard[1] || discard[1] == '\n');
+			snprintf(model, sizeof(model), "loop%s%s%s%s on %.100s",
+				 dio[0] == '1' || dis ? " (" : "", dio[0] == '1' ? "direct-io" : "",
+				 dio[0] == '1' && dis ? ", " : "", dis ? "no discard)" : dio[0] == '1' ? ")" : "",
+				 back);
 		}
 	}
 	double gb = atof(sectors) * 512 / 1e9;

@@ -464,6 +464,22 @@ static void summary_table(FILE *f, const struct result *r, int base)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
+	/* the tests that missed their precision target, as the text says */
+	char *missed = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&missed, &len);
+	if (m) {
+		struct report_opts o = { .width = 100000 };
+		report_missed(m, r, &o);
+		fclose(m);
+		if (missed && len > 2) {
+			missed[strcspn(missed, "\n")] = '\0';
+			fputs("<p class=\"warn\">&#9888; ", f);
+			xml_escape(f, missed + 2);	/* without the text's "! " */
+			fputs("</p>\n", f);
+		}
+		free(missed);
+	}
 }
 
 static void test_tables(FILE *f, const struct result *r, int ti, int base)

@@ -74,6 +74,9 @@ int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, 
 /* 1 and "+-2.1%", the half-width of the figure's 95% interval relative to
  * it (stats_precision), when it has 2 runs or more; 0 otherwise. */
 int report_precision(const struct r_test *t, int i, int m, char *buf, size_t len);
+/* "! 2 tests missed the +-3% target: fio (+-4.1%), ..." after the summary,
+ * nothing when every test met its target. */
+void report_missed(FILE *f, const struct result *r, const struct report_opts *o);
 /* The warning every chart of a run carries when its numbers come from an
  * emulated CPU, or when merged runs mix host and guest; NULL otherwise. */
 const char *report_vm_warning(const struct result *r);

@@ -579,6 +579,45 @@ void report_summary(FILE *f, const struct result *r, const struct report_opts *o
 		fputs("  ", f);
 		wrap_text(f, line, o->width - 2, 4);
 	}
+	report_missed(f, r, o);
+}
+
+/* One line naming the tests whose runs aimed at a precision and missed it
+ * on some target, with the widest interval: what a reader should rerun. */
+void report_missed(FILE *f, const struct result *r, const struct report_opts *o)
+{
+	char line[4096];
+	size_t used = 0;
+	double target = 0;
+	int n = 0;
+
+	for (int ti = 0; ti < r->ntests && used < sizeof(line); ti++) {
+		const struct r_test *t = &r->tests[ti];
+		int m = primary_metric(t);
+		double worst = 0;
+		if (!t->nmetrics || !(t->precision > 0))
+			continue;
+		for (int i = 0; i < r->ntargets; i++) {
+			struct summary s;
+			result_summary(t, i, m, &s);
+			double p = stats_precision(&s);
+			if (s.n >= REPORT_MIN_RUNS && p > t->precision && p > worst)
+				worst = p;
+		}
+		if (worst > 0) {
+			target = t->precision;
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s (+-%.1f%%)",
+						 n++ ? "," : "", t->name, 100 * worst);
+		}
+	}
+	if (!n)
+		return;
+	char head[128];
+	snprintf(head, sizeof(head), "! %d test%s missed the +-%g%% target:", n, n == 1 ? "" : "s",
+		 100 * target);
+	char all[4300];
+	snprintf(all, sizeof(all), "%s%s", head, line);
+	wrap_text(f, all, o->width, 2);
 }
 
 void report_text(FILE *f, const struct result *r, const struct report_opts *o)

@@ -193,6 +193,45 @@ static void do_umount(struct fs_target *f)
 	f->mounted = 0;
 }
 
+/* Write the whole image once, so that the host filesystem has allocated
+ * every block before the first repetition.  A sparse image (or one of
+ * unwritten extents) made the first writes to each block allocate on the
+ * host: fs_mark's first run on a fresh filesystem came out at 0.56-0.82x
+ * the others and the runs spread 2-3 times wider.  16 MiB direct writes,
+ * buffered where the directory refuses O_DIRECT. */
+static int write_zeros(const char *image, uint64_t size)
+{
+	const size_t chunk = 16u << 20;
+	void *buf = NULL;
+	int fd = open(image, O_WRONLY | O_DIRECT | O_CLOEXEC | O_NOFOLLOW), rc = 0;
+
+	if (fd < 0 && errno == EINVAL)
+		fd = open(image, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	if (posix_memalign(&buf, 4096, chunk)) {
+		close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	memset(buf, 0, chunk);
+	for (uint64_t at = 0; at < size && !rc;) {
+		size_t n = size - at < chunk ? (size_t)(size - at) : chunk;
+		ssize_t w = pwrite(fd, buf, n, (off_t)at);
+		if (w <= 0)
+			rc = -1;
+		else
+			at += (uint64_t)w;
+	}
+	int saved = errno;
+	if (!rc && fsync(fd))
+		rc = -1, saved = errno;
+	free(buf);
+	close(fd);
+	errno = saved;
+	return rc;
+}
+
 static int make_image(struct target *t, struct fs_target *f)
 {
 	uint64_t have;
@@ -211,9 +250,11 @@ static int make_image(struct target *t, struct fs_target *f)
 	fd = open(f->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return error_errno("fs '%s': cannot create %s", t->label, f->image);
-	if (ftruncate(fd, (off_t)f->opts.size)) {
+	if (ftruncate(fd, (off_t)f->opts.size) || write_zeros(f->image, f->opts.size)) {
+		int saved = errno;
 		close(fd);
-		return error_errno("fs '%s': cannot size %s", t->label, f->image);
+		errno = saved;
+		return error_errno("fs '%s': cannot write %s", t->label, f->image);
 	}
 	close(fd);
 	test_pause("image");

@@ -68,6 +68,25 @@ static int dio_state(const char *dev)
 	return v[0] == '1';
 }
 
+/* A loop device turns a discard into a hole punched in its image, and
+ * mkfs discards the whole device: the image would be sparse again before
+ * every test, and the first writes after mkfs would pay for allocation on
+ * the host (see write_zeros in fs.c).  So fsbench's loop devices take no
+ * discard, as many USB keys do not; the filesystem sees a device without
+ * it.  Best effort: an older kernel keeps it read-only. */
+static void no_discard(const char *dev)
+{
+	char p[256];
+
+	snprintf(p, sizeof(p), "/sys/block/%s/queue/discard_max_bytes", strrchr(dev, '/') + 1);
+	int fd = open(p, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0) {
+		ssize_t w = write(fd, "0", 1);	/* failing, the device keeps discard */
+		(void)w;
+		close(fd);
+	}
+}
+
 int loop_attach(const char *image, int direct_io, char *dev, size_t len, int *dio,
 		int *fd)
 {
@@ -102,6 +121,7 @@ int loop_attach(const char *image, int direct_io, char *dev, size_t len, int *di
 			 * holder (this fd, a mount) is gone, even if we are killed. */
 			*fd = lfd;
 			*dio = dio_state(dev);
+			no_discard(dev);
 			close(ffd);
 			close(ctl);
 			return 0;

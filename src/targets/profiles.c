@@ -17,8 +17,7 @@ static const struct fs_profile table[] = {
 	{ "ext2", "ext2", "mkfs.ext2 -q -F", MOUNT_KERNEL, NULL, "", "e2fsprogs", NULL },
 	/* Inode tables and journal zeroed by mkfs, not later by the kernel's
 	 * ext4lazyinit thread, which otherwise writes in the background
-	 * during the first repetitions on a fresh filesystem (fs_mark's
-	 * first run 0.56-0.82x the others). */
+	 * during the first repetitions on a fresh filesystem. */
 	{ "ext4", "ext4", "mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0", MOUNT_KERNEL,
 	  NULL, "", "e2fsprogs", NULL },
 	{ "xfs", "xfs", "mkfs.xfs -q -f", MOUNT_KERNEL, NULL, "", "xfsprogs", NULL, 300ULL << 20 },
