@@ -50,7 +50,7 @@ const char *suite_dir(void)
 /* One [test NAME] section being collected. */
 struct pending {
 	char name[128], workload[128], title[128], subtitle[256], params[2048];
-	int runs, line;
+	int runs, warmup, line;
 };
 
 static int add_skip(struct suite *s, const char *name, const char *why)
@@ -103,6 +103,7 @@ static int finish_test(struct suite *s, struct pending *p, double scale)
 	if (p->subtitle[0] && scale == 1)
 		str_copy(ts.subtitle, sizeof(ts.subtitle), p->subtitle);
 	ts.runs = p->runs ? p->runs : s->runs;
+	ts.warmup = p->warmup;
 	struct test_spec *nt = realloc(s->tests, sizeof(*nt) * (size_t)(s->ntests + 1));
 	if (!nt) {
 		test_spec_free(&ts);
@@ -213,6 +214,13 @@ static int on_entry(void *arg, const char *key, const char *val, int line)
 		return set_field(s, line, key, p->subtitle, sizeof(p->subtitle), val);
 	if (!strcmp(key, "runs"))
 		return parse_runs(s, line, val, &p->runs);
+	if (!strcmp(key, "warmup")) {
+		int64_t n;
+		if (parse_int(val, &n) || n < 0 || n > 100)
+			return error_set("%s:%d: warmup: bad value '%s' (0 to 100)", s->path, line, val);
+		p->warmup = (int)n;
+		return 0;
+	}
 	if (strchr(key, ',') || strchr(val, ','))
 		return error_set("%s:%d: '%s': a comma would start another parameter", s->path, line,
 				 key);

@@ -15,7 +15,8 @@ struct test_spec {
 	char params_text[2048];	/* canonical key=value list, every parameter */
 	char title[128];
 	char subtitle[256];
-	int runs;		/* fixed runs for this test (suite files); 0 = as the run says */
+	int runs;		/* a suite's runs = (the minimum); 0 = as the run says */
+	int warmup;		/* a suite's warmup = : unrecorded runs first, per target */
 	int nmetrics;		/* metrics these parameters produce */
 };
 

@@ -31,6 +31,8 @@ static const struct metric_def fake_metrics[] = {
 
 static int prepares;
 static int calls[2];
+static int suite_warmup;	/* a suite's warmup = for every test run() makes */
+static int first_sleep_ms = -1;	/* >= 0: test 0 sleeps this long instead */
 
 static int fake_prepare(struct wl_ctx *ctx)
 {
@@ -99,11 +101,13 @@ static struct result *run(const int *shape, const int *runs, int ntests, int sle
 	snprintf(arg, sizeof(arg), "b=%s/b", dir);
 	assert_int_equal(target_parse(arg, &t[1]), 0);
 	for (int k = 0; k < ntests; k++) {
-		struct fake_params p = { shape[k], sleep_ms };
+		struct fake_params p = { shape[k], k == 0 && first_sleep_ms >= 0 ? first_sleep_ms
+								 : sleep_ms };
 		char name[32];
 		snprintf(name, sizeof(name), "fake%d", k);
 		assert_int_equal(test_spec_from_params(&fake, &p, name, &ts[k]), 0);
 		ts[k].runs = runs ? runs[k] : 0;
+		ts[k].warmup = suite_warmup;
 	}
 	struct run_request rq = { .targets = t, .ntargets = 2, .tests = ts, .ntests = ntests,
 				  .opts = *opts, .cmdline = "test" };
@@ -251,6 +255,22 @@ static void test_suite_minimum_and_fixed(void **state)
 	result_free(r);
 }
 
+/* A suite's warmup = runs first on every target, and is not a sample. */
+static void test_suite_warmup(void **state)
+{
+	(void)state;
+	struct runner_opts o;
+	int shape = 0;
+	runner_defaults(&o);
+	suite_warmup = 1;
+	struct result *r = run(&shape, NULL, 1, 0, &o);
+	suite_warmup = 0;
+	assert_int_equal(nruns(r, 0, 0), 3);
+	assert_int_equal(calls[0], 4);
+	assert_int_equal(calls[1], 4);
+	result_free(r);
+}
+
 /* A time budget stops a test that cannot meet its target well before its
  * limit, never below its minimum; what the quiet test leaves goes to the
  * noisy one in a second pass, set up again. */
@@ -275,6 +295,24 @@ static void test_time_budget(void **state)
 	result_free(r);
 }
 
+/* A slow test that spends the whole budget on its minimum leaves a cheap
+ * one its floor (a twentieth of the budget over the tests): more than its
+ * minimum. */
+static void test_budget_floor(void **state)
+{
+	(void)state;
+	struct runner_opts o;
+	int shape[2] = { 1, 1 };
+	runner_defaults(&o);
+	o.time_budget = 2.0;
+	first_sleep_ms = 350;	/* 6 runs: 2.1 s, the budget and more */
+	struct result *r = run(shape, NULL, 2, 0, &o);
+	first_sleep_ms = -1;
+	assert_int_equal(nruns(r, 0, 0), 3);
+	assert_true(nruns(r, 1, 0) > 3);
+	result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,7 +322,9 @@ int main(void)
 		cmocka_unit_test(test_met_after_rounds),
 		cmocka_unit_test(test_no_figure),
 		cmocka_unit_test(test_suite_minimum_and_fixed),
+		cmocka_unit_test(test_suite_warmup),
 		cmocka_unit_test(test_time_budget),
+		cmocka_unit_test(test_budget_floor),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

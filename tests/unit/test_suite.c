@@ -24,7 +24,7 @@ static void test_parse(void **state)
 	const char *p = write_suite("a.suite",
 		"# comment\n[suite]\nname = demo\ndescription = A demo\nfilesystems = ext4,xfs\nruns = 4\n\n"
 		"[test small]\nworkload = fsmark\nfiles = 10\nsize = 4k\ntitle = My Title\nsubtitle = My Sub\n\n"
-		"[test named]\ntest = fsmark-1000x1M\nruns = 2\n\n"
+		"[test named]\ntest = fsmark-1000x1M\nruns = 2\nwarmup = 1\n\n"
 		"[test later]\nworkload = nosuchworkload\ntransactions = 5\n");
 
 	assert_int_equal(suite_load(p, 1, &s), 0);
@@ -38,6 +38,8 @@ static void test_parse(void **state)
 	assert_int_equal(s.tests[0].runs, 4);	/* the suite's default */
 	assert_string_equal(s.tests[1].subtitle, "Test: 1000 Files, 1MB Size");
 	assert_int_equal(s.tests[1].runs, 2);
+	assert_int_equal(s.tests[0].warmup, 0);
+	assert_int_equal(s.tests[1].warmup, 1);
 	assert_int_equal(s.nskipped, 1);
 	assert_non_null(strstr(s.skipped[0], "later: 'nosuchworkload' is not in this fsbench yet"));
 	suite_free(&s);
