@@ -115,24 +115,6 @@ int stats_runs_needed(const struct summary *s, double p, int cap)
 	return cap;
 }
 
-bool stats_has_outlier(const double *x, int n)
-{
-	double sum = 0, ss = 0, mean, sigma;
-
-	if (n < 3)
-		return false;
-	for (int i = 0; i < n; i++)
-		sum += x[i];
-	mean = sum / n;
-	for (int i = 0; i < n; i++)
-		ss += (x[i] - mean) * (x[i] - mean);
-	sigma = sqrt(ss / n);
-	for (int i = 0; i < n; i++)
-		if (fabs(x[i] - mean) > 3 * sigma)
-			return true;
-	return false;
-}
-
 /* Welch's test of two means m1, m2 with variances v1, v2 (of the values,
  * not of the means) over n1, n2 samples. */
 static struct welch welch(double m1, double v1, int n1, double m2, double v2, int n2)

@@ -2,8 +2,8 @@
  * stats.h: the statistics every comparison rests on.
  *
  * A summary of n repetitions (mean, sample SD, standard error, median, min,
- * max, a 95% confidence interval, coefficient of variation), the outlier
- * rule the adaptive runner uses, and Welch's t-test with a ratio
+ * max, a 95% confidence interval, coefficient of variation), the interval's
+ * precision the runner repeats to, and Welch's t-test with a ratio
  * confidence interval for "is A really faster than B".
  *
  * Rates and times are positive and skewed, and a few runs of them spread
@@ -32,9 +32,6 @@ struct summary {
 void stats_summarize(const double *x, int n, struct summary *s);
 /* Quantile of Student's t with df degrees of freedom (p in (0,1)). */
 double stats_t_quantile(double p, double df);
-/* True when a value lies outside mean +- 3 sigma (population sigma), the
- * rule PTS uses to add a run. */
-bool stats_has_outlier(const double *x, int n);
 
 /* The precision of a summary: the 95% interval's half-width relative to
  * the centre, as a fraction (0.03 is +-3%).  On the log scale the interval

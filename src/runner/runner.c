@@ -553,7 +553,9 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 	/* The user's --runs is exact; a suite's runs = is a minimum. */
 	t->fixed = o->runs;
 	t->minimum = o->min_runs > ts->runs ? o->min_runs : ts->runs;
-	t->limit = t->fixed ? t->fixed : o->max_runs > t->minimum ? o->max_runs : t->minimum;
+	if (t->minimum > o->max_runs)
+		t->minimum = o->max_runs;	/* --max-runs 2: the user's word wins */
+	t->limit = t->fixed ? t->fixed : o->max_runs;
 	t->cells = calloc((size_t)rq->ntargets, sizeof(*t->cells));
 	if (!t->cells)
 		return error_set("out of memory");

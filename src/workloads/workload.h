@@ -33,7 +33,7 @@ struct metric_def {
 	const char *unit;	/* as charted: "Files/s", "usec" */
 	enum direction direction;
 	const char *label;	/* column header / chart line: "Files/s" */
-	int primary;		/* drives adaptive repetition and the summary */
+	int primary;		/* its precision decides the runs; the summary shows it */
 };
 
 /* A named test: a workload with fixed parameters and a chart title. */

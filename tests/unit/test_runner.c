@@ -127,6 +127,32 @@ static struct result *run(const int *shape, const int *runs, int ntests, int sle
 	return r;
 }
 
+/* The run's options: the defaults, with a limit and a budget (0: none). */
+static struct runner_opts opts(int max_runs, double budget)
+{
+	struct runner_opts o;
+
+	runner_defaults(&o);
+	if (max_runs)
+		o.max_runs = max_runs;
+	o.time_budget = budget;
+	return o;
+}
+
+/* What report_missed says of a run (caller frees). */
+static char *missed(const struct result *r)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	struct report_opts ro = { .width = 200 };
+
+	assert_non_null(m);
+	report_missed(m, r, &ro);
+	fclose(m);
+	return text;
+}
+
 static int nruns(const struct result *r, int k, int i)
 {
 	return r->tests[k].cells[i].nsamples;
@@ -158,9 +184,8 @@ static void test_stats_precision(void **state)
 static void test_minimum_when_met(void **state)
 {
 	(void)state;
-	struct runner_opts o;
 	int shape = 0;
-	runner_defaults(&o);
+	struct runner_opts o = opts(0, 0);
 	struct result *r = run(&shape, NULL, 1, 0, &o);
 	assert_int_equal(nruns(r, 0, 0), 3);
 	assert_int_equal(nruns(r, 0, 1), 3);
@@ -173,23 +198,15 @@ static void test_minimum_when_met(void **state)
 static void test_rounds_to_limit(void **state)
 {
 	(void)state;
-	struct runner_opts o;
 	int shape = 1;
-	runner_defaults(&o);
-	o.max_runs = 9;
+	struct runner_opts o = opts(9, 0);
 	struct result *r = run(&shape, NULL, 1, 0, &o);
 	assert_int_equal(nruns(r, 0, 0), 9);
 	assert_int_equal(nruns(r, 0, 1), 9);
 	char warn[128];
 	assert_true(report_warning(&r->tests[0], 0, 0, warn, sizeof(warn), 0));
 	assert_non_null(strstr(warn, "missed the +-3% target"));
-	/* the summary names it, with its interval */
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	struct report_opts ro = { .width = 200 };
-	report_missed(m, r, &ro);
-	fclose(m);
+	char *text = missed(r);	/* the summary names it, with its interval */
 	assert_non_null(strstr(text, "! 1 test missed the +-3% target: fake0 (+-"));
 	free(text);
 	result_free(r);
@@ -200,9 +217,8 @@ static void test_rounds_to_limit(void **state)
 static void test_no_figure(void **state)
 {
 	(void)state;
-	struct runner_opts o;
 	int shape = 3;
-	runner_defaults(&o);
+	struct runner_opts o = opts(0, 0);
 	struct result *r = run(&shape, NULL, 1, 0, &o);
 	assert_int_equal(nruns(r, 0, 0), 3);
 	assert_int_equal(nruns(r, 0, 1), 3);
@@ -213,9 +229,8 @@ static void test_no_figure(void **state)
 static void test_met_after_rounds(void **state)
 {
 	(void)state;
-	struct runner_opts o;
 	int shape = 2;
-	runner_defaults(&o);
+	struct runner_opts o = opts(0, 0);
 	struct result *r = run(&shape, NULL, 1, 0, &o);
 	assert_true(nruns(r, 0, 0) >= 3 && nruns(r, 0, 0) < 20);
 	assert_int_equal(nruns(r, 0, 0), nruns(r, 0, 1));
@@ -224,13 +239,8 @@ static void test_met_after_rounds(void **state)
 	assert_true(stats_precision(&s) <= 0.03);
 	char warn[128];
 	assert_false(report_warning(&r->tests[0], 0, 0, warn, sizeof(warn), 0));
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
-	struct report_opts ro = { .width = 200 };
-	report_missed(m, r, &ro);
-	fclose(m);
-	assert_int_equal(len, 0);	/* met: nothing to name */
+	char *text = missed(r);
+	assert_string_equal(text, "");	/* met: nothing to name */
 	free(text);
 	result_free(r);
 }
@@ -239,10 +249,8 @@ static void test_met_after_rounds(void **state)
 static void test_suite_minimum_and_fixed(void **state)
 {
 	(void)state;
-	struct runner_opts o;
 	int shape[2] = { 0, 1 }, runs[2] = { 5, 5 };
-	runner_defaults(&o);
-	o.max_runs = 7;
+	struct runner_opts o = opts(7, 0);
 	struct result *r = run(shape, runs, 2, 0, &o);
 	assert_int_equal(nruns(r, 0, 0), 5);	/* met: the suite's 5 */
 	assert_int_equal(nruns(r, 1, 1), 7);	/* missed: up to the limit */
@@ -259,9 +267,8 @@ static void test_suite_minimum_and_fixed(void **state)
 static void test_suite_warmup(void **state)
 {
 	(void)state;
-	struct runner_opts o;
 	int shape = 0;
-	runner_defaults(&o);
+	struct runner_opts o = opts(0, 0);
 	suite_warmup = 1;
 	struct result *r = run(&shape, NULL, 1, 0, &o);
 	suite_warmup = 0;
@@ -277,11 +284,8 @@ static void test_suite_warmup(void **state)
 static void test_time_budget(void **state)
 {
 	(void)state;
-	struct runner_opts o;
 	int shape[2] = { 1, 0 };
-	runner_defaults(&o);
-	o.max_runs = 1000;
-	o.time_budget = 3.0;
+	struct runner_opts o = opts(1000, 3.0);
 	uint64_t t0 = now_ns();
 	struct result *r = run(shape, NULL, 2, 10, &o);
 	double took = ns_to_s(now_ns() - t0);
@@ -301,10 +305,8 @@ static void test_time_budget(void **state)
 static void test_budget_floor(void **state)
 {
 	(void)state;
-	struct runner_opts o;
 	int shape[2] = { 1, 1 };
-	runner_defaults(&o);
-	o.time_budget = 2.0;
+	struct runner_opts o = opts(0, 2.0);
 	first_sleep_ms = 350;	/* 6 runs: 2.1 s, the budget and more */
 	struct result *r = run(shape, NULL, 2, 0, &o);
 	first_sleep_ms = -1;

@@ -131,21 +131,6 @@ static void test_t_table(void **state)
 		assert_float_equal(stats_t_quantile(0.975, df[i]), t975[i], 5e-4);
 }
 
-/* PTS rule: outside mean +- 3 population sigma.  One outlier among n equal
- * values has z = (n-1)/sqrt(n): 3.33 for n = 13 (found), 2.67 for n = 9. */
-static void test_outlier_rule(void **state)
-{
-	(void)state;
-	double x[13];
-
-	for (int i = 0; i < 13; i++)
-		x[i] = 10;
-	x[12] = 50;
-	assert_true(stats_has_outlier(x, 13));
-	assert_false(stats_has_outlier(x + 4, 9));
-	assert_false(stats_has_outlier(x, 2));
-}
-
 /* Welch's test, example 1 of the Wikipedia article on Welch's t-test:
  * t = -2.46, df = 24.99, p = 0.021. */
 static void test_welch_reference(void **state)
@@ -197,7 +182,6 @@ int main(void)
 		cmocka_unit_test(test_median_odd_and_unsorted),
 		cmocka_unit_test(test_single_and_empty),
 		cmocka_unit_test(test_t_table),
-		cmocka_unit_test(test_outlier_rule),
 		cmocka_unit_test(test_welch_reference),
 		cmocka_unit_test(test_ratio_verdicts),
 		cmocka_unit_test(test_interval_stays_positive),
