@@ -125,7 +125,7 @@ test-asan: deps
 # The VM tests boot a pinned kernel from fsbench's cache: fetched (unpacked
 # from Debian's package, never installed) the first time.
 test-run: $(BIN) $(TESTBINS)
-	@$(BIN) kernel fetch --if-missing || echo "fsbench: could not fetch a kernel: the VM tests will be skipped"
+	@$(abspath $(BIN)) kernel fetch --if-missing || echo "fsbench: could not fetch a kernel: the VM tests will be skipped"
 	@FSBENCH=$(abspath $(BIN)) TESTBIN=$(abspath $(BUILD)/tests) FUZZBIN=$(abspath build-fuzz/fuzz) tests/run
 
 check-clang: deps
