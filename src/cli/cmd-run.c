@@ -211,6 +211,9 @@ static int add_suite(struct run_cli *c)
 	memcpy(rq->tests + rq->ntests, c->suite.tests, sizeof(*all) * (size_t)c->suite.ntests);
 	rq->ntests += c->suite.ntests;
 	c->suite.ntests = 0;
+	/* the suite's budget, unless the user gave one or fixed the runs */
+	if (c->suite.time_budget > 0 && !rq->opts.time_budget && !rq->opts.runs)
+		rq->opts.time_budget = c->suite.time_budget;
 	if (!rq->ntargets && c->suite.filesystems[0]) {
 		struct fs_spec specs[MAX_TARGETS];
 		int n = 0;

@@ -202,6 +202,12 @@ static int on_entry(void *arg, const char *key, const char *val, int line)
 			return set_field(s, line, key, s->filesystems, sizeof(s->filesystems), val);
 		if (!strcmp(key, "runs"))
 			return parse_runs(s, line, val, &s->runs);
+		if (!strcmp(key, "time-budget")) {
+			if (parse_duration(val, &s->time_budget) || !(s->time_budget > 0))
+				return error_set("%s:%d: time-budget: bad value '%s' (a duration such as 5m)",
+						 s->path, line, val);
+			return 0;
+		}
 		return error_set("%s:%d: unknown [suite] key '%s'", s->path, line, key);
 	}
 	if (!p->name[0])

@@ -25,6 +25,7 @@
 struct suite {
 	char name[64], description[256], filesystems[512], path[4096];
 	int runs;
+	double time_budget;	/* time-budget = : the run's, unless --time-budget or --runs */
 	struct test_spec *tests;
 	int ntests;
 	char (*skipped)[256];	/* "NAME: why" per skipped test */

@@ -22,7 +22,8 @@ static void test_parse(void **state)
 	(void)state;
 	struct suite s;
 	const char *p = write_suite("a.suite",
-		"# comment\n[suite]\nname = demo\ndescription = A demo\nfilesystems = ext4,xfs\nruns = 4\n\n"
+		"# comment\n[suite]\nname = demo\ndescription = A demo\nfilesystems = ext4,xfs\nruns = 4\n"
+		"time-budget = 5m\n\n"
 		"[test small]\nworkload = fsmark\nfiles = 10\nsize = 4k\ntitle = My Title\nsubtitle = My Sub\n\n"
 		"[test named]\ntest = fsmark-1000x1M\nruns = 2\nwarmup = 1\n\n"
 		"[test later]\nworkload = nosuchworkload\ntransactions = 5\n");
@@ -30,6 +31,7 @@ static void test_parse(void **state)
 	assert_int_equal(suite_load(p, 1, &s), 0);
 	assert_string_equal(s.name, "demo");
 	assert_string_equal(s.filesystems, "ext4,xfs");
+	assert_true(s.time_budget == 300);
 	assert_int_equal(s.ntests, 2);
 	assert_string_equal(s.tests[0].name, "small");
 	assert_string_equal(s.tests[0].title, "My Title");
