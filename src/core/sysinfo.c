@@ -462,10 +462,9 @@ static void describe_disk(const char *root, const char *name, struct fsinfo *fi)
 			snprintf(p, sizeof(p), "/sys/block/%s/queue/discard_max_bytes", name);
 			read_text(root, p, discard, sizeof(discard));
 			int dis = discard[0] == '0' && (!discard[1] || discard[1] == '\n');
-			snprintf(model, sizeof(model), "loop%s%s%s%s on %.100s",
-				 dio[0] == '1' || dis ? " (" : "", dio[0] == '1' ? "direct-io" : "",
-				 dio[0] == '1' && dis ? ", " : "", dis ? "no discard)" : dio[0] == '1' ? ")" : "",
-				 back);
+			const char *traits = dio[0] == '1' ? (dis ? " (direct-io, no discard)" : " (direct-io)")
+					   : dis ? " (no discard)" : "";
+			snprintf(model, sizeof(model), "loop%s on %.100s", traits, back);
 		}
 	}
 	double gb = atof(sectors) * 512 / 1e9;

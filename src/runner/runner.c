@@ -114,6 +114,7 @@ struct tstate {
 	int64_t id;
 	int minimum, limit, fixed;	/* runs: before judging, at most, exactly (0: judged) */
 	int done, met, passes;
+	int active, below_min;	/* set by judge(): targets still running; one under the minimum */
 	double precision;	/* the target, a fraction; 0 none */
 	double spent, setup;	/* seconds in all; preparing a pass */
 	double rep_mean;	/* wall seconds per repetition, -1 unknown */
@@ -182,6 +183,8 @@ static void judge(struct tstate *ts, int ntargets)
 		at_limit &= c->runs >= ts->limit;
 	}
 	ts->met = 0;
+	ts->active = active;
+	ts->below_min = below_min;
 	if (!active) {
 		ts->done = 1;
 		return;
@@ -465,12 +468,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 		judge(tst, rq->ntargets);
 		if (tst->done)
 			break;
-		int active = 0, below_min = 0;
-		for (int i = 0; i < rq->ntargets; i++)
-			if (!cells[i].failed) {
-				active++;
-				below_min |= cells[i].runs < (tst->fixed ? tst->fixed : tst->minimum);
-			}
+		int active = tst->active, below_min = tst->below_min;
 		/* Beyond the minimum, a round starts only when it fits the
 		 * allowance: the minimum runs are never cut. */
 		double per = per_rep(clock, tst, k);

@@ -141,12 +141,14 @@ static int seen_test(const struct suite *s, const char *name)
 	return 0;
 }
 
-static int parse_runs(const struct suite *s, int line, const char *v, int *out)
+/* runs = (1 to 1000) and warmup = (0 to 100). */
+static int parse_count(const struct suite *s, int line, const char *key, const char *v,
+		       int lo, int hi, int *out)
 {
 	int64_t n;
 
-	if (parse_int(v, &n) || n < 1 || n > 1000)
-		return error_set("%s:%d: runs: bad value '%s' (1 to 1000)", s->path, line, v);
+	if (parse_int(v, &n) || n < lo || n > hi)
+		return error_set("%s:%d: %s: bad value '%s' (%d to %d)", s->path, line, key, v, lo, hi);
 	*out = (int)n;
 	return 0;
 }
@@ -201,7 +203,7 @@ static int on_entry(void *arg, const char *key, const char *val, int line)
 		if (!strcmp(key, "filesystems"))
 			return set_field(s, line, key, s->filesystems, sizeof(s->filesystems), val);
 		if (!strcmp(key, "runs"))
-			return parse_runs(s, line, val, &s->runs);
+			return parse_count(s, line, key, val, 1, 1000, &s->runs);
 		if (!strcmp(key, "time-budget")) {
 			if (parse_duration(val, &s->time_budget) || !(s->time_budget > 0))
 				return error_set("%s:%d: time-budget: bad value '%s' (a duration such as 5m)",
@@ -219,14 +221,9 @@ static int on_entry(void *arg, const char *key, const char *val, int line)
 	if (!strcmp(key, "subtitle"))
 		return set_field(s, line, key, p->subtitle, sizeof(p->subtitle), val);
 	if (!strcmp(key, "runs"))
-		return parse_runs(s, line, val, &p->runs);
-	if (!strcmp(key, "warmup")) {
-		int64_t n;
-		if (parse_int(val, &n) || n < 0 || n > 100)
-			return error_set("%s:%d: warmup: bad value '%s' (0 to 100)", s->path, line, val);
-		p->warmup = (int)n;
-		return 0;
-	}
+		return parse_count(s, line, key, val, 1, 1000, &p->runs);
+	if (!strcmp(key, "warmup"))
+		return parse_count(s, line, key, val, 0, 100, &p->warmup);
 	if (strchr(key, ',') || strchr(val, ','))
 		return error_set("%s:%d: '%s': a comma would start another parameter", s->path, line,
 				 key);
