@@ -18,8 +18,10 @@
  * delete phases, 5 seekers, 3 s.  bonnie++'s own CSV line (in its version's
  * column layout) is kept as the sample detail, so bon_csv2html still works.
  * 1.04 keeps its data in 1 GiB files (Bonnie.<pid>.000, .001, ...), 2.00
- * in one.  Not reproduced: the 2.00 CSV's latency columns stay empty, and
- * the hard/symbolic link file tests (max -1/-2) are refused.
+ * in one.  2.00's seekers are threads of one process (1.04 forks them), and
+ * 2.00 times every call (a byte chunk, a block, a seek, a file) for the
+ * CSV's latency columns: the longest one per phase, as bonnie++ prints it.
+ * Not reproduced: the hard/symbolic link file tests (max -1/-2) are refused.
  */
 #define _GNU_SOURCE
 #include "workload.h"
@@ -31,7 +33,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -225,8 +229,10 @@ struct bon {
 	char *buf;
 	double rate[NCOLS], cpu[NCOLS];	/* NAN = not run or under 0.5 s */
 	double csv_rate[NCOLS];		/* what bonnie++ itself prints: NAN = +++++ */
+	uint64_t lat[NCOLS];		/* 2.00: the longest call of each phase, ns */
 	bool ran[NCOLS];
 	uint64_t wrote, got;	/* the application's bytes (the device group) */
+	unsigned seed;		/* pid ^ time, as bonnie++ seeds its numbers */
 };
 
 /* Close a phase: the rate is `amount` per second, as bonnie computes it. */
@@ -243,6 +249,22 @@ static void finish(struct bon *b, enum col c, const struct clock_mark *m0, doubl
 	}
 	b->rate[c] = amount / el;
 	b->cpu[c] = cpu / el * 100;
+}
+
+/* 2.00's Duration around each call: a clock read before and after, the
+ * longest kept.  1.04 has no latency columns and reads no clock per call. */
+static inline uint64_t call_start(const struct bon *b)
+{
+	return b->p->semantics ? now_ns() : 0;
+}
+
+static inline void call_stop(const struct bon *b, uint64_t t0, uint64_t *longest)
+{
+	if (b->p->semantics) {
+		uint64_t d = now_ns() - t0;
+		if (d > *longest)
+			*longest = d;
+	}
 }
 
 static int close_file(struct bon *b, int fd, const char *path)
@@ -312,12 +334,17 @@ static int put_char(struct bon *b)
 		if (fd < 0)
 			return error_errno("bonnie: create %s", path);
 		mark(&m);
-		for (uint64_t i = 0; i < b->p->byte_io; i++) {
-			char c = (char)(i & 0x7f);
-			if (write(fd, &c, 1) != 1) {
-				close(fd);
-				return error_errno("bonnie: write %s", path);
+		/* per chunk, each byte i of it i & 0x7f, as write_block_byte() */
+		for (uint64_t done = 0; done < b->p->byte_io; done += b->p->chunk) {
+			uint64_t t0 = call_start(b);
+			for (uint64_t i = 0; i < b->p->chunk && done + i < b->p->byte_io; i++) {
+				char c = (char)(i & 0x7f);
+				if (write(fd, &c, 1) != 1) {
+					close(fd);
+					return error_errno("bonnie: write %s", path);
+				}
 			}
+			call_stop(b, t0, &b->lat[PUTC]);
 		}
 		if (close_file(b, fd, path))
 			return -1;
@@ -326,14 +353,17 @@ static int put_char(struct bon *b)
 	return 0;
 }
 
-/* One pass over every piece, chunk by chunk: write, rewrite or read. */
+/* One pass over every piece, chunk by chunk: write, rewrite or read.
+ * 2.00 opens its one file read-write whatever the pass (Close() fsyncs it)
+ * and starts the clock after the open; 1.04's clock runs from before. */
 enum pass { WRITE_PASS, REWRITE_PASS, READ_PASS };
 
-static int block_pass(struct bon *b, enum pass how)
+static int block_pass(struct bon *b, enum pass how, struct clock_mark *m, uint64_t *longest)
 {
 	ssize_t ch = (ssize_t)b->p->chunk;
 	char path[4500];
 	uint64_t i = 0;
+	int v2 = b->p->semantics == 1;
 
 	for (unsigned k = 0; k < b->pieces && !workload_stopped(); k++) {
 		int fd;
@@ -342,12 +372,15 @@ static int block_pass(struct bon *b, enum pass how)
 			unlink(path);
 			fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 		} else {
-			fd = open(path, how == READ_PASS ? O_RDONLY : O_RDWR);
+			fd = open(path, how == READ_PASS && !v2 ? O_RDONLY : O_RDWR);
 		}
 		if (fd < 0)
 			return error_errno("bonnie: open %s", path);
+		if (v2 && k == 0)
+			mark(m);
 		for (uint64_t end = i + piece_bytes(b, k) / b->p->chunk; i < end && !workload_stopped(); i++) {
 			int bad = 0;
+			uint64_t t0 = call_start(b);
 			if (how == WRITE_PASS) {
 				b->buf[i % b->p->chunk]++;	/* one byte changes per chunk */
 				bad = write(fd, b->buf, (size_t)ch) != ch;
@@ -360,13 +393,14 @@ static int block_pass(struct bon *b, enum pass how)
 				b->buf[i % b->p->chunk]--;
 				bad = bad || lseek(fd, -ch, SEEK_CUR) < 0 || write(fd, b->buf, (size_t)ch) != ch;
 			}
+			call_stop(b, t0, longest);
 			if (bad) {
 				close(fd);
 				return error_errno("bonnie: %s %s", how == READ_PASS ? "block read" :
 						   how == WRITE_PASS ? "block write" : "rewrite", path);
 			}
 		}
-		if (how == READ_PASS ? close(fd) != 0 : close_file(b, fd, path) != 0)
+		if (how == READ_PASS && !v2 ? close(fd) != 0 : close_file(b, fd, path) != 0)
 			return error_errno("bonnie: close %s", path);
 	}
 	return 0;
@@ -381,8 +415,8 @@ static int timed_pass(struct bon *b, enum pass how, enum col c)
 		unlink_pieces(b);
 		memset(b->buf, 0, (size_t)b->p->chunk);
 	}
-	mark(&m);
-	if (block_pass(b, how))
+	mark(&m);	/* 2.00: again after the open */
+	if (block_pass(b, how, &m, &b->lat[c]))
 		return -1;
 	finish(b, c, &m, (double)b->size / 1024, 0);
 	return 0;
@@ -410,17 +444,22 @@ static int get_char(struct bon *b)
 		finish(b, GETC, &m, (double)b->size / 1024, 0);
 	} else {
 		piece_path(b, 0, path, sizeof(path));
-		int fd = open(path, O_RDONLY);
+		int fd = open(path, O_RDWR);	/* reopen(false), fsynced at Close() */
 		char c;
 		if (fd < 0)
 			return error_errno("bonnie: open %s", path);
 		mark(&m);
-		for (uint64_t i = 0; i < b->p->byte_io; i++)
-			if (read(fd, &c, 1) != 1) {
-				close(fd);
-				return error_set("bonnie: %s ended early", path);
-			}
-		close(fd);
+		for (uint64_t done = 0; done < b->p->byte_io; done += b->p->chunk) {
+			uint64_t t0 = call_start(b);
+			for (uint64_t i = 0; i < b->p->chunk && done + i < b->p->byte_io; i++)
+				if (read(fd, &c, 1) != 1) {
+					close(fd);
+					return error_set("bonnie: %s ended early", path);
+				}
+			call_stop(b, t0, &b->lat[GETC]);
+		}
+		if (close_file(b, fd, path))
+			return -1;
 		finish(b, GETC, &m, (double)b->p->byte_io / 1024, 0);
 	}
 	return 0;
@@ -436,8 +475,21 @@ struct seeker_result {
 	uint64_t rd, wr;	/* bytes read and written back */
 };
 
-/* A ticket: the chunk to seek to (2.00; 1.04 seekers draw their own) and
- * whether to write it back; a negative chunk means "no more". */
+/* The seek phase's figures: from the first seeker's start to the last one's
+ * stop, under bonnie's 0.5 s rule. */
+static void seek_figures(struct bon *b, double el, double cpu, uint64_t longest)
+{
+	int shown = el >= 0.5 || b->p->precise;
+
+	b->ran[SEEK] = true;
+	b->lat[SEEK] = longest;
+	b->csv_rate[SEEK] = el < 0.5 ? NAN : (double)b->p->seeks / el;
+	b->rate[SEEK] = shown && el > 0 ? (double)b->p->seeks / el : NAN;
+	b->cpu[SEEK] = shown && el > 0 ? cpu / el * 100 : NAN;
+}
+
+/* A 1.04 ticket only says "seek": its seekers draw their own chunks, every
+ * tenth written back; a negative chunk means "no more". */
 struct ticket {
 	int64_t chunk;
 	int write;
@@ -464,8 +516,8 @@ static void seeker(struct bon *b, int rfd, int idx, struct seeker_result *r)
 	while (read(rfd, &t, sizeof(t)) == (ssize_t)sizeof(t) && t.chunk >= 0) {
 		if (!r->start)
 			r->start = now_ns();
-		int64_t c = b->p->semantics ? t.chunk : (int64_t)(rand() % (int)b->nchunks);
-		int w = b->p->semantics ? t.write : n % 10 == 0;	/* 1.04: every 10th, from the first */
+		int64_t c = (int64_t)(rand() % (int)b->nchunks);
+		int w = n % 10 == 0;	/* every 10th, from the first */
 		int fd = fds[b->pieces > 1 ? (uint64_t)c / per_piece : 0];
 		if (b->pieces > 1)
 			c %= (int64_t)per_piece;
@@ -486,20 +538,166 @@ static void seeker(struct bon *b, int rfd, int idx, struct seeker_result *r)
 				fsync(fd);
 		}
 	}
-	for (unsigned k = 0; k < b->pieces; k++) {
-		if (b->p->semantics == 1)
-			fsync(fds[k]);
+	for (unsigned k = 0; k < b->pieces; k++)
 		close(fds[k]);
-	}
 	free(fds);
 	r->stop = now_ns();
 	r->cpu = self_cpu();
 }
 
+/* ---- 2.00: seeker threads ---------------------------------------------- */
+
+/* 2.00's tickets: a random number each, negative when it is 0 mod 10 (that
+ * seek also writes its chunk back); the chunk is its value mod the chunks;
+ * INT_MIN ends a seeker. */
+#define END_TICKET INT_MIN
+
+struct seek_thread {
+	struct bon *b;
+	int rfd;
+	char *buf;
+	uint64_t start, stop, longest, rd, wr;
+	double cpu;
+	int failed;
+};
+
+/* CFileOp::action(): open, clock from the first ticket, fsync and close
+ * inside it.  Its CPU is the process's (RUSAGE_SELF) over its own span, and
+ * bonnie++ adds these up: fsbench does the same to print the same %CP. */
+static void *seek_thread_main(void *arg)
+{
+	struct seek_thread *t = arg;
+	struct bon *b = t->b;
+	ssize_t ch = (ssize_t)b->p->chunk;
+	int ticket, fd = open(b->file, O_RDWR);
+
+	if (fd < 0) {
+		t->failed = 1;
+		return NULL;
+	}
+	ssize_t n = read(t->rfd, &ticket, sizeof(ticket));
+	double cpu0 = self_cpu();
+	t->start = now_ns();
+	while (n == (ssize_t)sizeof(ticket) && ticket != END_TICKET) {
+		int update = ticket < 0;
+		uint64_t where = (uint64_t)(update ? -(int64_t)ticket : ticket) % b->nchunks;
+		off_t off = (off_t)(where * (uint64_t)ch);
+		uint64_t t0 = now_ns();
+		if (lseek(fd, off, SEEK_SET) < 0 || read(fd, t->buf, (size_t)ch) != ch)
+			break;
+		t->rd += (uint64_t)ch;
+		if (update) {
+			t->buf[where % (uint64_t)ch]--;	/* touch a byte */
+			if (lseek(fd, off, SEEK_SET) < 0 || write(fd, t->buf, (size_t)ch) != ch ||
+			    (b->p->sync_all && fsync(fd)))
+				break;
+			t->wr += (uint64_t)ch;
+		}
+		uint64_t d = now_ns() - t0;
+		if (d > t->longest)
+			t->longest = d;
+		n = read(t->rfd, &ticket, sizeof(ticket));
+	}
+	if (n != (ssize_t)sizeof(ticket) || ticket != END_TICKET)
+		t->failed = 1;
+	if (fsync(fd))
+		t->failed = 1;
+	close(fd);
+	t->stop = now_ns();
+	t->cpu = self_cpu() - cpu0;
+	return NULL;
+}
+
+/* CFileOp::seek_test(): the parent opens the file too, starts the seekers,
+ * waits, writes every ticket at once, then closes (fsyncs) its own handle
+ * while they seek.  Buffers and tickets are allocated before any clock. */
+static int seeks_threads(struct bon *b)
+{
+	int nthr = (int)(b->p->seekers ? b->p->seekers : 5), fds[2] = { -1, -1 }, rc = 0, started = 0;
+	double wait = b->p->seek_wait >= 0 ? (double)b->p->seek_wait / 1000 : 3;
+	size_t nt = (size_t)b->p->seeks + (size_t)nthr;
+	int *tickets = malloc(nt * sizeof(int));	/* seeks <= 1e8: no overflow */
+	struct seek_thread *t = calloc((size_t)nthr, sizeof(*t));
+	pthread_t tid[64];
+	int pfd = open(b->file, O_RDWR);
+
+	if (!tickets || !t || pfd < 0 || pipe(fds)) {
+		rc = pfd < 0 ? error_errno("bonnie: open %s", b->file) : error_set("bonnie: out of memory or pipes");
+		goto out;
+	}
+	for (size_t i = 0; i < nt; i++) {
+		int v = rand();
+		tickets[i] = i >= (size_t)b->p->seeks ? END_TICKET : v % 10 == 0 ? -v : v;
+	}
+	for (; started < nthr; started++) {
+		t[started] = (struct seek_thread){ .b = b, .rfd = fds[0] };
+		if (!(t[started].buf = aligned_alloc(4096, (size_t)(b->p->chunk > 4096 ? b->p->chunk : 4096))) ||
+		    pthread_create(&tid[started], NULL, seek_thread_main, &t[started])) {
+			free(t[started].buf);
+			rc = error_set("bonnie: cannot start a seeker thread");
+			break;
+		}
+	}
+	for (uint64_t waited = 0; !rc && waited < (uint64_t)(wait * 1000) && !workload_stopped(); waited += 50)
+		usleep(50000);
+	/* Interrupted: only the end tickets, so every seeker stops at once. */
+	size_t from = rc || workload_stopped() ? (size_t)b->p->seeks : 0;
+	for (const char *p = (const char *)(tickets + from), *e = (const char *)(tickets + nt); p < e;) {
+		ssize_t w = write(fds[1], p, (size_t)(e - p));
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			rc = rc ? rc : error_errno("bonnie: tickets");
+			break;
+		}
+		p += w;
+	}
+	if (fsync(pfd) && !rc)
+		rc = error_errno("bonnie: fsync %s", b->file);
+	close(pfd);
+	pfd = -1;
+	close(fds[1]);	/* a seeker still reading sees the end */
+	fds[1] = -1;
+	uint64_t first = 0, last = 0, longest = 0;
+	double cpu = 0;
+	for (int i = 0; i < started; i++) {
+		pthread_join(tid[i], NULL);
+		free(t[i].buf);
+		if (t[i].failed && !rc)
+			rc = error_set("bonnie: a seeker failed on %s", b->file);
+		if (t[i].start && (!first || t[i].start < first))
+			first = t[i].start;
+		if (t[i].stop > last)
+			last = t[i].stop;
+		if (t[i].longest > longest)
+			longest = t[i].longest;
+		cpu += t[i].cpu;
+		b->got += t[i].rd;
+		b->wrote += t[i].wr;
+	}
+	if (!rc && workload_stopped())
+		rc = error_set("bonnie: interrupted");
+	if (!rc && first)
+		seek_figures(b, ns_to_s(last - first), cpu, longest);
+out:
+	if (pfd >= 0)
+		close(pfd);
+	for (int k = 0; k < 2; k++)
+		if (fds[k] >= 0)
+			close(fds[k]);
+	free(tickets);
+	free(t);
+	return rc;
+}
+
+/* ---- 1.04: forked seekers --------------------------------------------- */
+
 static int seeks(struct bon *b)
 {
-	int nproc = (int)(b->p->seekers ? b->p->seekers : b->p->semantics ? 5 : 3), fds[2];
-	double wait = b->p->seek_wait >= 0 ? (double)b->p->seek_wait / 1000 : b->p->semantics ? 3 : 5;
+	if (b->p->semantics == 1)
+		return seeks_threads(b);
+	int nproc = (int)(b->p->seekers ? b->p->seekers : 3), fds[2];
+	double wait = b->p->seek_wait >= 0 ? (double)b->p->seek_wait / 1000 : 5;
 	size_t len = sizeof(struct seeker_result) * (size_t)nproc;
 	struct seeker_result *res = mmap(NULL, len, PROT_READ | PROT_WRITE,
 					 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -529,10 +727,8 @@ static int seeks(struct bon *b)
 	/* bonnie lets the seekers settle, then hands out every ticket at once. */
 	for (uint64_t waited = 0; !rc && waited < (uint64_t)(wait * 1000) && !workload_stopped(); waited += 50)
 		usleep(50000);
-	srand((unsigned)time(NULL));
 	for (int64_t i = 0; !rc && i < b->p->seeks && !workload_stopped(); i++) {
-		struct ticket t = { rand() % (int64_t)b->nchunks, 0 };
-		t.write = t.chunk % 10 == 0;	/* 2.00: chunks = 0 mod 10 are written */
+		struct ticket t = { 0, 0 };
 		if (write(fds[1], &t, sizeof(t)) != (ssize_t)sizeof(t))
 			rc = error_errno("bonnie: tickets");
 	}
@@ -559,14 +755,8 @@ static int seeks(struct bon *b)
 	}
 	if (!rc && workload_stopped())
 		rc = error_set("bonnie: interrupted");
-	if (!rc && first) {
-		double el = ns_to_s(last - first);
-		b->ran[SEEK] = true;
-		int shown = el >= 0.5 || b->p->precise;
-		b->csv_rate[SEEK] = el < 0.5 ? NAN : (double)b->p->seeks / el;
-		b->rate[SEEK] = shown && el > 0 ? (double)b->p->seeks / el : NAN;
-		b->cpu[SEEK] = shown && el > 0 ? cpu / el * 100 : NAN;
-	}
+	if (!rc && first)
+		seek_figures(b, ns_to_s(last - first), cpu, 0);
 	munmap(res, len);
 	return rc;
 }
@@ -603,13 +793,22 @@ static long file_bytes(struct bon *b)
 	return b->ft.min + rand() % (b->ft.max - b->ft.min + 1);
 }
 
-static int create_files(struct bon *b, char (*names)[64], int random_first)
+/* The names are made before the clock starts (make_names()). */
+static void make_names(struct bon *b, char (*names)[64], int random_first)
+{
+	for (long i = 0; i < b->ft.number; i++)
+		file_name(b, i, random_first, names[i], 64);
+}
+
+/* 2.00 creates with O_CREAT|O_EXCL (1.04 with creat()); each file, its
+ * write and close are one timed call. */
+static int create_files(struct bon *b, char (*names)[64], enum col c)
 {
 	for (long i = 0; i < b->ft.number && !workload_stopped(); i++) {
-		char path[64];
-		file_name(b, i, random_first, path, sizeof(path));
-		snprintf(names[i], 64, "%s", path);
-		int fd = creat(path, S_IRUSR | S_IWUSR);
+		const char *path = names[i];
+		uint64_t t0 = call_start(b);
+		int fd = b->p->semantics ? open(path, O_CREAT | O_EXCL | O_WRONLY, S_IRUSR | S_IWUSR)
+					 : creat(path, S_IRUSR | S_IWUSR);
 		if (fd < 0)
 			return error_errno("bonnie: create %s", path);
 		for (long left = file_bytes(b); left > 0; left -= (long)b->p->chunk) {
@@ -623,6 +822,7 @@ static int create_files(struct bon *b, char (*names)[64], int random_first)
 		if (b->p->sync_all)
 			fsync(fd);
 		close(fd);
+		call_stop(b, t0, &b->lat[c]);
 	}
 	if (b->p->semantics)
 		sync();	/* 2.00: inside the timer */
@@ -647,10 +847,12 @@ static int stat_read(struct bon *b, const char *path)
 	return 0;
 }
 
-/* Visit every file in readdir order (sequential tests). */
+/* Visit every file in readdir order (sequential tests); a timed call is one
+ * readdir() and what is done to its entry. */
 static int walk_dirs(struct bon *b, int del)
 {
 	long ndirs = b->ft.dirs > 1 ? b->ft.dirs : 1;
+	uint64_t *longest = &b->lat[del ? SDEL : SSTA];
 
 	for (long d = 0; d < ndirs; d++) {
 		char dir[24], path[600];
@@ -662,7 +864,7 @@ static int walk_dirs(struct bon *b, int del)
 		struct dirent *de;
 		if (!dh)
 			return error_errno("bonnie: opendir %s", dir);
-		while ((de = readdir(dh))) {
+		for (uint64_t t0 = call_start(b); (de = readdir(dh)); t0 = call_start(b)) {
 			if (de->d_name[0] == '.')
 				continue;
 			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
@@ -670,6 +872,7 @@ static int walk_dirs(struct bon *b, int del)
 				closedir(dh);
 				return del ? error_errno("bonnie: unlink %s", path) : -1;
 			}
+			call_stop(b, t0, longest);
 		}
 		closedir(dh);
 	}
@@ -704,6 +907,19 @@ static int remove_dirs(struct bon *b)
 	return rmdir(b->dir) ? error_errno("bonnie: rmdir %s", b->dir) : 0;
 }
 
+/* One pass of swaps, each i with rand() % n (random_sort()), before each of
+ * the random stat and delete phases. */
+static void shuffle(struct bon *b, char (*names)[64])
+{
+	for (long i = 0; i < b->ft.number; i++) {
+		long j = rand() % b->ft.number;
+		char t[64];
+		memcpy(t, names[i], 64);
+		memcpy(names[i], names[j], 64);
+		memcpy(names[j], t, 64);
+	}
+}
+
 static int file_tests(struct bon *b)
 {
 	char (*names)[64] = calloc((size_t)b->ft.number, 64);
@@ -714,9 +930,10 @@ static int file_tests(struct bon *b)
 	if (!names)
 		return error_set("bonnie: out of memory for %ld names", b->ft.number);
 	/* sequential: create in order, stat+read and delete in readdir order */
+	make_names(b, names, 0);
 	if (!(rc = make_dirs(b))) {
 		mark(&m);
-		if (!(rc = create_files(b, names, 0)))
+		if (!(rc = create_files(b, names, SCRE)))
 			finish(b, SCRE, &m, n, 0);
 	}
 	if (!rc) {
@@ -734,33 +951,33 @@ static int file_tests(struct bon *b)
 		}
 	}
 	/* random: random-first names, then stat+read and delete in a shuffled order */
-	if (!rc && !(rc = make_dirs(b))) {
-		mark(&m);
-		if (!(rc = create_files(b, names, 1)))
-			finish(b, RCRE, &m, n, 0);
+	if (!rc) {
+		make_names(b, names, 1);
+		if (!(rc = make_dirs(b))) {
+			mark(&m);
+			if (!(rc = create_files(b, names, RCRE)))
+				finish(b, RCRE, &m, n, 0);
+		}
 	}
 	for (int pass = 0; pass < 2 && !rc; pass++) {
-		for (long i = 0; i < b->ft.number; i++) {	/* swap each i with rand() % n */
-			long j = rand() % b->ft.number;
-			char t[64];
-			memcpy(t, names[i], 64);
-			memcpy(names[i], names[j], 64);
-			memcpy(names[j], t, 64);
-		}
+		enum col c = pass ? RDEL : RSTA;
+		shuffle(b, names);
 		mark(&m);
 		for (long i = 0; i < b->ft.number && !rc; i++) {
 			const char *path = names[i];
+			uint64_t t0 = call_start(b);
 			if (pass == 0)
 				rc = stat_read(b, path);
 			else if (unlink(path))
 				rc = error_errno("bonnie: unlink %s", path);
+			call_stop(b, t0, &b->lat[c]);
 		}
 		if (!rc && pass == 1)
 			rc = remove_dirs(b);
 		if (!rc) {
 			if (pass == 1 && b->p->semantics)
 				sync();
-			finish(b, pass ? RDEL : RSTA, &m, n, 0);
+			finish(b, c, &m, n, 0);
 		}
 	}
 	free(names);
@@ -785,6 +1002,23 @@ static void csv_cell(char *out, size_t len, const struct bon *b, enum col c)
 		snprintf(out + u, len - u, ",%d,%d", (int)b->rate[c], (int)b->cpu[c]);
 }
 
+/* print_latency(): whole s from 100 s, ms from 0.1 s, us below; blank
+ * when the phase did not run. */
+static void csv_latency(char *out, size_t len, uint64_t ns)
+{
+	size_t u = strlen(out);
+	double s = ns_to_s(ns);
+
+	if (!ns)
+		snprintf(out + u, len - u, ",");
+	else if (s > 99.999999)
+		snprintf(out + u, len - u, ",%ds", (int)s);
+	else if (s > 0.099999)
+		snprintf(out + u, len - u, ",%dms", (int)(s * 1000.0));
+	else
+		snprintf(out + u, len - u, ",%dus", (int)(s * 1000000.0));
+}
+
 static void csv_line(char *out, size_t len, const struct bon *b)
 {
 	char host[64] = "fsbench", size[32], files[64];
@@ -800,7 +1034,7 @@ static void csv_line(char *out, size_t len, const struct bon *b)
 		char chunk[32] = "";	/* blank when it is the default */
 		if (b->p->chunk != 8192)
 			snprintf(chunk, sizeof(chunk), "%llu", (unsigned long long)b->p->chunk);
-		snprintf(out, len, "1.98,2.00a,%s,1,%ld,%s,%s,%lld,%lld", host, (long)time(NULL), size,
+		snprintf(out, len, "1.98,2.00a,%s,1,%ld,%s,%s,%lld,%lld", host, (long)b->seed, size,
 			 chunk, (long long)b->p->seeks, (long long)(b->p->seekers ? b->p->seekers : 5));
 		for (int c = PUTC; c <= SEEK; c++)
 			csv_cell(out, len, b, (enum col)c);
@@ -815,8 +1049,8 @@ static void csv_line(char *out, size_t len, const struct bon *b)
 		snprintf(out + u, len - u, ",%ld,%s,%s,%s,", b->ft.number / 1024, mx, mn, dr);
 		for (int c = SCRE; c < NCOLS; c++)
 			csv_cell(out, len, b, (enum col)c);
-		for (int k = 0; k < 12; k++)	/* latency columns: not measured */
-			strncat(out, ",", len - strlen(out) - 1);
+		for (int c = PUTC; c < NCOLS; c++)
+			csv_latency(out, len, b->lat[c]);
 	} else {
 		if (b->ft.max || b->ft.min || b->ft.dirs)
 			snprintf(files, sizeof(files), "%ld:%ld:%ld/%ld", b->ft.number / 1024, b->ft.max,
@@ -857,6 +1091,8 @@ static int bonnie_run(struct wl_ctx *ctx, double *values)
 		free(b);
 		return error_set("bonnie: out of memory or no working directory");
 	}
+	b->seed = (unsigned)getpid() ^ (unsigned)time(NULL);
+	srand(b->seed);	/* 2.00's tickets and both versions' file names */
 	if (p->putc)
 		rc = put_char(b);
 	if (!rc)

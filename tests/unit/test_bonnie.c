@@ -60,6 +60,17 @@ static void test_run_200(void **state)
 		assert_true(!strcmp(f, "+++++") || atof(f) > 0);
 		assert_true(isnan(v[(k - 10)]) == !strcmp(f, "+++++"));
 	}
+	/* the 12 latency fields, in print_latency()'s format: every phase ran */
+	for (int k = 39; k <= 50; k++) {
+		char unit[4] = "";
+		int num = -1, used = 0;
+		field(d, k, f, sizeof(f));
+		assert_int_equal(sscanf(f, "%d%3[a-z]%n", &num, unit, &used), 2);
+		assert_int_equal(used, (int)strlen(f));
+		assert_true(num >= 0 && (!strcmp(unit, "us") || !strcmp(unit, "ms") || !strcmp(unit, "s")));
+		assert_true(strcmp(unit, "us") || num < 100000);	/* us below 0.1 s */
+	}
+	assert_true(atol(field(d, 5, f, sizeof(f))) != 0);	/* the seed */
 }
 
 static void test_run_104(void **state)
