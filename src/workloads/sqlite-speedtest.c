@@ -1,13 +1,15 @@
 /*
- * sqlite-speedtest.c: fsbench's own SQLite speed test in the spirit of
- * speedtest1's "main" test set (docs/workloads/sqlite.md),
- * with the database file in the target's scratch directory.
+ * sqlite-speedtest.c: speedtest1's "main" test set (SQLite's
+ * test/speedtest1.c, docs/workloads/sqlite.md), with the database file in
+ * the target's scratch directory.
  *
- * size=N scales like speedtest1's --size: the main tables get 500 x N rows
- * (size 1000 = 500,000).  Each numbered step is timed on its own, BEGIN and
- * COMMIT (and so the commit-time fsyncs) included, from a PRNG reset at the
- * step's start so every run does the same work; the result is the sum of
- * the steps, as speedtest1's TOTAL.  Each step's time is kept in the
+ * Statement by statement what speedtest1 runs: the same tables, SQL,
+ * bindings, generator (reset at each step), key permutation and English
+ * number names, each row's columns read as text as speedtest1_run() reads
+ * them.  size=N scales as --size: 500 x N rows in the z tables, 700 x N in
+ * t5 and t6.  Each numbered step is timed on its own, its BEGIN and COMMIT
+ * (and so the commit-time fsyncs) included; the result is the sum of the
+ * steps, as speedtest1's TOTAL, and each step's time is kept in the
  * sample's detail in speedtest1's line format.  journal_mode and
  * synchronous default to SQLite's own (DELETE, FULL).  SQLite's temporary
  * files go to the target too.
@@ -50,363 +52,523 @@ static const struct preset speed_presets[] = {
 
 struct speed {
 	sqlite3 *db;
-	int64_t sz;		/* rows in the main tables */
+	sqlite3_stmt *st;	/* the step's prepared statement */
 	int64_t nsize;		/* size= */
-	uint64_t rnd;		/* PRNG state, reset per step */
+	int64_t sz;		/* rows of the step's table: 500 x size, then 700 x size */
+	unsigned maxb;		/* all-ones bound of the key permutation */
+	uint32_t x, y;		/* the generator, reset at each step */
+	int rc;			/* the step's first error */
+	char num[2000];		/* a number's English name */
+	char result[3000];	/* the columns of the last row, as speedtest1 keeps them */
 	char path[4200];
 };
 
-/* Deterministic PRNG (64-bit LCG), reset at each step's start. */
-static uint32_t next_rand(struct speed *s)
+/* speedtest1's generator: a Galois LFSR xor an LCG, both 32-bit, from the
+ * same seeds at every step, so every run does the same work. */
+static uint32_t st_random(struct speed *s)
 {
-	s->rnd = s->rnd * 6364136223846793005ULL + 1442695040888963407ULL;
-	return (uint32_t)(s->rnd >> 33);
+	s->x = (s->x >> 1) ^ ((1 + ~(s->x & 1)) & 0xd0000001u);
+	s->y = s->y * 1103515245u + 12345u;
+	return s->x ^ s->y;
 }
 
-/* The English name of n ("one thousand two hundred three"), speedtest1's
- * text column: realistic, variable-length, LIKE-searchable. */
-static void number_name(unsigned n, char *out, size_t len)
+/* A permutation of 1..limit for limit = 2^k - 1: the low k bits of in,
+ * reversed.  Keys arrive neither sorted nor random. */
+static unsigned swizzle(unsigned in, unsigned limit)
+{
+	unsigned out = 0;
+
+	for (; limit; limit >>= 1, in >>= 1)
+		out = (out << 1) | (in & 1);
+	return out;
+}
+
+static unsigned all_ones(unsigned limit)
+{
+	unsigned m = 1;
+
+	while (m < limit)
+		m = (m << 1) + 1;
+	return m;
+}
+
+/* Newton's integer square root, ten steps at most (step 320's bound). */
+static int isqrt_est(int v)
+{
+	int r = v / 2;
+
+	for (int k = 0; r > 0 && k < 10; k++) {
+		int next = (r + v / r) / 2;
+		if (next == r)
+			break;
+		r = next;
+	}
+	return r;
+}
+
+/* Append " word" (no space when first) at out + *at with sqlite3_snprintf,
+ * bounded by len. */
+static void add_word(char *out, size_t len, size_t *at, const char *word)
+{
+	if (*at && *at + 1 < len)
+		out[(*at)++] = ' ';
+	if (*at < len) {
+		sqlite3_snprintf((int)(len - *at), out + *at, "%s", word);
+		*at += strlen(out + *at);
+	}
+}
+
+/* The English name of n ("one hundred twenty three"), the text column:
+ * variable length, LIKE-searchable.  Returns its length.  It is made for
+ * every inserted row, so its cost is part of the insert steps: it formats
+ * with sqlite3_snprintf, word by word, as speedtest1 does (glibc's
+ * snprintf made those steps 1.1-1.25x slower, plain copies 0.85x). */
+static int number_name(unsigned n, char *out, size_t len)
 {
 	static const char *ones[] = { "zero", "one", "two", "three", "four", "five", "six",
 				      "seven", "eight", "nine", "ten", "eleven", "twelve",
 				      "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
 				      "eighteen", "nineteen" };
-	static const char *tens[] = { "", "", "twenty", "thirty", "forty", "fifty", "sixty",
+	static const char *tens[] = { "", "ten", "twenty", "thirty", "forty", "fifty", "sixty",
 				      "seventy", "eighty", "ninety" };
 	static const struct { unsigned scale; const char *word; } big[] = {
 		{ 1000000000, "billion" }, { 1000000, "million" }, { 1000, "thousand" },
 	};
 	size_t at = 0;
 
+	if (!len)
+		return 0;
 	out[0] = 0;
-#define ADD(...) at += (size_t)snprintf(out + at, at < len ? len - at : 0, __VA_ARGS__)
 	for (int i = 0; i < 3; i++) {
 		if (n < big[i].scale)
 			continue;
-		ADD("%s", at ? " " : "");
-		number_name(n / big[i].scale, out + at, len - at);
-		at = strlen(out);
-		ADD(" %s", big[i].word);
+		if (at && at + 1 < len)
+			out[at++] = ' ';
+		at += (size_t)number_name(n / big[i].scale, out + at, len - at);
+		if (at < len) {
+			sqlite3_snprintf((int)(len - at), out + at, " %s", big[i].word);
+			at += strlen(out + at);
+		}
 		n %= big[i].scale;
 	}
 	if (n >= 100) {
-		ADD("%s%s hundred", at ? " " : "", ones[n / 100]);
+		if (at && at + 1 < len)
+			out[at++] = ' ';
+		if (at < len) {
+			sqlite3_snprintf((int)(len - at), out + at, "%s hundred", ones[n / 100]);
+			at += strlen(out + at);
+		}
 		n %= 100;
 	}
 	if (n >= 20) {
-		ADD("%s%s", at ? " " : "", tens[n / 10]);
+		add_word(out, len, &at, tens[n / 10]);
 		n %= 10;
 	}
 	if (n > 0 || at == 0)
-		ADD("%s%s", at ? " " : "", ones[n]);
-#undef ADD
+		add_word(out, len, &at, ones[n]);
+	return (int)at;
 }
 
-/* Spread 1..n over an order that is neither sorted nor random. */
-static int64_t swizzle(int64_t i, int64_t n)
+/* ---- what a step does, in speedtest1's calls --------------------------- */
+
+/* speedtest1_exec(): one statement or a script, rows not read. */
+static void exec(struct speed *s, const char *sql)
 {
-	return (i * 7919) % n + 1;
+	if (!s->rc && sqlitedb_exec(s->db, sql))
+		s->rc = -1;
 }
 
-static int run_sql(struct speed *s, const char *sql)
+/* speedtest1_prepare(): the step's one statement. */
+static void prepare(struct speed *s, const char *sql)
 {
-	return sqlitedb_exec(s->db, sql);
+	if (s->rc)
+		return;
+	sqlite3_finalize(s->st);
+	s->st = NULL;
+	if (sqlitedb_prepare(s->db, sql, &s->st))
+		s->rc = -1;
 }
 
-/* Repeat a prepared statement n times with up to three random bindings
- * drawn in [0, range); kind selects what is bound. */
-enum bind { B_INT, B_RANGE, B_TEXT_RANGE, B_LIKE, B_ROW, B_NAME };
-
-static int repeat(struct speed *s, const char *sql, int64_t n, enum bind kind, int64_t range)
+/* speedtest1_run(): step to the end, every column of every row read as
+ * text and kept in a bounded buffer (that conversion is part of the work);
+ * then reset. */
+static void run(struct speed *s)
 {
-	sqlite3_stmt *st;
-	char a[128], b[160];
-	int rc = 0;
+	int rc;
 
-	if (sqlitedb_prepare(s->db, sql, &st))
-		return -1;
-	for (int64_t i = 0; i < n && !rc; i++) {
-		int64_t x = (int64_t)(next_rand(s) % (uint64_t)range);
-		switch (kind) {
-		case B_INT:
-			sqlite3_bind_int64(st, 1, x + 1);
-			break;
-		case B_RANGE:
-			sqlite3_bind_int64(st, 1, x);
-			sqlite3_bind_int64(st, 2, x + range / 5000 + 10);
-			break;
-		case B_TEXT_RANGE:
-			number_name((unsigned)x, a, sizeof(a));
-			number_name((unsigned)(x + range / 5000 + 10), b, sizeof(b));
-			sqlite3_bind_text(st, 1, a, -1, SQLITE_TRANSIENT);
-			sqlite3_bind_text(st, 2, b, -1, SQLITE_TRANSIENT);
-			break;
-		case B_LIKE:
-			number_name((unsigned)(x % 1000), a, sizeof(a));
-			snprintf(b, sizeof(b), "%%%s%%", a);
-			sqlite3_bind_text(st, 1, b, -1, SQLITE_TRANSIENT);
-			break;
-		case B_NAME:
-			number_name((unsigned)(x + 1), a, sizeof(a));
-			sqlite3_bind_text(st, 1, a, -1, SQLITE_TRANSIENT);
-			break;
-		case B_ROW: {
-			int64_t k = swizzle(i, n), v = next_rand(s) % 1000000;
-			number_name((unsigned)v, a, sizeof(a));
-			sqlite3_bind_int64(st, 1, k);
-			sqlite3_bind_int64(st, 2, v);
-			sqlite3_bind_text(st, 3, a, -1, SQLITE_TRANSIENT);
-			break;
+	if (s->rc)
+		return;
+	size_t used = 0;
+	while ((rc = sqlite3_step(s->st)) == SQLITE_ROW) {
+		int ncol = sqlite3_column_count(s->st);
+		for (int i = 0; i < ncol; i++) {
+			const char *z = (const char *)sqlite3_column_text(s->st, i);
+			size_t n = strlen(z ? z : "nil");
+			if (used + n < sizeof(s->result) - 2) {
+				if (used)
+					s->result[used++] = ' ';
+				memcpy(s->result + used, z ? z : "nil", n + 1);
+				used += n;
+			}
 		}
-		}
-		rc = sqlitedb_run(s->db, st);
 	}
-	sqlite3_finalize(st);
-	return rc;
+	sqlite3_reset(s->st);
+	if (rc != SQLITE_DONE)
+		s->rc = error_set("sqlite: %s: %s", sqlite3_sql(s->st), sqlite3_errmsg(s->db));
 }
 
-/* INSERT n rows (a, b, c) into table with a in `order`. */
-static int fill(struct speed *s, const char *table, int64_t n, bool ordered, bool text_key)
+static void bind_int(struct speed *s, int k, int64_t v)
 {
-	char sql[128], name[128], key[160];
-	sqlite3_stmt *st;
-	int rc = 0;
+	if (!s->rc)
+		sqlite3_bind_int64(s->st, k, v);
+}
 
-	snprintf(sql, sizeof(sql), "INSERT INTO %s VALUES(?1,?2,?3)", table);
-	if (sqlitedb_prepare(s->db, sql, &st))
-		return -1;
-	for (int64_t i = 1; i <= n && !rc; i++) {
-		int64_t a = ordered ? i : swizzle(i, n), b = next_rand(s) % (uint64_t)(n * 2);
-		number_name((unsigned)b, name, sizeof(name));
-		if (text_key) {
-			number_name((unsigned)a, key, sizeof(key));
-			sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-		} else {
-			sqlite3_bind_int64(st, 1, a);
-		}
-		sqlite3_bind_int64(st, 2, b);
-		sqlite3_bind_text(st, 3, name, -1, SQLITE_TRANSIENT);
-		rc = sqlitedb_run(s->db, st);
+static void bind_text(struct speed *s, int k, const char *z, int n)
+{
+	if (!s->rc)
+		sqlite3_bind_text(s->st, k, z, n, SQLITE_STATIC);
+}
+
+/* The steps read 32-bit binds where speedtest1 binds ints. */
+#define I32(v) ((int64_t)(int)(v))
+
+/* Steps 100-120: n rows, keys from the permutation, each named in English. */
+static void fill(struct speed *s, const char *create, const char *insert, int key_col)
+{
+	exec(s, "BEGIN");
+	exec(s, create);
+	prepare(s, insert);
+	for (int64_t i = 1; i <= s->sz && !s->rc; i++) {
+		unsigned x1 = swizzle((unsigned)i, s->maxb);
+		number_name(x1, s->num, sizeof(s->num));
+		bind_int(s, key_col, (int64_t)x1);
+		bind_int(s, key_col == 1 ? 2 : 1, I32(i));
+		bind_text(s, 3, s->num, -1);
+		run(s);
 	}
-	sqlite3_finalize(st);
-	return rc;
+	exec(s, "COMMIT");
 }
 
-static int in_txn(struct speed *s, int (*body)(struct speed *))
+static void s100(struct speed *s)
 {
-	if (run_sql(s, "BEGIN"))
-		return -1;
-	if (body(s)) {
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		return -1;
+	fill(s, "CREATE TABLE z1(a INTEGER, b INTEGER, c TEXT)", "INSERT INTO z1 VALUES(?1,?2,?3)", 1);
+}
+
+static void s110(struct speed *s)
+{
+	fill(s, "CREATE TABLE z2(a INTEGER UNIQUE, b INTEGER, c TEXT)",
+	     "INSERT INTO z2 VALUES(?1,?2,?3)", 2);
+}
+
+static void s120(struct speed *s)
+{
+	fill(s, "CREATE TABLE t3(a INTEGER UNIQUE, b INTEGER, c TEXT)",
+	     "INSERT INTO t3 VALUES(?1,?2,?3)", 1);
+}
+
+/* n statements over a numeric range: [x1, x1 + sz/5000 + rand%10]. */
+static void ranges(struct speed *s, const char *sql, int64_t n, unsigned base)
+{
+	exec(s, "BEGIN");
+	prepare(s, sql);
+	for (int64_t i = 1; i <= n && !s->rc; i++) {
+		unsigned x1 = st_random(s) % s->maxb + base;
+		unsigned x2 = st_random(s) % 10 + (unsigned)(s->sz / 5000) + x1;
+		bind_int(s, 1, I32(x1));
+		bind_int(s, 2, I32(x2));
+		run(s);
 	}
-	return run_sql(s, "COMMIT");
+	exec(s, "COMMIT");
 }
 
-#define N5 (s->sz / 5 > 0 ? s->sz / 5 : 1)
-#define NPK (700 * s->nsize)
-
-static int b100(struct speed *s)
+static void s130(struct speed *s)
 {
-	return run_sql(s, "CREATE TABLE z1(a INTEGER, b INTEGER, c TEXT)") ||
-	       fill(s, "z1", s->sz, false, false);
-}
-static int b110(struct speed *s)
-{
-	return run_sql(s, "CREATE TABLE z2(a INTEGER PRIMARY KEY, b INTEGER, c TEXT)") ||
-	       fill(s, "z2", s->sz, true, false);
-}
-static int b120(struct speed *s)
-{
-	return run_sql(s, "CREATE TABLE t3(a INTEGER, b INTEGER, c TEXT); "
-			  "CREATE INDEX t3a ON t3(a)") ||
-	       fill(s, "t3", s->sz, false, false);
-}
-static int b130(struct speed *s)
-{
-	return repeat(s, "SELECT count(*), avg(b), sum(length(c)) FROM z1 WHERE b BETWEEN ?1 AND ?2",
-		      25, B_RANGE, s->sz * 2);
-}
-static int b140(struct speed *s)
-{
-	return repeat(s, "SELECT count(*), avg(b), sum(length(c)) FROM z1 WHERE c LIKE ?1", 10,
-		      B_LIKE, 1000);
-}
-static int b142(struct speed *s)
-{
-	return repeat(s, "SELECT a, b, c FROM z1 WHERE c LIKE ?1 ORDER BY a", 10, B_LIKE, 1000);
-}
-static int b145(struct speed *s)
-{
-	return repeat(s, "SELECT a, b, c FROM z1 WHERE c LIKE ?1 ORDER BY a LIMIT 10", 10, B_LIKE,
-		      1000);
-}
-static int b150(struct speed *s)
-{
-	return run_sql(s, "CREATE UNIQUE INDEX z1a ON z1(a); CREATE INDEX z1b ON z1(b); "
-			  "CREATE INDEX z1c ON z1(c); CREATE INDEX z2b ON z2(b); "
-			  "CREATE INDEX z2c ON z2(c)");
-}
-static int b160(struct speed *s)
-{
-	return repeat(s, "SELECT count(*), avg(b), sum(length(c)) FROM z1 WHERE b BETWEEN ?1 AND ?2",
-		      N5, B_RANGE, s->sz * 2);
-}
-static int b161(struct speed *s)
-{
-	return repeat(s, "SELECT count(*), avg(b), sum(length(c)) FROM z2 WHERE a BETWEEN ?1 AND ?2",
-		      N5, B_RANGE, s->sz);
-}
-static int b170(struct speed *s)
-{
-	return repeat(s, "SELECT count(*), avg(b), sum(length(c)) FROM z1 WHERE c BETWEEN ?1 AND ?2",
-		      N5, B_TEXT_RANGE, s->sz);
-}
-static int b180(struct speed *s)
-{
-	return run_sql(s, "CREATE TABLE t4(a INTEGER, b INTEGER, c TEXT); "
-			  "CREATE INDEX t4a ON t4(a); CREATE INDEX t4b ON t4(b); "
-			  "CREATE INDEX t4c ON t4(c); INSERT INTO t4 SELECT * FROM z1");
-}
-static int b190(struct speed *s)	/* autocommit: each statement commits */
-{
-	return run_sql(s, "DELETE FROM z2") || run_sql(s, "INSERT INTO z2 SELECT * FROM z1");
-}
-static int b200(struct speed *s)
-{
-	return run_sql(s, "VACUUM");
-}
-static int b210(struct speed *s)
-{
-	return run_sql(s, "ALTER TABLE z2 ADD COLUMN d INT DEFAULT 123") ||
-	       run_sql(s, "SELECT sum(d) FROM z2");
-}
-static int b230(struct speed *s)
-{
-	return repeat(s, "UPDATE z2 SET d=b*2 WHERE b BETWEEN ?1 AND ?2", N5, B_RANGE, s->sz * 2);
-}
-static int b240(struct speed *s)
-{
-	return repeat(s, "UPDATE z2 SET d=b*3 WHERE a=?1", s->sz, B_INT, s->sz);
-}
-static int b250(struct speed *s)
-{
-	return run_sql(s, "UPDATE z2 SET d=d+b+1");
-}
-static int b260(struct speed *s)
-{
-	return run_sql(s, "SELECT sum(d) FROM z2");
-}
-static int b270(struct speed *s)
-{
-	return repeat(s, "DELETE FROM z2 WHERE b BETWEEN ?1 AND ?2", N5, B_RANGE, s->sz * 2);
-}
-static int b280(struct speed *s)
-{
-	return repeat(s, "DELETE FROM t3 WHERE a=?1", s->sz, B_INT, s->sz);
-}
-static int b290(struct speed *s)
-{
-	return run_sql(s, "REPLACE INTO z2(a,b,c) SELECT a,b,c FROM z1; "
-			  "REPLACE INTO t3(a,b,c) SELECT a,b,c FROM z1");
-}
-static int b300(struct speed *s)
-{
-	return run_sql(s, "DELETE FROM z2 WHERE a%2=1; "
-			  "INSERT INTO z2(a,b,c) SELECT a,b,c FROM z1 WHERE a%2=1");
-}
-static int b310(struct speed *s)
-{
-	return repeat(s, "SELECT t4.c, z1.c, z2.c, t3.c FROM t4, z1, z2, t3 "
-			 "WHERE t4.a BETWEEN ?1 AND ?2 AND z1.a=t4.a AND z2.a=z1.a AND t3.a=z2.a",
-		      N5, B_RANGE, s->sz);
-}
-static int b320(struct speed *s)
-{
-	return run_sql(s, "SELECT count(*) FROM z1 WHERE b IN (SELECT b FROM z2 WHERE a%10=0)");
-}
-static int b400(struct speed *s)
-{
-	return run_sql(s, "CREATE TABLE t5(a INTEGER PRIMARY KEY, b INTEGER, c TEXT)") ||
-	       repeat(s, "REPLACE INTO t5 VALUES(?1,?2,?3)", NPK, B_ROW, 1);
-}
-static int b410(struct speed *s)	/* no explicit transaction, as speedtest1 */
-{
-	return repeat(s, "SELECT b, c FROM t5 WHERE a=?1", NPK, B_INT, NPK);
-}
-static int b500(struct speed *s)
-{
-	return run_sql(s, "CREATE TABLE t6(a TEXT PRIMARY KEY, b INTEGER, c TEXT) WITHOUT ROWID") ||
-	       fill(s, "t6", NPK, false, true);
-}
-static int b510(struct speed *s)
-{
-	return repeat(s, "SELECT b, c FROM t6 WHERE a=?1", NPK, B_NAME, NPK);
-}
-static int b520(struct speed *s)
-{
-	return run_sql(s, "SELECT DISTINCT b FROM z1 ORDER BY b LIMIT 5");
-}
-static int b980(struct speed *s)
-{
-	return run_sql(s, "PRAGMA integrity_check");
-}
-static int b990(struct speed *s)
-{
-	return run_sql(s, "ANALYZE");
+	ranges(s, "SELECT count(*), avg(b), sum(length(c)), group_concat(c) FROM z1 "
+		  "WHERE b BETWEEN ?1 AND ?2", 25, 0);
 }
 
+/* Steps 140-145: ten LIKE scans.  speedtest1 writes the name of i after a
+ * '%' and then puts the closing '%' over the name's last letter: "%on%". */
+static void likes(struct speed *s, const char *sql)
+{
+	exec(s, "BEGIN");
+	prepare(s, sql);
+	for (int i = 1; i <= 10 && !s->rc; i++) {
+		st_random(s);	/* drawn and unused, as speedtest1 does */
+		s->num[0] = '%';
+		int len = number_name((unsigned)i, s->num + 1, sizeof(s->num) - 2);
+		s->num[len] = '%';
+		s->num[len + 1] = 0;
+		bind_text(s, 1, s->num, len + 1);
+		run(s);
+	}
+	exec(s, "COMMIT");
+}
+
+static void s140(struct speed *s)
+{
+	likes(s, "SELECT count(*), avg(b), sum(length(c)), group_concat(c) FROM z1 WHERE c LIKE ?1");
+}
+
+static void s142(struct speed *s)
+{
+	likes(s, "SELECT a, b, c FROM z1 WHERE c LIKE ?1 ORDER BY a");
+}
+
+static void s145(struct speed *s)
+{
+	likes(s, "SELECT a, b, c FROM z1 WHERE c LIKE ?1 ORDER BY a LIMIT 10");
+}
+
+static void s150(struct speed *s)
+{
+	exec(s, "BEGIN");
+	exec(s, "CREATE UNIQUE INDEX t1b ON z1(b)");
+	exec(s, "CREATE INDEX t1c ON z1(c)");
+	exec(s, "CREATE UNIQUE INDEX t2b ON z2(b)");
+	exec(s, "CREATE INDEX t2c ON z2(c DESC)");
+	exec(s, "CREATE INDEX t3bc ON t3(b,c)");
+	exec(s, "COMMIT");
+}
+
+static void s160(struct speed *s)
+{
+	ranges(s, "SELECT count(*), avg(b), sum(length(c)), group_concat(a) FROM z1 "
+		  "WHERE b BETWEEN ?1 AND ?2", s->sz / 5, 0);
+}
+
+static void s161(struct speed *s)
+{
+	ranges(s, "SELECT count(*), avg(b), sum(length(c)), group_concat(a) FROM z2 "
+		  "WHERE a BETWEEN ?1 AND ?2", s->sz / 5, 0);
+}
+
+static void s170(struct speed *s)
+{
+	exec(s, "BEGIN");
+	prepare(s, "SELECT count(*), avg(b), sum(length(c)), group_concat(a) FROM z1 "
+		   "WHERE c BETWEEN ?1 AND (?1||'~')");
+	for (int64_t i = 1; i <= s->sz / 5 && !s->rc; i++) {
+		int len = number_name(swizzle((unsigned)i, s->maxb), s->num, sizeof(s->num) - 1);
+		bind_text(s, 1, s->num, len);
+		run(s);
+	}
+	exec(s, "COMMIT");
+}
+
+static void s180(struct speed *s)
+{
+	exec(s, "BEGIN");
+	exec(s, "CREATE TABLE t4(a INTEGER UNIQUE, b INTEGER, c TEXT)");
+	exec(s, "CREATE INDEX t4b ON t4(b)");
+	exec(s, "CREATE INDEX t4c ON t4(c)");
+	exec(s, "INSERT INTO t4 SELECT * FROM z1");
+	exec(s, "COMMIT");
+}
+
+static void s190(struct speed *s)	/* autocommit: each statement commits */
+{
+	exec(s, "DELETE FROM z2");
+	exec(s, "INSERT INTO z2 SELECT * FROM z1");
+}
+
+static void s200(struct speed *s)
+{
+	exec(s, "VACUUM");
+}
+
+static void s210(struct speed *s)
+{
+	exec(s, "ALTER TABLE z2 ADD COLUMN d INT DEFAULT 123");
+	exec(s, "SELECT sum(d) FROM z2");
+}
+
+static void s230(struct speed *s)
+{
+	ranges(s, "UPDATE z2 SET d=b*2 WHERE b BETWEEN ?1 AND ?2", s->sz / 5, 0);
+}
+
+/* n statements on one random row each, a in 1..sz. */
+static void rows(struct speed *s, const char *sql)
+{
+	exec(s, "BEGIN");
+	prepare(s, sql);
+	for (int64_t i = 1; i <= s->sz && !s->rc; i++) {
+		bind_int(s, 1, I32(st_random(s) % (unsigned)s->sz + 1));
+		run(s);
+	}
+	exec(s, "COMMIT");
+}
+
+static void s240(struct speed *s)
+{
+	rows(s, "UPDATE z2 SET d=b*3 WHERE a=?1");
+}
+
+static void s250(struct speed *s)
+{
+	exec(s, "UPDATE z2 SET d=b*4");
+}
+
+static void s260(struct speed *s)
+{
+	exec(s, "SELECT sum(d) FROM z2");
+}
+
+static void s270(struct speed *s)
+{
+	ranges(s, "DELETE FROM z2 WHERE b BETWEEN ?1 AND ?2", s->sz / 5, 1);
+}
+
+static void s280(struct speed *s)
+{
+	rows(s, "DELETE FROM t3 WHERE a=?1");
+}
+
+static void s290(struct speed *s)
+{
+	exec(s, "REPLACE INTO z2(a,b,c) SELECT a,b,c FROM z1");
+	exec(s, "REPLACE INTO t3(a,b,c) SELECT a,b,c FROM z1");
+}
+
+static void s300(struct speed *s)
+{
+	exec(s, "DELETE FROM z2");
+	exec(s, "INSERT INTO z2(a,b,c) SELECT a,b,c FROM z1 WHERE (b&1)==(a&1)");
+	exec(s, "INSERT INTO z2(a,b,c) SELECT a,b,c FROM z1 WHERE (b&1)<>(a&1)");
+}
+
+static void s310(struct speed *s)
+{
+	exec(s, "BEGIN");
+	prepare(s, "SELECT z1.c FROM z1, z2, t3, t4 WHERE t4.a BETWEEN ?1 AND ?2 "
+		   "AND t3.a=t4.b AND z2.a=t3.b AND z1.c=z2.c");
+	for (int64_t i = 1; i <= s->sz / 5 && !s->rc; i++) {
+		unsigned x1 = st_random(s) % (unsigned)s->sz + 1;
+		unsigned x2 = st_random(s) % 10 + x1 + 4;
+		bind_int(s, 1, I32(x1));
+		bind_int(s, 2, I32(x2));
+		run(s);
+	}
+	exec(s, "COMMIT");
+}
+
+static void s320(struct speed *s)	/* one statement, no transaction */
+{
+	prepare(s, "SELECT sum(a), max(c), avg((SELECT a FROM z2 WHERE 5+z2.b=z1.b) AND rowid<?1), "
+		   "max(c) FROM z1 WHERE rowid<?1");
+	bind_int(s, 1, I32(isqrt_est((int)s->nsize) * 50));
+	run(s);
+}
+
+static void s400(struct speed *s)
+{
+	exec(s, "BEGIN");
+	exec(s, "CREATE TABLE t5(a INTEGER PRIMARY KEY, b)");
+	prepare(s, "REPLACE INTO t5 VALUES(?1,?2)");
+	for (int64_t i = 1; i <= s->sz && !s->rc; i++) {
+		number_name((unsigned)i, s->num, sizeof(s->num));
+		bind_int(s, 1, (int64_t)swizzle((unsigned)i, s->maxb));
+		bind_text(s, 2, s->num, -1);
+		run(s);
+	}
+	exec(s, "COMMIT");
+}
+
+static void s410(struct speed *s)	/* no explicit transaction, as speedtest1 */
+{
+	prepare(s, "SELECT b FROM t5 WHERE a=?1");
+	for (int64_t i = 1; i <= s->sz && !s->rc; i++) {
+		bind_int(s, 1, (int64_t)swizzle((unsigned)i, s->maxb));
+		run(s);
+	}
+}
+
+static void s500(struct speed *s)
+{
+	exec(s, "BEGIN");
+	exec(s, "CREATE TABLE t6(a TEXT PRIMARY KEY, b) WITHOUT ROWID");
+	prepare(s, "REPLACE INTO t6 VALUES(?1,?2)");
+	for (int64_t i = 1; i <= s->sz && !s->rc; i++) {
+		number_name(swizzle((unsigned)i, s->maxb), s->num, sizeof(s->num));
+		bind_int(s, 2, I32(i));
+		bind_text(s, 1, s->num, -1);
+		run(s);
+	}
+	exec(s, "COMMIT");
+}
+
+static void s510(struct speed *s)	/* no explicit transaction */
+{
+	prepare(s, "SELECT b FROM t6 WHERE a=?1");
+	for (int64_t i = 1; i <= s->sz && !s->rc; i++) {
+		number_name(swizzle((unsigned)i, s->maxb), s->num, sizeof(s->num));
+		bind_text(s, 1, s->num, -1);
+		run(s);
+	}
+}
+
+static void s520(struct speed *s)
+{
+	exec(s, "SELECT DISTINCT b FROM t5");
+	exec(s, "SELECT DISTINCT b FROM t6");
+}
+
+static void s980(struct speed *s)
+{
+	exec(s, "PRAGMA integrity_check");
+}
+
+static void s990(struct speed *s)
+{
+	exec(s, "ANALYZE");
+}
+
+/* The main test set, in speedtest1's order.  rows: 5 = 500 x size (the
+ * z tables), 7 = 700 x size (t5, t6), from that step on; shown: the count
+ * the title's %lld prints (0: none; 1: sz; 5: sz/5). */
 struct step {
 	int id;
 	const char *name;
-	int (*body)(struct speed *);
-	bool txn;
+	void (*body)(struct speed *);
+	int rows, shown;
 };
 
 static const struct step steps[] = {
-	{ 100, "%lld INSERTs into table with no index", b100, true },
-	{ 110, "%lld ordered INSERTS with one index/PK", b110, true },
-	{ 120, "%lld unordered INSERTS with one index", b120, true },
-	{ 130, "25 SELECTS, numeric BETWEEN, unindexed", b130, true },
-	{ 140, "10 SELECTS, LIKE, unindexed", b140, true },
-	{ 142, "10 SELECTS w/ORDER BY, unindexed", b142, true },
-	{ 145, "10 SELECTS w/ORDER BY and LIMIT, unindexed", b145, true },
-	{ 150, "CREATE INDEX five times", b150, true },
-	{ 160, "%lld SELECTS, numeric BETWEEN, indexed", b160, true },
-	{ 161, "%lld SELECTS, numeric BETWEEN, PK", b161, true },
-	{ 170, "%lld SELECTS, text BETWEEN, indexed", b170, true },
-	{ 180, "INSERTS with three indexes", b180, true },
-	{ 190, "DELETE and REFILL one table", b190, false },
-	{ 200, "VACUUM", b200, false },
-	{ 210, "ALTER TABLE ADD COLUMN, and query", b210, false },
-	{ 230, "%lld UPDATES, numeric BETWEEN, indexed", b230, true },
-	{ 240, "%lld UPDATES of individual rows", b240, true },
-	{ 250, "One big UPDATE of the whole table", b250, true },
-	{ 260, "Query added column after filling", b260, false },
-	{ 270, "%lld DELETEs, numeric BETWEEN, indexed", b270, true },
-	{ 280, "%lld DELETEs of individual rows", b280, true },
-	{ 290, "Refill two tables using REPLACE", b290, true },
-	{ 300, "Refill a table using (b&1)==(a&1)", b300, true },
-	{ 310, "%lld four-ways joins", b310, true },
-	{ 320, "subquery in result set", b320, true },
-	{ 400, "%lld REPLACE ops on an IPK", b400, true },
-	{ 410, "%lld SELECTS on an IPK", b410, false },
-	{ 500, "%lld REPLACE on TEXT PK", b500, true },
-	{ 510, "%lld SELECTS on a TEXT PK", b510, false },
-	{ 520, "SELECT DISTINCT", b520, true },
-	{ 980, "PRAGMA integrity_check", b980, false },
-	{ 990, "ANALYZE", b990, false },
+	{ 100, "%lld INSERTs into table with no index", s100, 5, 1 },
+	{ 110, "%lld ordered INSERTS with one index/PK", s110, 0, 1 },
+	{ 120, "%lld unordered INSERTS with one index/PK", s120, 0, 1 },
+	{ 130, "25 SELECTS, numeric BETWEEN, unindexed", s130, 0, 0 },
+	{ 140, "10 SELECTS, LIKE, unindexed", s140, 0, 0 },
+	{ 142, "10 SELECTS w/ORDER BY, unindexed", s142, 0, 0 },
+	{ 145, "10 SELECTS w/ORDER BY and LIMIT, unindexed", s145, 0, 0 },
+	{ 150, "CREATE INDEX five times", s150, 0, 0 },
+	{ 160, "%lld SELECTS, numeric BETWEEN, indexed", s160, 0, 5 },
+	{ 161, "%lld SELECTS, numeric BETWEEN, PK", s161, 0, 5 },
+	{ 170, "%lld SELECTS, text BETWEEN, indexed", s170, 0, 5 },
+	{ 180, "%lld INSERTS with three indexes", s180, 0, 1 },
+	{ 190, "DELETE and REFILL one table", s190, 0, 0 },
+	{ 200, "VACUUM", s200, 0, 0 },
+	{ 210, "ALTER TABLE ADD COLUMN, and query", s210, 0, 0 },
+	{ 230, "%lld UPDATES, numeric BETWEEN, indexed", s230, 0, 5 },
+	{ 240, "%lld UPDATES of individual rows", s240, 0, 1 },
+	{ 250, "One big UPDATE of the whole %lld-row table", s250, 0, 1 },
+	{ 260, "Query added column after filling", s260, 0, 0 },
+	{ 270, "%lld DELETEs, numeric BETWEEN, indexed", s270, 0, 5 },
+	{ 280, "%lld DELETEs of individual rows", s280, 0, 1 },
+	{ 290, "Refill two %lld-row tables using REPLACE", s290, 0, 1 },
+	{ 300, "Refill a %lld-row table using (b&1)==(a&1)", s300, 0, 1 },
+	{ 310, "%lld four-ways joins", s310, 0, 5 },
+	{ 320, "subquery in result set", s320, 0, 0 },
+	{ 400, "%lld REPLACE ops on an IPK", s400, 7, 1 },
+	{ 410, "%lld SELECTS on an IPK", s410, 0, 1 },
+	{ 500, "%lld REPLACE on TEXT PK", s500, 7, 1 },
+	{ 510, "%lld SELECTS on a TEXT PK", s510, 0, 1 },
+	{ 520, "%lld SELECT DISTINCT", s520, 0, 1 },
+	{ 980, "PRAGMA integrity_check", s980, 0, 0 },
+	{ 990, "ANALYZE", s990, 0, 0 },
 };
 #define NSTEPS (int)(sizeof(steps) / sizeof(steps[0]))
-
-static int64_t step_count(const struct speed *s, const struct step *st)
-{
-	if (st->id >= 400 && st->id < 520)
-		return 700 * s->nsize;
-	if (st->id == 100 || st->id == 110 || st->id == 120 || st->id == 240 || st->id == 280)
-		return s->sz;
-	return s->sz / 5 > 0 ? s->sz / 5 : 1;
-}
 
 static int speed_prepare(struct wl_ctx *ctx)
 {
@@ -429,7 +591,7 @@ static int speed_run(struct wl_ctx *ctx, double *v)
 
 	sqlitedb_remove(s->path);	/* speedtest1 deletes the file first */
 	s->nsize = p->size;
-	s->sz = 500 * p->size;
+	s->rc = 0;
 	if (sqlitedb_open(s->path, p->journal_mode, p->synchronous, &s->db))
 		return -1;
 	for (int i = 0; i < NSTEPS && !rc; i++) {
@@ -441,18 +603,29 @@ static int speed_run(struct wl_ctx *ctx, double *v)
 			rc = error_set("interrupted");
 			break;
 		}
-		s->rnd = 0x5eed0000ULL + (uint64_t)st->id;
+		if (st->rows) {
+			s->sz = st->rows * 100 * p->size;
+			s->maxb = all_ones((unsigned)(st->rows == 5 ? s->sz : s->sz / 3));
+		}
+		s->x = 0xad131d0b;
+		s->y = 0x44f9eac8;
 		t0 = now_ns();
-		rc = st->txn ? in_txn(s, st->body) : st->body(s);
+		st->body(s);
 		ns = now_ns() - t0;
+		sqlite3_finalize(s->st);	/* after the clock, as end_test() */
+		s->st = NULL;
+		rc = s->rc;
 		total += ns;
-		snprintf(name, sizeof(name), st->name, (long long)step_count(s, st));
+		snprintf(name, sizeof(name), st->name,
+			 (long long)(st->shown == 5 ? s->sz / 5 : s->sz));
 		if (ctx->detail && at < DETAIL_MAX)
 			at += (size_t)snprintf(ctx->detail + at, DETAIL_MAX - at, "%4d - %-.60s%.*s %8.3fs\n",
 					       st->id, name, (int)(60 - (strlen(name) < 60 ? strlen(name) : 60)),
 					       "............................................................",
 					       (double)ns / 1e9);
 	}
+	if (rc)	/* a failed step may leave its transaction open */
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(s->db);
 	s->db = NULL;
 	/* speedtest1's mix reads and rewrites its own tables: the database

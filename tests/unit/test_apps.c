@@ -93,6 +93,11 @@ static void test_sqlite_speedtest(void **state)
 	assert_non_null(strstr(detail, " 100 - 1000 INSERTs into table with no index"));
 	assert_non_null(strstr(detail, " 200 - VACUUM"));
 	assert_non_null(strstr(detail, " 980 - PRAGMA integrity_check"));
+	/* speedtest1's titles and counts: 500 x size rows, then 700 x size */
+	assert_non_null(strstr(detail, " 170 - 200 SELECTS, text BETWEEN, indexed"));
+	assert_non_null(strstr(detail, " 250 - One big UPDATE of the whole 1000-row table"));
+	assert_non_null(strstr(detail, " 400 - 1400 REPLACE ops on an IPK"));
+	assert_non_null(strstr(detail, " 520 - 1400 SELECT DISTINCT"));
 	/* The total is the sum of the steps, as speedtest1's TOTAL. */
 	for (line = strtok(detail, "\n"); line; line = strtok(NULL, "\n")) {
 		if (!strncmp(line, "       TOTAL", 12))
