@@ -467,22 +467,43 @@ static int get_char(struct bon *b)
 
 /* ---- random seeks ---------------------------------------------------- */
 
-/* What a seeker reports back through shared memory. */
+/* What a seeker reports back (1.04: through shared memory). */
 struct seeker_result {
 	uint64_t start, stop;	/* after its first ticket; after its close */
 	double cpu;
 	int failed;
 	uint64_t rd, wr;	/* bytes read and written back */
+	uint64_t longest;	/* 2.00: its longest seek, ns */
 };
+
+/* The seekers taken together. */
+struct seek_sum {
+	uint64_t first, last, longest;
+	double cpu;
+};
+
+static void seek_add(struct bon *b, struct seek_sum *sum, const struct seeker_result *r)
+{
+	if (r->start && (!sum->first || r->start < sum->first))
+		sum->first = r->start;
+	if (r->stop > sum->last)
+		sum->last = r->stop;
+	if (r->longest > sum->longest)
+		sum->longest = r->longest;
+	sum->cpu += r->cpu;
+	b->got += r->rd;
+	b->wrote += r->wr;
+}
 
 /* The seek phase's figures: from the first seeker's start to the last one's
  * stop, under bonnie's 0.5 s rule. */
-static void seek_figures(struct bon *b, double el, double cpu, uint64_t longest)
+static void seek_figures(struct bon *b, const struct seek_sum *sum)
 {
+	double el = ns_to_s(sum->last - sum->first), cpu = sum->cpu;
 	int shown = el >= 0.5 || b->p->precise;
 
 	b->ran[SEEK] = true;
-	b->lat[SEEK] = longest;
+	b->lat[SEEK] = sum->longest;
 	b->csv_rate[SEEK] = el < 0.5 ? NAN : (double)b->p->seeks / el;
 	b->rate[SEEK] = shown && el > 0 ? (double)b->p->seeks / el : NAN;
 	b->cpu[SEEK] = shown && el > 0 ? cpu / el * 100 : NAN;
@@ -556,9 +577,7 @@ struct seek_thread {
 	struct bon *b;
 	int rfd;
 	char *buf;
-	uint64_t start, stop, longest, rd, wr;
-	double cpu;
-	int failed;
+	struct seeker_result r;
 };
 
 /* CFileOp::action(): open, clock from the first ticket, fsync and close
@@ -572,12 +591,12 @@ static void *seek_thread_main(void *arg)
 	int ticket, fd = open(b->file, O_RDWR);
 
 	if (fd < 0) {
-		t->failed = 1;
+		t->r.failed = 1;
 		return NULL;
 	}
 	ssize_t n = read(t->rfd, &ticket, sizeof(ticket));
 	double cpu0 = self_cpu();
-	t->start = now_ns();
+	t->r.start = now_ns();
 	while (n == (ssize_t)sizeof(ticket) && ticket != END_TICKET) {
 		int update = ticket < 0;
 		uint64_t where = (uint64_t)(update ? -(int64_t)ticket : ticket) % b->nchunks;
@@ -585,26 +604,26 @@ static void *seek_thread_main(void *arg)
 		uint64_t t0 = now_ns();
 		if (lseek(fd, off, SEEK_SET) < 0 || read(fd, t->buf, (size_t)ch) != ch)
 			break;
-		t->rd += (uint64_t)ch;
+		t->r.rd += (uint64_t)ch;
 		if (update) {
 			t->buf[where % (uint64_t)ch]--;	/* touch a byte */
 			if (lseek(fd, off, SEEK_SET) < 0 || write(fd, t->buf, (size_t)ch) != ch ||
 			    (b->p->sync_all && fsync(fd)))
 				break;
-			t->wr += (uint64_t)ch;
+			t->r.wr += (uint64_t)ch;
 		}
 		uint64_t d = now_ns() - t0;
-		if (d > t->longest)
-			t->longest = d;
+		if (d > t->r.longest)
+			t->r.longest = d;
 		n = read(t->rfd, &ticket, sizeof(ticket));
 	}
 	if (n != (ssize_t)sizeof(ticket) || ticket != END_TICKET)
-		t->failed = 1;
+		t->r.failed = 1;
 	if (fsync(fd))
-		t->failed = 1;
+		t->r.failed = 1;
 	close(fd);
-	t->stop = now_ns();
-	t->cpu = self_cpu() - cpu0;
+	t->r.stop = now_ns();
+	t->r.cpu = self_cpu() - cpu0;
 	return NULL;
 }
 
@@ -658,27 +677,18 @@ static int seeks_threads(struct bon *b)
 	pfd = -1;
 	close(fds[1]);	/* a seeker still reading sees the end */
 	fds[1] = -1;
-	uint64_t first = 0, last = 0, longest = 0;
-	double cpu = 0;
+	struct seek_sum sum = { 0, 0, 0, 0 };
 	for (int i = 0; i < started; i++) {
 		pthread_join(tid[i], NULL);
 		free(t[i].buf);
-		if (t[i].failed && !rc)
+		if (t[i].r.failed && !rc)
 			rc = error_set("bonnie: a seeker failed on %s", b->file);
-		if (t[i].start && (!first || t[i].start < first))
-			first = t[i].start;
-		if (t[i].stop > last)
-			last = t[i].stop;
-		if (t[i].longest > longest)
-			longest = t[i].longest;
-		cpu += t[i].cpu;
-		b->got += t[i].rd;
-		b->wrote += t[i].wr;
+		seek_add(b, &sum, &t[i].r);
 	}
 	if (!rc && workload_stopped())
 		rc = error_set("bonnie: interrupted");
-	if (!rc && first)
-		seek_figures(b, ns_to_s(last - first), cpu, longest);
+	if (!rc && sum.first)
+		seek_figures(b, &sum);
 out:
 	if (pfd >= 0)
 		close(pfd);
@@ -737,26 +747,19 @@ static int seeks(struct bon *b)
 		if (write(fds[1], &stop, sizeof(stop)) != (ssize_t)sizeof(stop))
 			break;
 	close(fds[1]);
-	uint64_t first = 0, last = 0;
-	double cpu = 0;
+	struct seek_sum sum = { 0, 0, 0, 0 };
 	for (int i = 0; i < started; i++) {
 		int st;
 		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
 			;
 		if (!rc && (!WIFEXITED(st) || WEXITSTATUS(st)))
 			rc = error_set("bonnie: a seeker failed on %s*", b->file);
-		if (res[i].start && (!first || res[i].start < first))
-			first = res[i].start;
-		if (res[i].stop > last)
-			last = res[i].stop;
-		cpu += res[i].cpu;
-		b->got += res[i].rd;
-		b->wrote += res[i].wr;
+		seek_add(b, &sum, &res[i]);
 	}
 	if (!rc && workload_stopped())
 		rc = error_set("bonnie: interrupted");
-	if (!rc && first)
-		seek_figures(b, ns_to_s(last - first), cpu, 0);
+	if (!rc && sum.first)
+		seek_figures(b, &sum);
 	munmap(res, len);
 	return rc;
 }
