@@ -183,6 +183,10 @@ static int phase_mkdir(struct level *lv)
 				for (int k = 0; k < lv->n; k++) {
 					snprintf(name, sizeof(name), lv->nm->leaf, i, j, k);
 					TIMED(lv->t, MKDIR, mkdir(name, 0777), "mkdir");
+					/* fileop 1.60 steps into each new leaf and out,
+					 * untimed, before the next mkdir */
+					if (enter(name) || leave())
+						return -1;
 				}
 				if (leave())
 					return -1;
@@ -250,6 +254,8 @@ static int phase_rmdir(struct level *lv)
 					return -1;
 				for (int k = 0; k < lv->n; k++) {
 					snprintf(name, sizeof(name), lv->nm->leaf, i, j, k);
+					if (enter(name) || leave())	/* in and out first, untimed, as 1.60 */
+						return -1;
 					TIMED(lv->t, RMDIR, rmdir(name), "rmdir");
 				}
 				if (leave())
