@@ -616,15 +616,6 @@ static int launch_exec(struct app_state *s, const struct app_params *p)
 	return 0;
 }
 
-/* Let the background run alone for `seconds` (Ctrl-C cuts it short). */
-static void background_alone(double seconds)
-{
-	uint64_t until = now_ns() + (uint64_t)(seconds * 1e9);
-
-	while (now_ns() < until && !workload_stopped())
-		usleep(50000);
-}
-
 static int app_run(struct wl_ctx *ctx, double *v)
 {
 	const struct app_params *p = ctx->params;
@@ -634,14 +625,14 @@ static int app_run(struct wl_ctx *ctx, double *v)
 
 	if (start_background(s, p))
 		return -1;
-	background_alone(p->settle);
+	workload_pause(p->settle);	/* the background alone */
 	for (int i = 0; i < p->launches && !rc; i++) {
 		uint64_t r0, w0, r1, w1, t0;
 
 		/* S waits 4 s before each launch, so every launch meets the
 		 * background in the same steady state; back to back, the later
 		 * launches met the writeback the earlier ones left. */
-		background_alone(p->gap);
+		workload_pause(p->gap);
 		/* S drops the cache without a sync: the writers' dirty pages
 		 * stay for the 2 s syncer, as they do in S. */
 		if (p->drop_caches && !cache_drop()) {

@@ -509,17 +509,16 @@ static void seek_figures(struct bon *b, const struct seek_sum *sum)
 	b->cpu[SEEK] = shown && el > 0 ? cpu / el * 100 : NAN;
 }
 
-/* A 1.04 ticket only says "seek": its seekers draw their own chunks, every
- * tenth written back; a negative chunk means "no more". */
-struct ticket {
-	int64_t chunk;
-	int write;
-};
+/* Tickets are ints through a pipe.  2.00's are random numbers, negative
+ * when the number is 0 mod 10 (that seek writes its chunk back), the chunk
+ * being the number mod the chunks.  1.04's only say "seek" (0): its
+ * seekers draw their own chunks, every tenth written back.  END_TICKET
+ * ends a seeker. */
+#define END_TICKET INT_MIN
 
 static void seeker(struct bon *b, int rfd, int idx, struct seeker_result *r)
 {
-	struct ticket t;
-	int n = 0, *fds = calloc(b->pieces, sizeof(int));
+	int ticket, n = 0, *fds = calloc(b->pieces, sizeof(int));
 	ssize_t ch = (ssize_t)b->p->chunk;
 	uint64_t per_piece = PIECE / b->p->chunk;
 	char path[4500];
@@ -534,7 +533,7 @@ static void seeker(struct bon *b, int rfd, int idx, struct seeker_result *r)
 		r->failed = 1;
 		return;
 	}
-	while (read(rfd, &t, sizeof(t)) == (ssize_t)sizeof(t) && t.chunk >= 0) {
+	while (read(rfd, &ticket, sizeof(ticket)) == (ssize_t)sizeof(ticket) && ticket != END_TICKET) {
 		if (!r->start)
 			r->start = now_ns();
 		int64_t c = (int64_t)(rand() % (int)b->nchunks);
@@ -567,11 +566,6 @@ static void seeker(struct bon *b, int rfd, int idx, struct seeker_result *r)
 }
 
 /* ---- 2.00: seeker threads ---------------------------------------------- */
-
-/* 2.00's tickets: a random number each, negative when it is 0 mod 10 (that
- * seek also writes its chunk back); the chunk is its value mod the chunks;
- * INT_MIN ends a seeker. */
-#define END_TICKET INT_MIN
 
 struct seek_thread {
 	struct bon *b;
@@ -657,8 +651,8 @@ static int seeks_threads(struct bon *b)
 			break;
 		}
 	}
-	for (uint64_t waited = 0; !rc && waited < (uint64_t)(wait * 1000) && !workload_stopped(); waited += 50)
-		usleep(50000);
+	if (!rc)
+		workload_pause(wait);
 	/* Interrupted: only the end tickets, so every seeker stops at once. */
 	size_t from = rc || workload_stopped() ? (size_t)b->p->seeks : 0;
 	for (const char *p = (const char *)(tickets + from), *e = (const char *)(tickets + nt); p < e;) {
@@ -735,16 +729,15 @@ static int seeks(struct bon *b)
 	}
 	close(fds[0]);
 	/* bonnie lets the seekers settle, then hands out every ticket at once. */
-	for (uint64_t waited = 0; !rc && waited < (uint64_t)(wait * 1000) && !workload_stopped(); waited += 50)
-		usleep(50000);
+	if (!rc)
+		workload_pause(wait);
 	for (int64_t i = 0; !rc && i < b->p->seeks && !workload_stopped(); i++) {
-		struct ticket t = { 0, 0 };
-		if (write(fds[1], &t, sizeof(t)) != (ssize_t)sizeof(t))
+		int go = 0;
+		if (write(fds[1], &go, sizeof(go)) != (ssize_t)sizeof(go))
 			rc = error_errno("bonnie: tickets");
 	}
-	struct ticket stop = { -1, 0 };
 	for (int i = 0; i < started; i++)
-		if (write(fds[1], &stop, sizeof(stop)) != (ssize_t)sizeof(stop))
+		if (write(fds[1], &(int){ END_TICKET }, sizeof(int)) != (ssize_t)sizeof(int))
 			break;
 	close(fds[1]);
 	struct seek_sum sum = { 0, 0, 0, 0 };

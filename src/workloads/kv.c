@@ -122,7 +122,7 @@ void kv_value_pool(char *pool, size_t *len)
  * (about 1 ms; 20000 allocations, 2 MiB copied) is part of db_bench's
  * figure, a quarter of a 1000-operation fillsync on tmpfs.  NULL when out
  * of memory. */
-static char *kv_value_pool_grown(size_t *len)
+char *kv_value_pool_grown(size_t *len)
 {
 	struct pm_random r;
 	char *pool = NULL;
@@ -131,32 +131,29 @@ static char *kv_value_pool_grown(size_t *len)
 	pm_init(&r, 301);
 	while (n < POOL_SIZE) {
 		char *raw = malloc(51), *piece = malloc(101);
-		if (!raw || !piece) {
-			free(raw);
-			free(piece);
+		bool ok = raw && piece;
+		if (ok && n + 100 > cap) {	/* the string doubles: a new copy */
+			size_t want = cap * 2 > n + 100 ? cap * 2 : n + 100;
+			char *grown = malloc(want + 1);
+			if ((ok = grown != NULL)) {
+				if (n)
+					memcpy(grown, pool, n);
+				free(pool);
+				pool = grown;
+				cap = want;
+			}
+		}
+		if (ok) {
+			pool_piece(&r, raw, piece);
+			memcpy(pool + n, piece, 100);
+			n += 100;
+		}
+		free(raw);
+		free(piece);
+		if (!ok) {
 			free(pool);
 			return NULL;
 		}
-		pool_piece(&r, raw, piece);
-		if (!pool || n + 100 > cap) {
-			size_t want = cap * 2 > n + 100 ? cap * 2 : n + 100;
-			char *grown = malloc(want + 1);
-			if (!grown) {
-				free(raw);
-				free(piece);
-				free(pool);
-				return NULL;
-			}
-			if (pool)
-				memcpy(grown, pool, n);
-			free(pool);
-			pool = grown;
-			cap = want;
-		}
-		memcpy(pool + n, piece, 100);
-		n += 100;
-		free(raw);
-		free(piece);
 	}
 	*len = n;
 	return pool;

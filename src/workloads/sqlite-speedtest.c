@@ -203,18 +203,20 @@ static void run(struct speed *s)
 		int ncol = sqlite3_column_count(s->st);
 		for (int i = 0; i < ncol; i++) {
 			const char *z = (const char *)sqlite3_column_text(s->st, i);
-			size_t n = strlen(z ? z : "nil");
+			if (!z)
+				z = "nil";
+			size_t n = strlen(z);
 			if (used + n < sizeof(s->result) - 2) {
 				if (used)
 					s->result[used++] = ' ';
-				memcpy(s->result + used, z ? z : "nil", n + 1);
+				memcpy(s->result + used, z, n + 1);
 				used += n;
 			}
 		}
 	}
 	sqlite3_reset(s->st);
 	if (rc != SQLITE_DONE)
-		s->rc = error_set("sqlite: %s: %s", sqlite3_sql(s->st), sqlite3_errmsg(s->db));
+		s->rc = sqlitedb_error(s->db, sqlite3_sql(s->st));
 }
 
 static void bind_int(struct speed *s, int k, int64_t v)
@@ -229,7 +231,7 @@ static void bind_text(struct speed *s, int k, const char *z, int n)
 		sqlite3_bind_text(s->st, k, z, n, SQLITE_STATIC);
 }
 
-/* The steps read 32-bit binds where speedtest1 binds ints. */
+/* What speedtest1 binds with sqlite3_bind_int: the value as a C int. */
 #define I32(v) ((int64_t)(int)(v))
 
 /* Steps 100-120: n rows, keys from the permutation, each named in English. */

@@ -31,7 +31,7 @@ void sqlitedb_modes_text(int journal_mode, int synchronous, char *buf, size_t le
 	snprintf(buf, len, "Journal: %s - Synchronous: %s", j, y);
 }
 
-static int db_error(sqlite3 *db, const char *what)
+int sqlitedb_error(sqlite3 *db, const char *what)
 {
 	int code = sqlite3_extended_errcode(db);
 
@@ -98,14 +98,14 @@ int sqlitedb_exec(sqlite3 *db, const char *sql)
 {
 	if (sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK)
 		return 0;
-	return db_error(db, sql);
+	return sqlitedb_error(db, sql);
 }
 
 int sqlitedb_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **out)
 {
 	if (sqlite3_prepare_v2(db, sql, -1, out, NULL) == SQLITE_OK)
 		return 0;
-	return db_error(db, sql);
+	return sqlitedb_error(db, sql);
 }
 
 int sqlitedb_run(sqlite3 *db, sqlite3_stmt *st)
@@ -117,7 +117,7 @@ int sqlitedb_run(sqlite3 *db, sqlite3_stmt *st)
 	sqlite3_reset(st);
 	if (rc == SQLITE_DONE)
 		return 0;
-	return db_error(db, sqlite3_sql(st));
+	return sqlitedb_error(db, sqlite3_sql(st));
 }
 
 void sqlitedb_remove(const char *path)

@@ -24,6 +24,9 @@
 int sqlitedb_open(const char *path, int journal_mode, int synchronous, sqlite3 **out);
 /* "Journal: DELETE - Synchronous: FULL", for chart subtitles. */
 void sqlitedb_modes_text(int journal_mode, int synchronous, char *buf, size_t len);
+/* Set and return the error for `what` from db's last failure (-1); a full
+ * disk says to lower size= or enlarge the target. */
+int sqlitedb_error(sqlite3 *db, const char *what);
 /* Run SQL that returns no rows we need. */
 int sqlitedb_exec(sqlite3 *db, const char *sql);
 /* Prepare or fail with the statement in the message. */

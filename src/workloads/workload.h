@@ -19,6 +19,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "../core/param.h"
 #include "../core/stop.h"
@@ -102,6 +103,15 @@ struct workload {
 static inline int workload_stopped(void)
 {
 	return stop_requested();
+}
+
+/* Wait `seconds` untimed (a tool's settle time), cut short by a stop. */
+static inline void workload_pause(double seconds)
+{
+	struct timespec step = { 0, 50000000 };
+
+	for (double left = seconds; left > 0 && !workload_stopped(); left -= 0.05)
+		nanosleep(&step, NULL);
 }
 
 /* The repetition's data set is complete and nothing is timed right now:
