@@ -12,7 +12,13 @@ run fileop "fileop:l=2,u=3,s=4k"
 check "fileop runs" jqt '.run.status == "complete"' "$WORK/fileop.json"
 check "fileop: 13 columns" jqt '.tests[0].metrics | length == 13' "$WORK/fileop.json"
 check "fileop: per-level table kept" jqt '.tests[0].samples[0].detail | test("^level +mkdir +rmdir")' "$WORK/fileop.json"
-check "fileop: seed-002 table" grep -qE '^ +mkdir +rmdir +create +read +write +close +stat +access$' "$WORK/fileop.out"
+# seed 002's 13 columns in its order; how many fit on a line depends on how
+# wide this machine's figures are, so the header is read across its lines
+fileop_header() {
+	awk '/^ +mkdir +rmdir/ { on = 1 } on && /^$/ { exit } on && /^ / { for (i = 1; i <= NF; i++) printf "%s ", $i }' "$1"
+}
+check "fileop: seed-002 table" [ "$(fileop_header "$WORK/fileop.out")" = \
+	"mkdir rmdir create read write close stat access chmod readdir link unlink delete " ]
 
 run postmark "postmark:transactions=3000,number=200"
 check "postmark runs" jqt '.tests[0].metrics[0].results[0].n == 2' "$WORK/postmark.json"
