@@ -111,6 +111,10 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 	struct stat st;
 	int fd;
 
+	/* fio's null engine is diskless (FIO_DISKLESSIO): no file is made,
+	 * laid out or opened, so nothing is written to the target. */
+	if (job->ops->flags & ENGINE_NO_DATA)
+		return 0;
 	/* Never through a symlink, and a file that was there before is
 	 * used only if it is a plain file of ours or the job named it:
 	 * fsbench runs as root in directories others can write to. */
@@ -132,10 +136,6 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 		close(fd);
 		return error_set("%s was there before and is not a plain file of uid %d: name it "
 				 "with filename= to use it, or remove it", f->path, (int)geteuid());
-	}
-	if ((job->ops->flags & ENGINE_NO_DATA) && !io_has_reads(o)) {
-		close(fd);
-		return 0;
 	}
 	if (io_has_reads(o) && (uint64_t)st.st_size < need) {
 		/* verify needs headers in every block: a short file is
@@ -169,6 +169,10 @@ static int open_for_io(struct io_job *job, struct io_file *f)
 {
 	int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | (io_is_direct(&job->o) ? O_DIRECT : 0);
 
+	if (job->ops->flags & ENGINE_NO_DATA) {
+		f->fd = -1;	/* diskless, as lay_out() */
+		return 0;
+	}
 	f->fd = open(f->path, flags);
 	if (f->fd >= 0)
 		return 0;
@@ -187,6 +191,8 @@ static int check_space(struct io_job *job)
 
 	if (job->o.fill_device)
 		return 0;	/* it writes until the space runs out, by design */
+	if (job->ops->flags & ENGINE_NO_DATA)
+		return 0;	/* diskless */
 	for (int i = 0; i < job->nthreads; i++) {
 		if (i && job->o.filename[0])
 			break;

@@ -258,7 +258,10 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	json_object_set_new(j, "trim", fio_direction(0, 0, &empty, NULL, secs));
 	json_object_set_new(j, "sync", json_pack("{s:i,s:o}", "total_ios", 0, "lat_ns",
 						 lat_json(&empty, false)));
-	json_object_set_new(j, "job_runtime", json_integer((json_int_t)((secs + (double)r->verify_ns / 1e9) * 1e3 + 0.5)));
+	/* The threads are one job, as with fio's group_reporting, which sums
+	 * its jobs' runtimes here: usr_cpu x job_runtime is then all the CPU. */
+	json_object_set_new(j, "job_runtime", json_integer((json_int_t)((secs + (double)r->verify_ns / 1e9) *
+								       (double)opt->numjobs * 1e3 + 0.5)));
 	json_object_set_new(j, "usr_cpu", json_real(100.0 * (double)r->usr_ns / 1e9 / wall));
 	json_object_set_new(j, "sys_cpu", json_real(100.0 * (double)r->sys_ns / 1e9 / wall));
 	json_object_set_new(j, "ctx", json_integer((json_int_t)r->ctx));

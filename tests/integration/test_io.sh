@@ -37,6 +37,17 @@ check "io: files removed afterwards" [ -z "$(ls -A "$T")" ]
 check "io: fio-style flags, fio-shaped text" grep -q "^  read: IOPS=.*, BW=.*MiB/s (.*MB/s)" "$WORK/flags.out"
 check "io: percentiles printed" grep -q "99.99th=" "$WORK/flags.out"
 
+# null is diskless, as fio's: a read job makes, lays out and opens no file
+(cd "$T" && FSB io --name=n --rw=randread --bs=4k --size=8m --ioengine=null --filename="$WORK/absent/n.dat" \
+	--output-format=json) >"$WORK/null.json" 2>&1
+check "io: null engine reads a file it never makes" jqt '.jobs[0].read.total_ios == 2048' "$WORK/null.json"
+check "io: ...and leaves nothing" [ ! -e "$WORK/absent" ] && [ -z "$(ls -A "$T")" ]
+# threads are one job, as with group_reporting: runtimes summed, so usr_cpu x job_runtime is all the CPU
+(cd "$T" && FSB io --name=g --rw=write --bs=4k --size=1m --ioengine=psync --numjobs=3 --group_reporting \
+	--runtime=1 --time_based --output-format=json) >"$WORK/group.json" 2>&1
+check "io: numjobs=3 sums the job runtimes as fio's group_reporting" \
+	jqt '.jobs[0].job_runtime >= 2900 and .jobs[0].job_runtime <= 3300' "$WORK/group.json"
+
 printf '[a]\nrw=read\nsize=1m\nrate=10m\n' > "$WORK/bad.fio"
 (cd "$T" && FSB io "$WORK/bad.fio") >/dev/null 2>"$WORK/bad.err"; rc=$?
 check "io: unsupported option is exit 2" [ $rc -eq 2 ]
