@@ -61,7 +61,7 @@ static int uring_init(struct io_thread *t)
 	if (!u->events)
 		return uring_cleanup(t), error_set("out of memory");
 	memset(&p, 0, sizeof(p));
-	p.cq_entries = 2 * t->depth;
+	p.cq_entries = t->depth;	/* fio: as many completions as iodepth */
 	p.flags = IORING_SETUP_CQSIZE;
 	if (o->sqthread_poll) {
 		p.flags |= IORING_SETUP_SQPOLL;
@@ -140,8 +140,10 @@ static int uring_commit(struct io_thread *t)
 	struct uring *u = t->engine_data;
 	int ret;
 
+	/* fio's commit enters with IORING_ENTER_GETEVENTS (min_complete 0), so
+	 * the kernel runs deferred completions in the same call. */
 	do
-		ret = io_uring_submit(&u->ring);
+		ret = io_uring_submit_and_get_events(&u->ring);
 	while (ret == -EINTR || ret == -EAGAIN);
 	if (ret < 0)
 		return error_set("io_uring submit: %s", strerror(-ret)), ret;
