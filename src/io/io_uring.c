@@ -141,9 +141,11 @@ static int uring_commit(struct io_thread *t)
 	int ret;
 
 	/* fio's commit enters with IORING_ENTER_GETEVENTS (min_complete 0), so
-	 * the kernel runs deferred completions in the same call. */
+	 * the kernel runs deferred completions in the same call; with an SQ
+	 * poll thread it enters only to wake that thread, as io_uring_submit. */
 	do
-		ret = io_uring_submit_and_get_events(&u->ring);
+		ret = t->o->sqthread_poll ? io_uring_submit(&u->ring) :
+					    io_uring_submit_and_get_events(&u->ring);
 	while (ret == -EINTR || ret == -EAGAIN);
 	if (ret < 0)
 		return error_set("io_uring submit: %s", strerror(-ret)), ret;
