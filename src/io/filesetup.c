@@ -111,10 +111,6 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 	struct stat st;
 	int fd;
 
-	/* fio's null engine is diskless (FIO_DISKLESSIO): no file is made,
-	 * laid out or opened, so nothing is written to the target. */
-	if (job->ops->flags & ENGINE_NO_DATA)
-		return 0;
 	/* Never through a symlink, and a file that was there before is
 	 * used only if it is a plain file of ours or the job named it:
 	 * fsbench runs as root in directories others can write to. */
@@ -169,10 +165,6 @@ static int open_for_io(struct io_job *job, struct io_file *f)
 {
 	int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | (io_is_direct(&job->o) ? O_DIRECT : 0);
 
-	if (job->ops->flags & ENGINE_NO_DATA) {
-		f->fd = -1;	/* diskless, as lay_out() */
-		return 0;
-	}
 	f->fd = open(f->path, flags);
 	if (f->fd >= 0)
 		return 0;
@@ -191,8 +183,6 @@ static int check_space(struct io_job *job)
 
 	if (job->o.fill_device)
 		return 0;	/* it writes until the space runs out, by design */
-	if (job->ops->flags & ENGINE_NO_DATA)
-		return 0;	/* diskless */
 	for (int i = 0; i < job->nthreads; i++) {
 		if (i && job->o.filename[0])
 			break;
@@ -375,6 +365,12 @@ int io_job_open(const struct io_options *o, const char *dir, struct io_job **out
 	for (int i = 0; i < job->nthreads; i++)
 		if (setup_thread(job, &job->threads[i], i))
 			goto fail;
+	/* fio's null engine is diskless (FIO_DISKLESSIO): no file is made, laid
+	 * out or opened (every fd stays -1), so nothing reaches the target. */
+	if (job->ops->flags & ENGINE_NO_DATA) {
+		*out = job;
+		return 0;
+	}
 	if (check_space(job))
 		goto fail;
 	for (int i = 0; i < job->nthreads; i++) {
