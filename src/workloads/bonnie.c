@@ -1107,7 +1107,8 @@ static int bonnie_run(struct wl_ctx *ctx, double *values)
 	/* Between phases, outside every timer: the big file is complete.  2.00's
 	 * seekers delete it, so its space is measured before them; 1.04's file
 	 * may still be dirty here, and a sync would change its seek phase. */
-	if (!rc && p->semantics == 1 && !workload_stopped())
+	bool seekers_unlink = p->semantics == 1;
+	if (!rc && seekers_unlink && !workload_stopped())
 		workload_data_complete(ctx);
 	if (!rc && !workload_stopped())
 		rc = seeks(b);
@@ -1115,7 +1116,7 @@ static int bonnie_run(struct wl_ctx *ctx, double *values)
 	uint64_t per_char = p->semantics ? (uint64_t)p->byte_io : b->size;	/* 2.00: its own file */
 	b->wrote += b->size * (unsigned)(b->ran[PUTB] + b->ran[REWR]) + per_char * b->ran[PUTC];
 	b->got += b->size * (unsigned)(b->ran[REWR] + b->ran[GETB]) + per_char * b->ran[GETC];
-	if (!rc && p->semantics == 0 && !workload_stopped())
+	if (!rc && !seekers_unlink && !workload_stopped())
 		workload_data_complete(ctx);
 	unlink_pieces(b);
 	if (!rc && b->ft.number && !workload_stopped())
