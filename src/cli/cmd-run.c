@@ -74,7 +74,7 @@ static const struct cli_opt run_opts[] = {
 	{ "precision", 1, 0, "P%", "repeat each test until its 95% interval is within +-P% on "
 	  "every target (default 3%)" },
 	{ "max-runs", 1, 0, "N", "at most N runs per target when aiming at the precision "
-	  "(default 20)" },
+	  "(default 20; with --time-budget the budget limits them)" },
 	{ "time-budget", 1, 0, "DURATION", "the whole run's time (e.g. 30m): runs past a test's "
 	  "minimum go to the tests that need them most while it lasts" },
 	{ "warmup", 1, 0, "N", "unrecorded runs per target first (default 0)" },
@@ -680,7 +680,7 @@ static int dry_run(struct run_cli *c)
 		       rq->opts.time_budget);
 	else
 		printf(", more while a test's 95%% interval is wider than +-%g%% (up to %d runs)",
-		       100 * rq->opts.precision, rq->opts.max_runs);
+		       100 * rq->opts.precision, runner_max_runs(&rq->opts));
 	printf("; nothing was made or run (--dry-run)\n");
 	store_close(s);
 	return EXIT_OK;
@@ -868,10 +868,15 @@ static int vm_run(struct run_cli *c, const struct cli_args *a)
 			goto out;
 	/* The deadline scales with the work: what the store says these tests
 	 * took before (2 minutes a run when it does not know), 40 times over
-	 * for an emulated CPU, plus the boot. */
+	 * for an emulated CPU, plus the boot.  Under a time budget the guest
+	 * stops itself: its minimum runs, then the budget (on the guest's
+	 * clock, which already runs at the emulated speed). */
+	int budgeted = !rq->opts.runs && rq->opts.time_budget > 0;
 	for (int k = 0; k < rq->ntests; k++) {
 		const struct test_spec *ts = &rq->tests[k];
-		int runs = rq->opts.runs ? rq->opts.runs : rq->opts.max_runs;
+		int runs = rq->opts.runs ? rq->opts.runs : budgeted ?
+			   (ts->runs > rq->opts.min_runs ? ts->runs : rq->opts.min_runs) :
+			   runner_max_runs(&rq->opts);
 		double mean = 0;
 		int n = 0;
 		store_mean_wall(c->store, ts->name, ts->params_text, &mean, &n);
@@ -882,7 +887,7 @@ static int vm_run(struct run_cli *c, const struct cli_args *a)
 	vr.flash_need = largest_need(rq, &which);
 	vr.opts = c->vmo;
 	if (!vr.opts.timeout)
-		vr.opts.timeout = 600 + 40 * work;
+		vr.opts.timeout = 600 + 40 * work + (budgeted ? 1.1 * rq->opts.time_budget : 0);
 	vr.targets = rq->targets;
 	vr.ntargets = rq->ntargets;
 	vr.argv = argv;

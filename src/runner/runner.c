@@ -22,10 +22,16 @@ void runner_defaults(struct runner_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->min_runs = 3;
-	o->max_runs = 20;
 	o->precision = 0.03;
 	o->drop_caches = 1;
 	o->device_stats = 1;
+}
+
+int runner_max_runs(const struct runner_opts *o)
+{
+	if (o->max_runs > 0)
+		return o->max_runs;
+	return o->time_budget > 0 ? RUNNER_BUDGET_RUNS : RUNNER_DEFAULT_RUNS;
 }
 
 int runner_prepare(struct run_request *rq)
@@ -543,7 +549,7 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 {
 	const struct test_spec *ts = &rq->tests[k];
 	const struct runner_opts *o = &rq->opts;
-	int pm = primary_metric(ts);
+	int pm = primary_metric(ts), cap = runner_max_runs(o);
 
 	memset(t, 0, sizeof(*t));
 	t->rep_mean = -1;
@@ -551,9 +557,9 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 	/* The user's --runs is exact; a suite's runs = is a minimum. */
 	t->fixed = o->runs;
 	t->minimum = o->min_runs > ts->runs ? o->min_runs : ts->runs;
-	if (t->minimum > o->max_runs)
-		t->minimum = o->max_runs;	/* --max-runs 2: the user's word wins */
-	t->limit = t->fixed ? t->fixed : o->max_runs;
+	if (t->minimum > cap)
+		t->minimum = cap;	/* --max-runs 2: the user's word wins */
+	t->limit = t->fixed ? t->fixed : cap;
 	t->cells = calloc((size_t)rq->ntargets, sizeof(*t->cells));
 	if (!t->cells)
 		return error_set("out of memory");

@@ -7,7 +7,9 @@
  * sync, and as root drop the page cache.  How many rounds: exactly --runs
  * when the user gives it; otherwise at least min_runs (or the suite's
  * runs =), then another round while any target's 95% interval of the
- * primary metric is wider than the precision target, up to max_runs.  A
+ * primary metric is wider than the precision target, up to max_runs (20;
+ * under a time budget the budget is the limit, RUNNER_BUDGET_RUNS at most,
+ * unless the user gave --max-runs).  A
  * time budget gives each test a share for its rounds past the minimum;
  * what is left after every test has had its turn goes to those that
  * missed the target, in further passes (set up again on a fresh
@@ -26,7 +28,7 @@
 struct runner_opts {
 	int runs;		/* exactly this many runs; 0: to the precision target */
 	int min_runs;		/* runs before judging (default 3) */
-	int max_runs;		/* at most (default 20) */
+	int max_runs;		/* at most; 0: runner_max_runs() decides */
 	int warmup;		/* unrecorded runs per target before measuring */
 	double precision;	/* 95% interval within +- this fraction (0.03) */
 	double time_budget;	/* seconds for the whole run; 0 none */
@@ -35,6 +37,13 @@ struct runner_opts {
 	int fresh_per_fs;	/* 1: mkfs once per filesystem, not before every test */
 	int device_stats;	/* 1: the device group around every run (default) */
 };
+
+/* The count cap without --max-runs: 20 runs a target, or under a time
+ * budget RUNNER_BUDGET_RUNS, so that the budget, not the count, stops a
+ * cheap test (IOR's 0.1 s runs need a hundred to reach +-3% here). */
+#define RUNNER_DEFAULT_RUNS 20
+#define RUNNER_BUDGET_RUNS 1000
+int runner_max_runs(const struct runner_opts *o);
 
 struct run_request {
 	struct target *targets;

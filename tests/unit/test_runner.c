@@ -12,9 +12,9 @@
 #include <stddef.h>
 
 /* A workload whose values are scripted: `shape` 0 gives 100 every run,
- * 1 alternates 100 and 130 (never within 3%), 2 gives 100 +- 1% (within
- * 3% after a few runs), 3 no figure at all (bonnie's +++++); `sleep_ms`
- * per run lets time pass. */
+ * 1 alternates 100 and 130 (within 3% only after about 80 runs), 2 gives
+ * 100 +- 1% (within 3% after a few runs), 3 no figure at all (bonnie's
+ * +++++); `sleep_ms` per run lets time pass. */
 struct fake_params {
 	int64_t shape, sleep_ms;
 };
@@ -315,6 +315,34 @@ static void test_budget_floor(void **state)
 	result_free(r);
 }
 
+/* Under a time budget the count cap gives way to the budget: a cheap test
+ * whose spread needs about 80 runs for +-3% gets them and meets its
+ * target, where without a budget it stops at 20 and misses it; the user's
+ * --max-runs still wins. */
+static void test_budget_over_count(void **state)
+{
+	(void)state;
+	int shape = 1;
+	char warn[128];
+	/* a round costs its store writes, ~20 ms: 80 of them well inside */
+	struct runner_opts o = opts(0, 10.0);
+	struct result *r = run(&shape, NULL, 1, 0, &o);
+	assert_true(nruns(r, 0, 0) > RUNNER_DEFAULT_RUNS);
+	assert_true(nruns(r, 0, 0) < RUNNER_BUDGET_RUNS);
+	assert_int_equal(nruns(r, 0, 0), nruns(r, 0, 1));
+	assert_false(report_warning(&r->tests[0], 0, 0, warn, sizeof(warn), 0));
+	result_free(r);
+	o = opts(12, 10.0);
+	r = run(&shape, NULL, 1, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 12);
+	result_free(r);
+	o = opts(0, 0);	/* no budget: the default cap */
+	r = run(&shape, NULL, 1, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), RUNNER_DEFAULT_RUNS);
+	assert_true(report_warning(&r->tests[0], 0, 0, warn, sizeof(warn), 0));
+	result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_suite_warmup),
 		cmocka_unit_test(test_time_budget),
 		cmocka_unit_test(test_budget_floor),
+		cmocka_unit_test(test_budget_over_count),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
