@@ -64,6 +64,11 @@ void data_fill(const struct data_spec *spec, struct rng *r, void *buf, size_t le
  * exploit (the random parts are XORed with a fresh keyed stream); zero
  * and pattern buffers are left alone. */
 void data_refresh(const struct data_spec *spec, struct rng *r, void *buf, size_t len);
+/* fio's scramble_buffers, the cheap alternative: in every 512-byte block
+ * of a random buffer, the write's offset in one of the first 8 words'
+ * cache lines and a fresh stamp in bytes 48..63 (fio puts its submission
+ * time there).  24 bytes per 512, so blocks and writes differ. */
+void data_scramble(void *buf, size_t len, uint64_t offset, uint64_t stamp);
 
 struct permutation {
 	uint64_t n;		/* domain [0, n) */

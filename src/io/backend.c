@@ -112,7 +112,10 @@ static inline bool next_io(struct io_thread *t, struct io_req *r)
 	r->dir = (enum io_dir)dir;
 	t->issued_bytes += len;
 	if (dir == DIR_WRITE) {
-		data_refresh(&t->data, &t->rng, r->buf, len);
+		if (t->refill)
+			data_refresh(&t->data, &t->rng, r->buf, len);
+		else if (t->scramble)
+			data_scramble(r->buf, len, r->offset, rng_next(&t->rng));
 		if (t->verify) {
 			io_verify_stamp(r->buf, r->len, r->offset, t->seed, t->pass + 1);
 			mark_written(t, block);

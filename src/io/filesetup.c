@@ -257,6 +257,10 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->depth_low = o->iodepth_low && (unsigned)o->iodepth_low < t->depth ? (unsigned)o->iodepth_low
 									      : t->depth;
 	data_spec_of(o, &t->data);
+	/* fio refills for verify and for a compression percentage, and
+	 * scrambles only random data (not zeros or a pattern) */
+	t->refill = o->refill_buffers || t->verify || t->data.kind == DATA_COMPRESS;
+	t->scramble = !t->refill && o->scramble_buffers && t->data.kind == DATA_RANDOM;
 	rng_seed(&t->rng, t->seed + (uint64_t)id);
 
 	t->files = calloc((size_t)t->nfiles, sizeof(*t->files));

@@ -63,6 +63,7 @@ struct io_options {
 	int ioengine;
 	int verify;
 	bool zero_buffers;
+	bool refill_buffers, scramble_buffers;
 	int64_t buffer_compress_percentage;
 	char buffer_pattern[PARAM_STR_MAX];
 	bool registerfiles;
@@ -163,6 +164,7 @@ struct io_thread {
 	struct io_req *held;		/* queue() said busy: retry first */
 	int fixed_dir;			/* DIR_READ, DIR_WRITE, or -1 for a mix */
 	bool random, use_map, verify;
+	bool refill, scramble;	/* before each write: new data, or fio's small scramble */
 	struct rng rng;
 	struct permutation perm;
 	struct data_spec data;

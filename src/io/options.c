@@ -67,6 +67,12 @@ const struct param_def io_option_defs[] = {
 	  "crc32c: header and data checksum in every block, checked on read-back; meta: the "
 	  "header (offset, length, seed) only" },
 	{ "zero_buffers", PT_BOOL, P(zero_buffers), "0", 0, 0, NULL, "write zeros" },
+	{ "refill_buffers", PT_BOOL, P(refill_buffers), "0", 0, 0, NULL,
+	  "new random data in the whole buffer before every write (always with verify or a "
+	  "compression percentage)" },
+	{ "scramble_buffers", PT_BOOL, P(scramble_buffers), "1", 0, 0, NULL,
+	  "without refill_buffers, rewrite 24 bytes of every 512 before each write, as fio does, "
+	  "so no two writes are alike" },
 	{ "buffer_compress_percentage", PT_INT, P(buffer_compress_percentage), "0", 0, 100, NULL,
 	  "make written data N% compressible (0 = random)" },
 	PARAM_STRING("buffer_pattern", struct io_options, buffer_pattern, "",

@@ -30,7 +30,15 @@ check "io: three jobs in two groups" jqt '[.jobs[].groupid] == [0, 0, 1]' "$WORK
 check "io: each block once per job (the verify job's read-back counted as reads, as fio counts it)" \
 	jqt '[.jobs[] | .read.total_ios + .write.total_ios] == [1024, 1024, 2048]' "$WORK/io.json"
 check "io: verify read back every block" jqt '.jobs[2].fsbench.verified_blocks == 1024' "$WORK/io.json"
-check "io: random data measured incompressible" jqt '.jobs[1].fsbench.zstd_ratio > 0.95' "$WORK/io.json"
+# fio's default buffers: random once, then 24 bytes of every 512 scrambled
+# per write, so 8 buffers written 1024 times compress; refill_buffers=1
+# gives every write new data
+check "io: default buffers scrambled as fio's, not refilled (the file compresses)" \
+	jqt '.jobs[1].fsbench.zstd_ratio < 0.8' "$WORK/io.json"
+(cd "$T" && FSB io --name=refill --rw=write --bs=4k --size=4m --ioengine=io_uring --iodepth=8 \
+	--refill_buffers=1 --output-format=json) >"$WORK/refill.json" 2>"$WORK/refill.err"
+check "io: refill_buffers=1 writes incompressible data" \
+	jqt '.jobs[0].fsbench.zstd_ratio > 0.95' "$WORK/refill.json"
 check "io: files removed afterwards" [ -z "$(ls -A "$T")" ]
 
 (cd "$T" && FSB io --rw=randread --bs=4k --size=2m --ioengine=io_uring --iodepth=4) >"$WORK/flags.out" 2>&1

@@ -88,6 +88,22 @@ static void test_data_contents_and_compressibility(void **state)
 	assert_memory_not_equal(copy, copy + len / 2, len / 2);
 	assert_true(compress_ratio(copy, len) > 0.99);
 
+	/* fio's scramble: 24 bytes of every 512, the rest untouched */
+	memcpy(copy, buf, 4096);
+	data_scramble(buf, 4096, 1 << 20, 0x0123456789abcdefULL);
+	size_t line = ((0x0123456789abcdefULL ^ (1 << 20)) & 7) * 64;
+	for (size_t b = 0; b < 4096; b += 512) {
+		uint64_t off, stamp;
+		memcpy(&off, buf + b + line, 8);
+		memcpy(&stamp, buf + b + 48, 8);
+		assert_int_equal(off, (1 << 20) + b);
+		assert_int_equal(stamp, 0x0123456789abcdefULL);
+		size_t same = 0;
+		for (size_t i = 0; i < 512; i++)
+			same += buf[b + i] == copy[b + i];
+		assert_true(same >= 512 - 24);
+	}
+
 	d.kind = DATA_ZERO;
 	data_fill(&d, &r, buf, len);
 	assert_true(compress_ratio(buf, len) < 0.01);
