@@ -403,6 +403,21 @@ static double budget_floor(const struct run_request *rq, const struct run_clock 
 	return clock->budget / 20 / (rq->ntests > 0 ? rq->ntests : 1);
 }
 
+/* Whether, by its spread so far, test ts would need more than twice the
+ * `left` seconds to meet its target.  Then its first pass stops at its
+ * minimum: the time goes to tests that can meet theirs, and the test comes
+ * back in a later pass if any is left.  Twice, because a spread judged
+ * from three runs may be off by a factor of two either way. */
+static int out_of_reach(const struct tstate *ts, int ntargets, double per, double left)
+{
+	int need;
+
+	if (!(per > 0) || !(ts->precision > 0))
+		return 0;
+	widest(ts, ntargets, &need);
+	return need > 0 && (double)need * per * ts->active > 2 * (left > 0 ? left : 0);
+}
+
 /* One pass of test k on every target: set up, rounds until the test is
  * done or the rounds past its minimum would overrun `allowance` seconds
  * (< 0: no limit; share_budget: its share of the time budget, decided
@@ -490,6 +505,8 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 		}
 		if (!below_min && allowance >= 0 && extra + (per > 0 ? per * active : 0) > allowance)
 			break;
+		if (!below_min && share_budget && out_of_reach(tst, rq->ntargets, per, allowance - extra))
+			break;	/* its share goes on to tests that can still make it */
 		uint64_t r0 = now_ns();
 		int planned = tst->fixed ? tst->fixed : tst->limit;
 		for (int i = 0; i < rq->ntargets && !workload_stopped(); i++) {
@@ -770,6 +787,11 @@ int runner_execute(struct store *st, struct run_request *rq,
 			break;
 		double share = left / left_tests;
 		double per = per_rep(&clock, &all[best], best);
+		/* The cheapest to finish gets what it needs, and half again (its
+		 * estimate rests on few runs), when that fits: one test brought to
+		 * its target is worth more than several narrowed that miss it. */
+		if (1.5 * best_cost > share && 1.5 * best_cost <= left)
+			share = 1.5 * best_cost;
 		/* room for setting up again and at least one more round */
 		if (share < all[best].setup + (per > 0 ? per : 0) * rq->ntargets) {
 			all[best].done = 1;	/* no room: it keeps what it has */

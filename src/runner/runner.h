@@ -10,10 +10,11 @@
  * primary metric is wider than the precision target, up to max_runs (20;
  * under a time budget the budget is the limit, RUNNER_BUDGET_RUNS at most,
  * unless the user gave --max-runs).  A
- * time budget gives each test a share for its rounds past the minimum;
- * what is left after every test has had its turn goes to those that
- * missed the target, in further passes (set up again on a fresh
- * filesystem).  Every sample goes to the store as soon as it exists.
+ * time budget gives each test a share for its rounds past the minimum
+ * (a test that by its spread cannot meet its target in twice that stops
+ * at the minimum); what is left after every test has had its turn goes to
+ * those that missed the target, cheapest to finish first, in further
+ * passes (set up again on a fresh filesystem).  Every sample goes to the store as soon as it exists.
  * Data flows one way: runner -> store; reports read the store.
  */
 #ifndef FSB_RUNNER_H

@@ -62,6 +62,20 @@ static const struct workload fake = {
 
 static char dir[256], dbpath[300];
 
+/* Each pass's repetitions (all targets), in the order the passes ran. */
+static struct { int test, runs; } passes[16];
+static int npasses;
+
+static void on_test_done(void *arg, int64_t run_id, int k, int ntargets,
+			 const struct test_outcome *out)
+{
+	(void)arg, (void)run_id, (void)ntargets;
+	if (npasses < 16)
+		passes[npasses++] = (typeof(passes[0])){ k, out->runs };
+}
+
+static const struct runner_events events = { .test_done = on_test_done };
+
 static int setup(void **state)
 {
 	(void)state;
@@ -96,6 +110,7 @@ static struct result *run(const int *shape, const int *runs, int ntests, int sle
 
 	memset(calls, 0, sizeof(calls));
 	prepares = 0;
+	npasses = 0;
 	snprintf(arg, sizeof(arg), "a=%s/a", dir);
 	assert_int_equal(target_parse(arg, &t[0]), 0);
 	snprintf(arg, sizeof(arg), "b=%s/b", dir);
@@ -117,7 +132,7 @@ static struct result *run(const int *shape, const int *runs, int ntests, int sle
 	unlink(dbpath);
 	assert_int_equal(store_open(dbpath, &st), 0);
 	assert_int_equal(runner_prepare(&rq), 0);
-	assert_true(runner_execute(st, &rq, NULL, &id, &interrupted) >= 0);
+	assert_true(runner_execute(st, &rq, &events, &id, &interrupted) >= 0);
 	runner_teardown(&rq);
 	struct result *r;
 	assert_int_equal(store_load_run(st, id, &r), 0);
@@ -343,6 +358,28 @@ static void test_budget_over_count(void **state)
 	result_free(r);
 }
 
+/* A test whose spread says it needs far more than its share (about 80
+ * runs of 0.1 s on each target, against a share under 2 s) stops its
+ * first pass at its minimum; the quiet test after it still runs, and what
+ * is left comes back to the first in a second pass. */
+static void test_out_of_reach_deferred(void **state)
+{
+	(void)state;
+	int shape[2] = { 1, 0 };
+	struct runner_opts o = opts(0, 4.0);
+	first_sleep_ms = 100;
+	struct result *r = run(shape, NULL, 2, 0, &o);
+	first_sleep_ms = -1;
+	assert_true(npasses >= 3);
+	assert_int_equal(passes[0].test, 0);
+	assert_int_equal(passes[0].runs, 6);	/* 3 on each of 2 targets */
+	assert_int_equal(passes[1].test, 1);
+	assert_int_equal(passes[2].test, 0);	/* the time left, back to it */
+	assert_true(nruns(r, 0, 0) > 3);
+	assert_int_equal(nruns(r, 1, 0), 3);
+	result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_time_budget),
 		cmocka_unit_test(test_budget_floor),
 		cmocka_unit_test(test_budget_over_count),
+		cmocka_unit_test(test_out_of_reach_deferred),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
