@@ -123,7 +123,7 @@ struct tstate {
 	int active, below_min;	/* set by judge(): targets still running; one under the minimum */
 	double precision;	/* the target, a fraction; 0 none */
 	double spent, setup;	/* seconds in all; preparing a pass */
-	double rep_mean;	/* wall seconds per repetition, -1 unknown */
+	double rep_mean;	/* seconds a repetition costs, overhead and all; -1 unknown */
 };
 
 static void data_complete(struct wl_ctx *ctx)
@@ -404,18 +404,26 @@ static double budget_floor(const struct run_request *rq, const struct run_clock 
 }
 
 /* Whether, by its spread so far, test ts would need more than twice the
- * `left` seconds to meet its target.  Then its first pass stops at its
+ * `left` seconds, or more runs than its limit, to meet its target.  Then its first pass stops at its
  * minimum: the time goes to tests that can meet theirs, and the test comes
  * back in a later pass if any is left.  Twice, because a spread judged
  * from three runs may be off by a factor of two either way. */
 static int out_of_reach(const struct tstate *ts, int ntargets, double per, double left)
 {
-	int need;
+	int need, most = 0;
 
-	if (!(per > 0) || !(ts->precision > 0))
+	if (!(ts->precision > 0))
 		return 0;
 	widest(ts, ntargets, &need);
-	return need > 0 && (double)need * per * ts->active > 2 * (left > 0 ? left : 0);
+	if (need <= 0)
+		return 0;
+	for (int i = 0; i < ntargets; i++)
+		if (!ts->cells[i].failed && ts->cells[i].runs > most)
+			most = ts->cells[i].runs;
+	/* so wide that even the count limit would not get there */
+	if (most + need >= ts->limit)
+		return 1;
+	return per > 0 && (double)need * per * ts->active > 2 * (left > 0 ? left : 0);
 }
 
 /* One pass of test k on every target: set up, rounds until the test is
@@ -514,6 +522,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			if (c->failed || c->runs >= planned)
 				continue;
 			rep_event(rq, ev, clock, all, k, i, c->runs + 1);
+			uint64_t q0 = now_ns();
 			struct r_sample sm = { .rep = c->runs + 1, .values = values };
 			for (int m = 0; m < MAX_METRICS; m++)
 				values[m] = NAN;
@@ -529,16 +538,20 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			if (isfinite(values[pm]))
 				c->primary[c->n++] = values[pm];
 			total_runs++;
-			/* a moving mean: the last runs count most */
-			tst->rep_mean = tst->rep_mean > 0 ? tst->rep_mean + (sm.wall - tst->rep_mean) /
-					(c->runs > 8 ? 8 : c->runs) : sm.wall;
-			clock->rep_sum += sm.wall;
-			clock->reps++;
 			test_pause("store");
 			if (store_add_sample(st, test_id, target_ids[i], &sm, ts->nmetrics + DM_COUNT)) {
 				fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
 				failed = 1;
 			}
+			/* What a repetition costs the budget: the workload and what
+			 * surrounds it (sync, cache drop, device counters, the
+			 * store), as a moving mean where the last runs count most.
+			 * IOR's 5 ms runs cost a second each. */
+			double cost = ns_to_s(now_ns() - q0);
+			tst->rep_mean = tst->rep_mean > 0 ? tst->rep_mean + (cost - tst->rep_mean) /
+					(c->runs > 8 ? 8 : c->runs) : cost;
+			clock->rep_sum += cost;
+			clock->reps++;
 		}
 		if (!below_min)
 			extra += ns_to_s(now_ns() - r0);

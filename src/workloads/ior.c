@@ -36,7 +36,7 @@
 struct ior_params {
 	bool w, r;
 	uint64_t t, b;
-	int64_t s;
+	int64_t s, i;
 	bool F, e, B, C, R, k;
 	int64_t Q;
 	double D;
@@ -50,6 +50,8 @@ static const struct param_def ior_params[] = {
 	{ "b", PT_SIZE, P(b), "1m", 1, 1ULL << 40, NULL,
 	  "contiguous bytes per rank per segment (-b)", PF_SCALE },
 	{ "s", PT_INT, P(s), "1", 1, 1 << 30, NULL, "segments (-s)" },
+	{ "i", PT_INT, P(i), "1", 1, 10000, NULL,
+	  "iterations per run; each figure is their mean, as IOR's Mean column (-i)" },
 	{ "F", PT_BOOL, P(F), "0", 0, 0, NULL, "a file per rank instead of one shared file (-F)" },
 	{ "e", PT_BOOL, P(e), "0", 0, 0, NULL, "fsync at the end of the write phase, timed (-e)" },
 	{ "B", PT_BOOL, P(B), "0", 0, 0, NULL, "O_DIRECT (-B, --posix.odirect)" },
@@ -81,10 +83,10 @@ static const struct metric_def ior_metrics[] = {
 	{ "read_lat_p99", "usec", LOWER_IS_BETTER, "Read latency p99", 0 },
 };
 
-/* PTS's ior-1.0.0: -w -r -e -B, IOR's default 1 MiB blocks and 256 KiB
- * transfers, one process. */
+/* PTS's ior-1.0.0: -w -r -i 100 -e -B, IOR's default 1 MiB blocks and
+ * 256 KiB transfers, one process; its figure is the mean of the 100. */
 static const struct preset ior_presets[] = {
-	{ "ior-seed000", "w=1,r=1,e=1,B=1,b=1m,t=256k", "Write Test" },
+	{ "ior-seed000", "w=1,r=1,i=100,e=1,B=1,b=1m,t=256k", "Write Test" },
 	{ NULL, NULL, NULL },
 };
 
@@ -304,13 +306,14 @@ static int phase_all(struct ior_ctx *c, bool write_phase, double *bw, double *io
 	comm_reduce(lo, 2, COMM_MIN);
 	comm_reduce(hi, 4, COMM_MAX);
 	comm_reduce(sum, 2, COMM_SUM);
-	c->bytes[write_phase ? 0 : 1] = sum[0];
-	/* Transfer latencies: every rank's histogram, merged bucket by bucket. */
+	c->bytes[write_phase ? 0 : 1] += sum[0];
+	/* Transfer latencies: every rank's histogram, merged bucket by bucket,
+	 * and over the iterations. */
 	comm_merge_hist(&ph.lat);
-	c->hist[write_phase ? 1 : 0] = ph.lat;
-	c->calls[write_phase ? 0 : 1] = ph.lat.n;
-	*lat = ph.lat.mean / 1e3;
-	*p99 = (double)hist_percentile(&ph.lat, 99) / 1e3;
+	hist_merge(&c->hist[write_phase ? 1 : 0], &ph.lat);
+	c->calls[write_phase ? 0 : 1] += ph.lat.n;
+	*lat = c->hist[write_phase ? 1 : 0].mean / 1e3;
+	*p99 = (double)hist_percentile(&c->hist[write_phase ? 1 : 0], 99) / 1e3;
 	*bw = (double)sum[0] / 1048576.0 / ((double)(hi[0] - lo[0]) / 1e9);
 	*iops = (double)sum[1] / ((double)(hi[1] - lo[1]) / 1e9);
 	*open_s = (double)hi[2] / 1e9;
@@ -340,18 +343,39 @@ static int ior_run(struct wl_ctx *ctx, double *v)
 	winbuf_start(&c.wb, now_ns(), 100000000ULL);	/* 100 ms: IOR phases are short */
 	for (size_t i = 0; i < p->t / 8; i++)
 		c.buf[i] = MAGIC | ((uint64_t)c.rank << 16);
-	/* A shared file starts empty: rank 0 removes it before anyone opens. */
-	if (c.rank == 0 && !p->F) {
-		char path[4200];
-		file_name(&c, 0, path, sizeof(path));
-		unlink(path);
+	/* IOR's -i: the phases again, the files removed between iterations
+	 * (unless k); each figure the mean over the iterations, latencies
+	 * from the transfers of all of them. */
+	double sum[M_COUNT] = { 0 };
+	for (int64_t it = 0; it < p->i && !rc; it++) {
+		double one[M_COUNT];
+		for (int m = 0; m < M_COUNT; m++)
+			one[m] = NAN;
+		if (it > 0) {
+			comm_sync();
+			remove_files(&c);
+		}
+		/* A shared file starts empty: rank 0 removes it before anyone opens. */
+		if (c.rank == 0 && !p->F) {
+			char path[4200];
+			file_name(&c, 0, path, sizeof(path));
+			unlink(path);
+		}
+		c.read_limit = UINT64_MAX;
+		if (writes(p))
+			rc = phase_all(&c, true, &one[M_WBW], &one[M_WIOPS], &one[M_WOPEN],
+				       &one[M_WXFER], &one[M_WCLOSE], &one[M_WLAT], &one[M_WP99]);
+		if (!rc && reads(p))
+			rc = phase_all(&c, false, &one[M_RBW], &one[M_RIOPS], &one[M_ROPEN],
+				       &one[M_RXFER], &one[M_RCLOSE], &one[M_RLAT], &one[M_RP99]);
+		for (int m = 0; m < M_COUNT; m++)
+			sum[m] += one[m];
+		/* the latency figures are the merged histograms' (the last call's) */
+		for (int m = M_WLAT; m < M_COUNT; m++)
+			v[m] = one[m];
 	}
-	if (writes(p))
-		rc = phase_all(&c, true, &v[M_WBW], &v[M_WIOPS], &v[M_WOPEN], &v[M_WXFER],
-			       &v[M_WCLOSE], &v[M_WLAT], &v[M_WP99]);
-	if (!rc && reads(p))
-		rc = phase_all(&c, false, &v[M_RBW], &v[M_RIOPS], &v[M_ROPEN], &v[M_RXFER],
-			       &v[M_RCLOSE], &v[M_RLAT], &v[M_RP99]);
+	for (int m = 0; m < M_WLAT && !rc; m++)
+		v[m] = sum[m] / (double)p->i;
 	free(c.buf);
 	if (!rc && ctx->series) {
 		struct timeline *tl = malloc(sizeof(*tl));
@@ -375,7 +399,8 @@ static int ior_run(struct wl_ctx *ctx, double *v)
 	comm_hosts(hosts, sizeof(hosts));
 	if (ctx->detail)
 		snprintf(ctx->detail, DETAIL_MAX,
-			 "%s\n%s %llu x %llu bytes per rank in %llu-byte transfers, %s%s%s\n"
+			 "%s\n%s %llu x %llu bytes per rank in %llu-byte transfers, %s%s%s, "
+			 "%lld iteration%s (figures: their mean; bytes and transfers: all)\n"
 			 "write %.2f MiB/s, %llu bytes (open %.4f s, transfer %.4f s, close %.4f s), "
 			 "%llu transfers timed (latency mean %.1f us, p99 %.1f us)\n"
 			 "write per rank (rank<-data of rank@open-close s): %s\n"
@@ -384,6 +409,7 @@ static int ior_run(struct wl_ctx *ctx, double *v)
 			 hosts, p->F ? "file per rank," : "one shared file,", (unsigned long long)p->s,
 			 (unsigned long long)p->b, (unsigned long long)p->t, p->B ? "O_DIRECT" : "buffered",
 			 p->e ? ", fsync after writing" : "", p->D > 0 ? ", stonewalled" : "",
+			 (long long)p->i, p->i == 1 ? "" : "s",
 			 v[M_WBW], (unsigned long long)c.bytes[0], v[M_WOPEN], v[M_WXFER], v[M_WCLOSE],
 			 (unsigned long long)c.calls[0], v[M_WLAT], v[M_WP99],
 			 c.ranks[0], v[M_RBW], (unsigned long long)c.bytes[1],
@@ -423,10 +449,10 @@ static void ior_describe(const void *p, char *buf, size_t len)
 
 	format_size(ip->b, b, sizeof(b));
 	format_size(ip->t, t, sizeof(t));
-	snprintf(buf, len, "%s Test - Block Size: %s - Transfer: %s - Segments: %lld - %s%s%s",
+	snprintf(buf, len, "%s Test - Block Size: %s - Transfer: %s - Segments: %lld - %s%s%s%s",
 		 writes(ip) && reads(ip) ? "Write + Read" : writes(ip) ? "Write" : "Read", b, t,
 		 (long long)ip->s, ip->F ? "File Per Rank" : "Shared File", ip->B ? " - O_DIRECT" : "",
-		 ip->e ? " - fsync" : "");
+		 ip->e ? " - fsync" : "", ip->i > 1 ? " - Mean of Iterations" : "");
 }
 
 const struct workload wl_ior = {

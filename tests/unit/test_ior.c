@@ -71,6 +71,23 @@ static void test_ior_one_process(void **state)
 	assert_int_equal(count_entries(dir), 0);
 }
 
+/* IOR's -i: the phases five times over, the file removed between them;
+ * the bytes are all five's, the figures their mean. */
+static void test_ior_iterations(void **state)
+{
+	double v[MAX_METRICS];
+	char detail[DETAIL_MAX];
+	(void)state;
+
+	assert_int_equal(run_workload("ior:b=256k,t=64k,i=5,R=1", dir, v, detail, NULL), 0);
+	assert_non_null(strstr(detail, "5 iterations"));
+	assert_int_equal(bytes_in(detail, "write"), 5 * (256 << 10));
+	assert_int_equal(bytes_in(detail, "read"), 5 * (256 << 10));
+	assert_non_null(strstr(detail, "20 transfers timed"));
+	assert_true(isfinite(v[0]) && v[0] > 0 && isfinite(v[1]) && v[1] > 0);
+	assert_int_equal(count_entries(dir), 0);
+}
+
 static void test_ior_stonewall(void **state)
 {
 	double v[MAX_METRICS];
@@ -139,6 +156,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_ior_one_process, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_ior_iterations, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_ior_stonewall, setup_dir, teardown_dir),
 		cmocka_unit_test(test_ior_refusals),
 		cmocka_unit_test_setup_teardown(test_mdtest_tree_and_counts, setup_dir, teardown_dir),
