@@ -404,10 +404,11 @@ static double budget_floor(const struct run_request *rq, const struct run_clock 
 }
 
 /* Whether, by its spread so far, test ts would need more than twice the
- * `left` seconds, or more runs than its limit, to meet its target.  Then its first pass stops at its
- * minimum: the time goes to tests that can meet theirs, and the test comes
- * back in a later pass if any is left.  Twice, because a spread judged
- * from three runs may be off by a factor of two either way. */
+ * `left` seconds, or more runs than its limit, to meet its target.  Then
+ * its first pass stops at its minimum: the time goes to tests that can
+ * meet theirs, and the test comes back in a later pass if any is left.
+ * Twice, because a spread judged from three runs may be off by a factor
+ * of two either way. */
 static int out_of_reach(const struct tstate *ts, int ntargets, double per, double left)
 {
 	int need, most = 0;

@@ -9,12 +9,12 @@
  * runs =), then another round while any target's 95% interval of the
  * primary metric is wider than the precision target, up to max_runs (20;
  * under a time budget the budget is the limit, RUNNER_BUDGET_RUNS at most,
- * unless the user gave --max-runs).  A
- * time budget gives each test a share for its rounds past the minimum
- * (a test that by its spread cannot meet its target in twice that stops
- * at the minimum); what is left after every test has had its turn goes to
- * those that missed the target, cheapest to finish first, in further
- * passes (set up again on a fresh filesystem).  Every sample goes to the store as soon as it exists.
+ * unless the user gave --max-runs).  A time budget gives each test a share
+ * for its rounds past the minimum (a test that by its spread cannot meet
+ * its target in twice that stops at the minimum); what is left after
+ * every test has had its turn goes to those that missed the target,
+ * cheapest to finish first, in further passes (set up again on a fresh
+ * filesystem).  Every sample goes to the store as soon as it exists.
  * Data flows one way: runner -> store; reports read the store.
  */
 #ifndef FSB_RUNNER_H
@@ -41,7 +41,7 @@ struct runner_opts {
 
 /* The count cap without --max-runs: 20 runs a target, or under a time
  * budget RUNNER_BUDGET_RUNS, so that the budget, not the count, stops a
- * cheap test (IOR's 0.1 s runs need a hundred to reach +-3% here). */
+ * cheap test (LevelDB's need 20-40 runs to reach +-3% here). */
 #define RUNNER_DEFAULT_RUNS 20
 #define RUNNER_BUDGET_RUNS 1000
 int runner_max_runs(const struct runner_opts *o);
