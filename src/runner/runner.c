@@ -440,7 +440,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 	struct tstate *tst = &all[k];
 	struct cell *cells = tst->cells;
 	const struct runner_opts *o = &rq->opts;
-	int pm = primary_metric(ts), failed = 0, total_runs = 0;
+	int pm = primary_metric(ts), failed = 0, total_runs = 0, on_floor = 0;
 	uint64_t t0 = now_ns();
 	double values[MAX_METRICS], extra = 0;	/* seconds in rounds past the minimum */
 	int64_t test_id = tst->id;
@@ -509,12 +509,17 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			double left = clock->budget - ns_to_s(now_ns() - clock->t0);
 			double spare = left - minimum_cost(rq, clock, all, k + 1);
 			allowance = (spare > 0 ? spare : 0) / (rq->ntests - k);
-			if (allowance < budget_floor(rq, clock))
+			if (allowance < budget_floor(rq, clock)) {
 				allowance = budget_floor(rq, clock);
+				on_floor = 1;
+			}
 		}
 		if (!below_min && allowance >= 0 && extra + (per > 0 ? per * active : 0) > allowance)
 			break;
-		if (!below_min && share_budget && out_of_reach(tst, rq->ntargets, per, allowance - extra))
+		/* A test on its floor has no share to give: the floor is spent
+		 * past the budget, and nothing else would get it. */
+		if (!below_min && share_budget && !on_floor &&
+		    out_of_reach(tst, rq->ntargets, per, allowance - extra))
 			break;	/* its share goes on to tests that can still make it */
 		uint64_t r0 = now_ns();
 		int planned = tst->fixed ? tst->fixed : tst->limit;
