@@ -648,8 +648,7 @@ static int dry_run(struct run_cli *c)
 	       rq->ntargets, rq->ntargets == 1 ? "" : "s");
 	for (int k = 0; k < rq->ntests; k++) {
 		const struct test_spec *ts = &rq->tests[k];
-		int runs = rq->opts.runs ? rq->opts.runs :
-			   ts->runs > rq->opts.min_runs ? ts->runs : rq->opts.min_runs;
+		int runs = rq->opts.runs ? rq->opts.runs : runner_min_runs(&rq->opts, ts);
 		double mean = 0;
 		int n = 0;
 		if (s)
@@ -874,9 +873,8 @@ static int vm_run(struct run_cli *c, const struct cli_args *a)
 	int budgeted = !rq->opts.runs && rq->opts.time_budget > 0;
 	for (int k = 0; k < rq->ntests; k++) {
 		const struct test_spec *ts = &rq->tests[k];
-		int runs = rq->opts.runs ? rq->opts.runs : budgeted ?
-			   (ts->runs > rq->opts.min_runs ? ts->runs : rq->opts.min_runs) :
-			   runner_max_runs(&rq->opts);
+		int runs = rq->opts.runs ? rq->opts.runs : budgeted ? runner_min_runs(&rq->opts, ts)
+			   : runner_max_runs(&rq->opts);
 		double mean = 0;
 		int n = 0;
 		store_mean_wall(c->store, ts->name, ts->params_text, &mean, &n);

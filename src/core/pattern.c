@@ -128,9 +128,9 @@ void data_scramble(void *buf, size_t len, uint64_t offset, uint64_t stamp)
 	unsigned char *p = buf;
 	/* the same cache line in every block, as fio picks it */
 	size_t line = (size_t)((stamp ^ offset) & 7) << 6;
+	const uint64_t w[2] = { stamp, stamp >> 32 };
 
 	for (size_t off = 0; off + 512 <= len; off += 512, offset += 512) {
-		uint64_t w[2] = { stamp, stamp >> 32 };
 		memcpy(p + off + line, &offset, 8);
 		memcpy(p + off + 48, w, 16);
 	}

@@ -34,6 +34,13 @@ int runner_max_runs(const struct runner_opts *o)
 	return o->time_budget > 0 ? RUNNER_BUDGET_RUNS : RUNNER_DEFAULT_RUNS;
 }
 
+int runner_min_runs(const struct runner_opts *o, const struct test_spec *ts)
+{
+	int m = o->min_runs > ts->runs ? o->min_runs : ts->runs, cap = runner_max_runs(o);
+
+	return m > cap ? cap : m;	/* --max-runs 2: the user's word wins */
+}
+
 int runner_prepare(struct run_request *rq)
 {
 	int i, rc = -1;
@@ -308,6 +315,17 @@ static double per_rep(const struct run_clock *rc, const struct tstate *ts, int k
 /* Runs still planned for test k on each target: the fixed count, else the
  * minimum, else as many as the spread so far says the target precision
  * needs (capped at the limit). */
+/* The most runs any target of the test has that has not failed. */
+static int most_runs(const struct tstate *ts, int ntargets)
+{
+	int most = 0;
+
+	for (int i = 0; i < ntargets; i++)
+		if (!ts->cells[i].failed && ts->cells[i].runs > most)
+			most = ts->cells[i].runs;
+	return most;
+}
+
 static int planned_runs(const struct tstate *ts, int ntargets)
 {
 	int need;
@@ -315,10 +333,7 @@ static int planned_runs(const struct tstate *ts, int ntargets)
 	if (ts->fixed)
 		return ts->fixed;
 	widest(ts, ntargets, &need);
-	int most = 0;
-	for (int i = 0; i < ntargets; i++)
-		if (!ts->cells[i].failed && ts->cells[i].runs > most)
-			most = ts->cells[i].runs;
+	int most = most_runs(ts, ntargets);
 	int p = need > 0 ? most + need : most;
 	if (p < ts->minimum)
 		p = ts->minimum;
@@ -411,18 +426,15 @@ static double budget_floor(const struct run_request *rq, const struct run_clock 
  * of two either way. */
 static int out_of_reach(const struct tstate *ts, int ntargets, double per, double left)
 {
-	int need, most = 0;
+	int need;
 
 	if (!(ts->precision > 0))
 		return 0;
 	widest(ts, ntargets, &need);
 	if (need <= 0)
 		return 0;
-	for (int i = 0; i < ntargets; i++)
-		if (!ts->cells[i].failed && ts->cells[i].runs > most)
-			most = ts->cells[i].runs;
 	/* so wide that even the count limit would not get there */
-	if (most + need >= ts->limit)
+	if (most_runs(ts, ntargets) + need >= ts->limit)
 		return 1;
 	return per > 0 && (double)need * per * ts->active > 2 * (left > 0 ? left : 0);
 }
@@ -440,7 +452,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 	struct tstate *tst = &all[k];
 	struct cell *cells = tst->cells;
 	const struct runner_opts *o = &rq->opts;
-	int pm = primary_metric(ts), failed = 0, total_runs = 0, on_floor = 0;
+	int pm = primary_metric(ts), failed = 0, total_runs = 0;
 	uint64_t t0 = now_ns();
 	double values[MAX_METRICS], extra = 0;	/* seconds in rounds past the minimum */
 	int64_t test_id = tst->id;
@@ -509,16 +521,14 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			double left = clock->budget - ns_to_s(now_ns() - clock->t0);
 			double spare = left - minimum_cost(rq, clock, all, k + 1);
 			allowance = (spare > 0 ? spare : 0) / (rq->ntests - k);
-			if (allowance < budget_floor(rq, clock)) {
+			if (allowance < budget_floor(rq, clock))
 				allowance = budget_floor(rq, clock);
-				on_floor = 1;
-			}
 		}
 		if (!below_min && allowance >= 0 && extra + (per > 0 ? per * active : 0) > allowance)
 			break;
 		/* A test on its floor has no share to give: the floor is spent
 		 * past the budget, and nothing else would get it. */
-		if (!below_min && share_budget && !on_floor &&
+		if (!below_min && share_budget && allowance > budget_floor(rq, clock) &&
 		    out_of_reach(tst, rq->ntargets, per, allowance - extra))
 			break;	/* its share goes on to tests that can still make it */
 		uint64_t r0 = now_ns();
@@ -592,9 +602,7 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 	t->precision = o->precision;
 	/* The user's --runs is exact; a suite's runs = is a minimum. */
 	t->fixed = o->runs;
-	t->minimum = o->min_runs > ts->runs ? o->min_runs : ts->runs;
-	if (t->minimum > cap)
-		t->minimum = cap;	/* --max-runs 2: the user's word wins */
+	t->minimum = runner_min_runs(o, ts);
 	t->limit = t->fixed ? t->fixed : cap;
 	t->cells = calloc((size_t)rq->ntargets, sizeof(*t->cells));
 	if (!t->cells)

@@ -45,6 +45,9 @@ struct runner_opts {
 #define RUNNER_DEFAULT_RUNS 20
 #define RUNNER_BUDGET_RUNS 1000
 int runner_max_runs(const struct runner_opts *o);
+/* Runs a test gets before it is judged: min_runs or the suite's runs =,
+ * within runner_max_runs. */
+int runner_min_runs(const struct runner_opts *o, const struct test_spec *ts);
 
 struct run_request {
 	struct target *targets;
