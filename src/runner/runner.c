@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "runner.h"
 #include "device.h"
+#include "../core/version.h"
 #include "../core/cache.h"
 #include "../core/cpu.h"
 #include "../core/error.h"
@@ -232,18 +233,25 @@ static void fail_cell(struct store *st, int64_t test_id, int64_t target_id,
 	report_failure(ev, label, msg);
 }
 
+/* Whether the scratch directory lacks the room the test may occupy at
+ * once (set as the error). */
+static int space_short(const struct test_spec *ts, const char *dir, const char *path)
+{
+	uint64_t need = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0, have;
+
+	if (need && !free_space(dir, &have) && have < need)
+		return error_set("not enough free space in %s: need %llu MiB, have %llu MiB", path,
+				 (unsigned long long)(need >> 20), (unsigned long long)(have >> 20));
+	return 0;
+}
+
 /* One measured (or warm-up) repetition on one target. */
 static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 		   const struct runner_opts *o, struct r_sample *sm)
 {
 	struct cpu_snap a, b;
 	struct cpu_usage u;
-	uint64_t need = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0, have;
 
-	if (need && !free_space(c->dir, &have) && have < need)
-		return error_set("not enough free space in %s: need %llu MiB, have %llu MiB",
-				 t->path, (unsigned long long)(need >> 20),
-				 (unsigned long long)(have >> 20));
 	cache_flush(o->drop_caches);
 	test_pause("workload");
 	error_clear();
@@ -484,7 +492,10 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
 			continue;
 		}
-		if (ts->wl->prepare && ts->wl->prepare(&c->ctx)) {
+		/* Checked before prepare: what prepare lays out (fio's files,
+		 * appstart's) is part of what space_needed counts. */
+		if (space_short(ts, c->dir, t->path) ||
+		    (ts->wl->prepare && ts->wl->prepare(&c->ctx))) {
 			fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
 			continue;
 		}
@@ -734,7 +745,7 @@ int runner_execute(struct store *st, struct run_request *rq,
 			return -1;
 		}
 	} else {
-		struct run_begin b = { rq->label, rq->note, rq->cmdline, FSBENCH_VERSION,
+		struct run_begin b = { rq->label, rq->note, rq->cmdline, fsbench_version,
 				       rq->baseline, rq->argv };
 		if (store_begin_run(st, &b, run_id)) {
 			free(target_ids);

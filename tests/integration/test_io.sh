@@ -161,9 +161,16 @@ if [ "$(id -u)" -eq 0 ]; then
 	mkdir -p "$WORK/small" && mount -t tmpfs -o size=8m fsbench-test "$WORK/small"
 	(cd "$WORK/small" && FSB io --name=f --rw=write --bs=64k --fill_device=1 --output-format=json) >"$WORK/fill.json" 2>"$WORK/fill.err"
 	rc=$?
-	umount "$WORK/small"
 	check "io: fill_device writes until the filesystem is full, then ends (rc $rc)" \
 		sh -c "[ $rc -eq 0 ] && jq -e '.jobs[0].write.io_bytes >= 7 * 1048576 and .jobs[0].write.io_bytes <= 8388608' '$WORK/fill.json' >/dev/null"
+	# Free space is checked before the file is laid out, not after: the
+	# 5 MiB file is part of what the test needs, and fits in 8 MiB.
+	rm -f "$WORK/small"/*
+	FSB run "io:rw=read,bs=64k,size=5m" --target s="$WORK/small" --runs 3 --db "$WORK/small.db" \
+		--json "$WORK/small.json" -q >/dev/null 2>"$WORK/small.err"
+	check "io: a test that fits is not refused for the file it laid out itself" \
+		jqt '.run.status == "complete" and (.tests[0].samples | length) == 3' "$WORK/small.json"
+	umount "$WORK/small"
 else
 	skip "io: fill_device" "needs root to mount a small tmpfs"
 fi
