@@ -15,8 +15,8 @@ ASAN     = -fsanitize=address -fsanitize=undefined -fno-omit-frame-pointer -fno-
 FUZZSAN  = -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 SANFLAGS = $(if $(FUZZ),$(FUZZSAN),$(if $(SAN),$(ASAN)))
 CFLAGS   = -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -MMD -MP \
-           $(SANFLAGS) $(shell pkg-config --cflags $(PKGS)) $(MPICFLAGS) \
-           -DFSBENCH_VERSION='"$(VERSION)$(if $(GITREV),-$(GITREV),)"'
+           $(SANFLAGS) $(shell pkg-config --cflags $(PKGS)) $(MPICFLAGS)
+FULLVERSION = $(VERSION)$(if $(GITREV),-$(GITREV),)
 LDFLAGS  = $(SANFLAGS)
 LDLIBS   = $(shell pkg-config --libs $(PKGS)) -laio -lleveldb -lpthread -lm $(MPILIBS)
 # OpenMPI when pkg-config knows it (Debian libopenmpi-dev, in the default
@@ -31,8 +31,11 @@ LIBSRCS  = $(filter-out src/cli/main.c,$(SRCS))
 # The guest's init, linked statically and carried inside fsbench (blob.S).
 VMINIT   = $(BUILD)/vminit
 BLOBOBJ  = $(BUILD)/src/vm/init/blob.o
-OBJS     = $(SRCS:%.c=$(BUILD)/%.o) $(BLOBOBJ)
-LIBOBJS  = $(LIBSRCS:%.c=$(BUILD)/%.o) $(BLOBOBJ)
+# The version string is a generated source of its own (build/version.c).
+VERSIONOBJ = $(BUILD)/version.o
+FLAGSTAMP  = $(BUILD)/flags
+OBJS     = $(SRCS:%.c=$(BUILD)/%.o) $(BLOBOBJ) $(VERSIONOBJ)
+LIBOBJS  = $(LIBSRCS:%.c=$(BUILD)/%.o) $(BLOBOBJ) $(VERSIONOBJ)
 TESTSRCS = $(wildcard tests/unit/test_*.c)
 TESTBINS = $(TESTSRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BIN      = $(if $(SAN),$(BUILD)/fsbench,fsbench)
@@ -40,7 +43,7 @@ FUZZSRCS = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZBINS = $(FUZZSRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_TIME ?= 600
 
-.PHONY: all deps run test test-asan test-run check-clang clean fuzz fuzz-bins fuzz-long install uninstall man
+.PHONY: all deps run test test-asan test-run check-clang clean fuzz fuzz-bins fuzz-long install uninstall man FORCE
 
 # `make install` (PREFIX, DESTDIR as usual): the binary, the suites (found
 # from PREFIX/bin/fsbench as PREFIX/share/fsbench/suites) and the docs.
@@ -72,12 +75,30 @@ $(BLOBOBJ): src/vm/init/blob.S $(VMINIT)
 	@mkdir -p $(dir $@)
 	$(CC) -c -DVMINIT_PATH='"$(VMINIT)"' -o $@ $<
 
-# Each object depends on the headers it includes (-MMD -MP writes .d files).
-$(BUILD)/%.o: %.c Makefile
+# Each object depends on the headers it includes (-MMD -MP writes .d files)
+# and on the compiler and its flags, kept in $(FLAGSTAMP): a newly
+# installed library's pkg-config flags, or SAN=1, rebuild every object.
+$(BUILD)/%.o: %.c Makefile $(FLAGSTAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a
+# Both files are rewritten only when their text changes, so make sees a
+# change only when there is one; a new commit rebuilds version.o alone.
+$(FLAGSTAMP): FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '$(CC) $(CFLAGS)' | cmp -s - $@ || printf '%s\n' '$(CC) $(CFLAGS)' > $@
+
+$(BUILD)/version.c: FORCE
+	@mkdir -p $(dir $@)
+	@printf 'const char fsbench_version[] = "%s";\n' '$(FULLVERSION)' | cmp -s - $@ || \
+		printf 'const char fsbench_version[] = "%s";\n' '$(FULLVERSION)' > $@
+
+$(VERSIONOBJ): $(BUILD)/version.c $(FLAGSTAMP)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+FORCE:
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a $(FLAGSTAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) \
 		$(shell pkg-config --libs cmocka) $(LDLIBS)

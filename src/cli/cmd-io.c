@@ -6,6 +6,7 @@
  * afterwards unless --keep.
  */
 #include "cli.h"
+#include "../core/version.h"
 #include "../core/error.h"
 #include "../core/stop.h"
 #include "../core/devstat.h"
@@ -238,7 +239,7 @@ static int cmd_io(const struct cli_args *a)
 		struct tm tm;
 		time_t now = wall.tv_sec;
 		json_t *doc = json_object();
-		snprintf(version, sizeof(version), "fsbench-%s", FSBENCH_VERSION);
+		snprintf(version, sizeof(version), "fsbench-%s", fsbench_version);
 		localtime_r(&now, &tm);
 		strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", &tm);
 		json_object_set_new(doc, "fio version", json_string(version));

@@ -7,6 +7,7 @@
  * groff renders it without a warning.
  */
 #include "cli.h"
+#include "../core/version.h"
 #include "../core/error.h"
 
 #include <stdio.h>
@@ -77,7 +78,7 @@ static int cmd_manpage(const struct cli_args *a)
 	const struct cmd_entry *const *cmds = cli_commands();
 
 	(void)a;
-	printf(".TH FSBENCH 1 \"\" \"fsbench %s\" \"User Commands\"\n", FSBENCH_VERSION);
+	printf(".TH FSBENCH 1 \"\" \"fsbench %s\" \"User Commands\"\n", fsbench_version);
 	fputs(".SH NAME\nfsbench \\- compare filesystems with faithful standard workloads\n"
 	      ".SH SYNOPSIS\n.B fsbench\n.I COMMAND\n[\\fIARGS\\fR]\n.br\n"
 	      ".B fsbench help\n.I COMMAND\n.br\n.B fsbench \\-V\n"

@@ -2,6 +2,7 @@
  * main.c: fsbench's entry point: find the subcommand and run it.
  */
 #include "cli.h"
+#include "../core/version.h"
 #include "../core/suggest.h"
 #include "../core/comm.h"
 #include "../core/error.h"
@@ -32,7 +33,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: fsbench COMMAND [ARGS]\n\n"
 		   "fsbench %s: compare filesystems with faithful standard workloads.\n\n",
-		FSBENCH_VERSION);
+		fsbench_version);
 	int w = 0;
 	for (int i = 0; commands[i]; i++)
 		w = (int)strlen(commands[i]->name) > w ? (int)strlen(commands[i]->name) : w;
@@ -62,7 +63,7 @@ static int dispatch(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version") || !strcmp(argv[1], "-V")) {
-		printf("fsbench %s (%s)\n", FSBENCH_VERSION,
+		printf("fsbench %s (%s)\n", fsbench_version,
 		       comm_available() ? "with MPI: run ior and mdtest under mpirun"
 					: "built without OpenMPI: no MPI runs");
 		return EXIT_OK;

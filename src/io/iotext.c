@@ -7,6 +7,7 @@
  * report layer (store results only) never sees.
  */
 #include "iojob.h"
+#include "../core/version.h"
 #include "../core/str.h"
 
 #include <stdarg.h>
@@ -335,7 +336,7 @@ void io_result_terse(const struct io_options *opt, const struct io_result *r, in
 	json_t *scratch = json_object();
 
 	buf[0] = 0;
-	put(&o, "3;fsbench-%s;%s;%d;0", FSBENCH_VERSION, opt->name, group);
+	put(&o, "3;fsbench-%s;%s;%d;0", fsbench_version, opt->name, group);
 	terse_dir(&o, r->ios[0], r->bytes[0], &r->dir_clat[0], &r->rate[0], io_dir_secs(opt, r, 0));
 	terse_dir(&o, r->ios[1], r->bytes[1], &r->dir_clat[1], &r->rate[1], io_dir_secs(opt, r, 1));
 	put(&o, ";%f%%;%f%%;%llu;%llu;%llu", 100.0 * (double)r->usr_ns / 1e9 / wall,
