@@ -3,10 +3,13 @@
  * S suite's startup-time test behind seed 000 (docs/workloads/appstart.md),
  * with everything on the target (PTS's run ignored the chosen disk).
  *
- * Background: `readers` processes read large files on the target
- * sequentially in 4 KiB buffered reads, `writers` processes write others,
- * and with writers a sync runs every 2 s; file size is min(500 MiB,
- * RAM/30) unless file_size= says otherwise.  They run through the whole
+ * Background, as S's fio job: `readers` processes read large files on the
+ * target sequentially in 4 KiB buffered reads, `writers` processes write
+ * others (removed and allocated again by every repetition, as fio lays
+ * out a write job's file); file size is min(500 MiB, RAM/30) unless
+ * file_size= says otherwise.  A sync starts every second while the
+ * background settles (`settle`, S's 8 s), then every 2 s with writers,
+ * each in the background as S's `sync &`.  They run through the whole
  * repetition and are always stopped (forked with fork_worker, so even a
  * SIGKILLed fsbench leaves none).  Each worker counts its bytes in shared
  * memory, so the throughput it got while the launches ran is recorded:
@@ -14,7 +17,8 @@
  *
  * Launch: `launches` cold starts, averaged as S does, each as S times it:
  * `gap` (4 s) of background alone, the page cache dropped without a sync
- * (needs root), 0.2 s, then the timed start.  app=exec:PATH copies the program and
+ * (needs root), 0.2 s, then the timed start; after a start shorter than
+ * 2 s, `rest` (2 s) more.  app=exec:PATH copies the program and
  * every shared library the dynamic loader resolves for it onto the target
  * and runs it from there through the copied loader with
  * --library-path; app=replay-NAME replays a synthetic read trace with the
@@ -45,6 +49,7 @@
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct app_params {
@@ -56,6 +61,7 @@ struct app_params {
 	int64_t launches;
 	double settle;
 	double gap;
+	double rest;
 	double timeout;
 	bool drop_caches;
 };
@@ -71,10 +77,14 @@ static const struct param_def app_params[] = {
 	{ "file_size", PT_SIZE, P(file_size), "0", 0, 1ULL << 40, NULL,
 	  "bytes per background file; 0 = min(500 MiB, RAM/30) as S", PF_SCALE },
 	{ "launches", PT_INT, P(launches), "3", 1, 100, NULL, "cold starts averaged per repetition" },
-	{ "settle", PT_DURATION, P(settle), "3s", 0, 0, NULL,
-	  "background load runs this long before the launches begin" },
+	{ "settle", PT_DURATION, P(settle), "8s", 0, 0, NULL,
+	  "background load alone before the launches begin, a sync started every second "
+	  "(S: its transitory wait, 3 s + 4 s, counted down from 7 to 0)" },
 	{ "gap", PT_DURATION, P(gap), "4s", 0, 0, NULL,
 	  "background load alone before each launch (S: `time sleep 3; sleep 1`)" },
+	{ "rest", PT_DURATION, P(rest), "2s", 0, 0, NULL,
+	  "more background alone after a launch shorter than 2 s (S: `sleep 2`, for its "
+	  "throughput statistics)" },
 	{ "timeout", PT_DURATION, P(timeout), "120s", 0, 0, NULL, "longest a launch may take" },
 	{ "drop_caches", PT_BOOL, P(drop_caches), "1", 0, 0, NULL,
 	  "drop the page cache before every launch (cold start; needs root)" },
@@ -295,40 +305,98 @@ static int write_file(const char *path, uint64_t size)
 	return workload_stopped() ? error_set("interrupted") : rc;
 }
 
-/* A background worker: 4 KiB buffered sequential I/O over its file until
- * killed, counting bytes in its shared slot. */
+/* A background worker, one of S's fio jobs: 4 KiB buffered sequential
+ * I/O over its file until killed, counting bytes in its shared slot.
+ * Each pass over the file is one of fio's loops (S gives --loops=10000):
+ * the file is opened again and, as S sets fio's invalidate=1, its cached
+ * pages are let go. */
 static void background_worker(const char *path, bool writer, uint64_t size,
 			      _Atomic uint64_t *count)
 {
 	char buf[4096];
-	int fd = open(path, writer ? O_WRONLY | O_CREAT : O_RDONLY, 0644);
 
 	memset(buf, 0x5a, sizeof(buf));
-	if (fd < 0)
-		_exit(1);
-	for (uint64_t at = 0;; at += sizeof(buf)) {
-		ssize_t n;
-		if (at >= size) {
-			at = 0;
-			lseek(fd, 0, SEEK_SET);
-		}
-		n = writer ? write(fd, buf, sizeof(buf)) : read(fd, buf, sizeof(buf));
-		if (n <= 0) {
-			if (n < 0 && errno != EINTR && errno != ENOSPC)
+	for (;;) {
+		int fd = open(path, (writer ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
+		if (fd < 0)
+			_exit(1);
+		posix_fadvise(fd, 0, (off_t)size, POSIX_FADV_DONTNEED);
+		for (uint64_t at = 0; at < size;) {
+			ssize_t n = writer ? write(fd, buf, sizeof(buf)) : read(fd, buf, sizeof(buf));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && errno != ENOSPC)
 				_exit(1);
-			at = size;
-			continue;
+			if (n <= 0)
+				break;	/* the end of a short file, or a full target */
+			at += (uint64_t)n;
+			atomic_fetch_add_explicit(count, (uint64_t)n, memory_order_relaxed);
 		}
-		atomic_fetch_add_explicit(count, (uint64_t)n, memory_order_relaxed);
+		close(fd);
 	}
 }
 
-static void syncer(void)
+/* S starts every sync in the background (`sync &`), so that a slow one
+ * does not hold back the next: one a second while the background settles,
+ * then, with writers, one every 2 s.  Threads, not processes: the
+ * syncer's exit waits for them, so no sync outlives the repetition.  A
+ * bound on the syncs in flight, which S has not, keeps a stalled device
+ * from piling up threads. */
+#define SYNCS_MAX 32
+static _Atomic int syncs_running;
+
+static void *sync_thread(void *arg)
 {
-	for (;;) {
-		sleep(2);
-		sync();
+	(void)arg;
+	sync();
+	atomic_fetch_sub(&syncs_running, 1);
+	return NULL;
+}
+
+static void syncer(double settle, bool writers)
+{
+	pthread_attr_t attr;
+	struct timespec at;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	clock_gettime(CLOCK_MONOTONIC, &at);
+	for (double t = 0;;) {
+		double step = t < settle ? 1 : 2;
+		pthread_t tid;
+
+		if (t >= settle && !writers)
+			_exit(0);
+		if (atomic_fetch_add(&syncs_running, 1) >= SYNCS_MAX ||
+		    pthread_create(&tid, &attr, sync_thread, NULL))
+			atomic_fetch_sub(&syncs_running, 1);
+		t += step;
+		at.tv_sec += (time_t)step;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
 	}
+}
+
+/* fio's layout of a write job's file (S's writers): the file removed
+ * (S removes it too), made again and allocated with fallocate(2), so
+ * every repetition writes into newly allocated, unwritten blocks, as
+ * every S run does.  Where fallocate is refused, fio writes anyway. */
+static int layout_writer(const char *path, uint64_t size)
+{
+	int fd;
+
+	if (unlink(path) && errno != ENOENT)
+		return error_errno("removing %s", path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error_errno("creating %s", path);
+	if (fallocate(fd, 0, 0, (off_t)size) && errno != EOPNOTSUPP && errno != ENOSYS) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return error_errno("allocating %s", path);
+	}
+	close(fd);
+	return 0;
 }
 
 static void stop_background(struct app_state *s)
@@ -347,7 +415,8 @@ static int start_background(struct app_state *s, const struct app_params *p)
 	int n = (int)(p->readers + p->writers);
 	char path[4200];
 
-	for (int i = 0; i < n + (p->writers > 0); i++) {
+	/* the syncer last, as it runs during the settle with or without writers */
+	for (int i = 0; i <= n; i++) {
 		bool writer = i >= p->readers && i < n;
 		pid_t pid;
 
@@ -355,6 +424,10 @@ static int start_background(struct app_state *s, const struct app_params *p)
 			bg_path(s, writer ? "bg_write" : "bg_read", writer ? i - (int)p->readers : i, path,
 				sizeof(path));
 			atomic_store(&s->counters[i], 0);
+			if (writer && layout_writer(path, s->bg_size)) {
+				stop_background(s);
+				return -1;
+			}
 		}
 		pid = fork_worker();
 		if (pid < 0) {
@@ -363,7 +436,7 @@ static int start_background(struct app_state *s, const struct app_params *p)
 		}
 		if (pid == 0) {
 			if (i == n)
-				syncer();
+				syncer(p->settle, p->writers > 0);
 			background_worker(path, writer, s->bg_size, &s->counters[i]);
 		}
 		s->pids[s->npids++] = pid;
@@ -469,14 +542,10 @@ static int prepare_state(struct wl_ctx *ctx)
 		if (prepare_replay(s))
 			return -1;
 	}
-	/* Writers' files too are laid out here, as fio lays out a write job's
-	 * file before it starts: every repetition then overwrites the same
-	 * blocks.  Created by the first repetition instead, the first one
-	 * allocated and the others overwrote, and it differed from them. */
-	for (int i = 0; i < n; i++) {
-		int w = i >= p->readers;
-		bg_path(s, w ? "bg_write" : "bg_read", w ? i - (int)p->readers : i, path,
-			sizeof(path));
+	/* The readers' files, which S makes once and keeps; the writers'
+	 * are made by every repetition (layout_writer). */
+	for (int i = 0; i < p->readers; i++) {
+		bg_path(s, "bg_read", i, path, sizeof(path));
 		if (write_file(path, s->bg_size))
 			return -1;
 	}
@@ -621,6 +690,8 @@ static int app_run(struct wl_ctx *ctx, double *v)
 	const struct app_params *p = ctx->params;
 	struct app_state *s = ctx->state;
 	uint64_t total = 0, launch_ns = 0, rd = 0, wr = 0;
+	char each[100 * 12] = "";	/* every launch's time, as S prints them */
+	size_t used = 0;
 	int rc = 0;
 
 	if (start_background(s, p))
@@ -646,10 +717,17 @@ static int app_run(struct wl_ctx *ctx, double *v)
 		launch_ns = now_ns() - t0;
 		background_bytes(s, p, &r1, &w1);
 		total += launch_ns;
+		if (used < sizeof(each))
+			used += (size_t)snprintf(each + used, sizeof(each) - used, "%s%.3f",
+						 i ? " " : "", (double)launch_ns / 1e9);
 		rd += r1 - r0;
 		wr += w1 - w0;
 		if (!rc && workload_stopped())
 			rc = error_set("interrupted");
+		/* S pauses 2 s more after a launch shorter than 2 s; after
+		 * the last one that pause would change nothing measured. */
+		if (!rc && launch_ns < 2000000000ull && i + 1 < p->launches)
+			workload_pause(p->rest);
 	}
 	stop_background(s);
 	if (rc)
@@ -659,9 +737,10 @@ static int app_run(struct wl_ctx *ctx, double *v)
 	v[2] = (double)wr / 1e6 / ((double)total / 1e9);
 	if (ctx->detail)
 		snprintf(ctx->detail, DETAIL_MAX,
-			 "%lld cold launch(es) of %s: %.3f s each on average; background %lld readers "
-			 "%.1f MB/s, %lld writers %.1f MB/s during the launches (files of %llu MiB)%s\n",
-			 (long long)p->launches, p->app, v[0], (long long)p->readers, v[1],
+			 "%lld cold launch(es) of %s: %.3f s each on average (%s s); background %lld "
+			 "readers %.1f MB/s, %lld writers %.1f MB/s during the launches (files of %llu "
+			 "MiB)%s\n",
+			 (long long)p->launches, p->app, v[0], each, (long long)p->readers, v[1],
 			 (long long)p->writers, v[2], (unsigned long long)(s->bg_size >> 20),
 			 s->direct_refused ? "; the target refuses O_DIRECT, so replay reads were "
 					     "buffered (cold)" : "");
