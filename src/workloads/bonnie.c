@@ -37,6 +37,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -571,6 +572,7 @@ struct seek_thread {
 	struct bon *b;
 	int rfd;
 	char *buf;
+	_Atomic int *opened;	/* seekers past their open */
 	struct seeker_result r;
 };
 
@@ -588,6 +590,7 @@ static void *seek_thread_main(void *arg)
 	ssize_t ch = (ssize_t)b->p->chunk;
 	int ticket, fd = open(b->file, O_RDWR);
 
+	atomic_fetch_add(t->opened, 1);
 	if (fd < 0) {
 		t->r.failed = 1;
 		return NULL;
@@ -632,6 +635,7 @@ static void *seek_thread_main(void *arg)
 static int seeks_threads(struct bon *b)
 {
 	int nthr = (int)(b->p->seekers ? b->p->seekers : 5), fds[2] = { -1, -1 }, rc = 0, started = 0;
+	_Atomic int opened = 0;
 	double wait = b->p->seek_wait >= 0 ? (double)b->p->seek_wait / 1000 : 3;
 	size_t nt = (size_t)b->p->seeks + (size_t)nthr;
 	int *tickets = malloc(nt * sizeof(int));	/* seeks <= 1e8: no overflow */
@@ -648,7 +652,7 @@ static int seeks_threads(struct bon *b)
 		tickets[i] = i >= (size_t)b->p->seeks ? END_TICKET : v % 10 == 0 ? -v : v;
 	}
 	for (; started < nthr; started++) {
-		t[started] = (struct seek_thread){ .b = b, .rfd = fds[0] };
+		t[started] = (struct seek_thread){ .b = b, .rfd = fds[0], .opened = &opened };
 		if (!(t[started].buf = aligned_alloc(4096, (size_t)(b->p->chunk > 4096 ? b->p->chunk : 4096))) ||
 		    pthread_create(&tid[started], NULL, seek_thread_main, &t[started])) {
 			free(t[started].buf);
@@ -656,6 +660,12 @@ static int seeks_threads(struct bon *b)
 			break;
 		}
 	}
+	/* bonnie++ sleeps 3 s so that every seeker has opened the file before
+	 * the tickets go out; with a shorter seek_wait, the first seeker done
+	 * could unlink it before a late one opened it.  Waiting for the opens
+	 * keeps that so at any seek_wait; no clock is running yet. */
+	while (atomic_load(&opened) < started)
+		usleep(1000);
 	if (!rc)
 		workload_pause(wait);
 	/* Interrupted: only the end tickets, so every seeker stops at once. */
