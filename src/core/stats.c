@@ -117,6 +117,41 @@ int stats_runs_needed(const struct summary *s, double p, int cap)
 
 /* Welch's test of two means m1, m2 with variances v1, v2 (of the values,
  * not of the means) over n1, n2 samples. */
+struct trend stats_trend(const double *x, int n)
+{
+	struct trend tr = { 1, 0 };
+	double *sorted, var, z, first, last;
+	long long sum = 0;
+	int third = n / 3;
+
+	if (n < TREND_MIN_RUNS || !(sorted = malloc(sizeof(*sorted) * (size_t)n)))
+		return tr;
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			sum += (x[j] > x[i]) - (x[j] < x[i]);
+	/* Var(S) = [n(n-1)(2n+5) - sum over groups of t equal values of
+	 * t(t-1)(2t+5)] / 18. */
+	memcpy(sorted, x, sizeof(*sorted) * (size_t)n);
+	qsort(sorted, (size_t)n, sizeof(*sorted), cmp_double);
+	var = (double)n * (n - 1) * (2.0 * n + 5);
+	for (int i = 0, k; i < n; i = k) {
+		for (k = i + 1; k < n && sorted[k] == sorted[i]; k++)
+			;
+		double t = k - i;
+		var -= t * (t - 1) * (2 * t + 5);
+	}
+	free(sorted);
+	var /= 18;
+	if (var <= 0 || sum == 0)
+		return tr;
+	z = ((double)sum - (sum > 0 ? 1 : -1)) / sqrt(var);
+	tr.p = 2 * gsl_cdf_ugaussian_Q(fabs(z));
+	first = median_of(x, third);
+	last = median_of(x + n - third, third);
+	tr.change = first != 0 ? last / first - 1 : 0;
+	return tr;
+}
+
 static struct welch welch(double m1, double v1, int n1, double m2, double v2, int n2)
 {
 	struct welch w = { 0, 0, 1 };

@@ -45,6 +45,22 @@ double stats_precision(const struct summary *s);
  * with fewer than 2 runs. */
 int stats_runs_needed(const struct summary *s, double p, int cap);
 
+/* Whether runs drift, rather than scatter, in the order they ran: the
+ * Mann-Kendall test (S = the sum over pairs i < j of sign(x[j] - x[i]),
+ * normal approximation with the tie correction and a continuity
+ * correction, two-sided p), judged from TREND_MIN_RUNS runs on.  The
+ * interval assumes runs that differ only by chance; when the machine
+ * itself changes speed during them (a cloud disk's burst credit running
+ * out) the interval understates the uncertainty, and more runs do not
+ * fix that.  `change` is the median of the last third of the runs over
+ * that of the first third, minus 1 (-0.12: they fell by 12%). */
+#define TREND_MIN_RUNS 8
+struct trend {
+	double p;		/* 1 with fewer than TREND_MIN_RUNS runs */
+	double change;
+};
+struct trend stats_trend(const double *x, int n);
+
 /* Welch's unequal-variance t-test between two samples. */
 struct welch {
 	double t, df, p;	/* two-sided p-value; p = 1 when undefined */

@@ -59,6 +59,7 @@ int report_decimals(double max);
 #define REPORT_TOO_FEW 2	/* ratio verdict: fewer than 2 runs on a side */
 #define REPORT_MIN_RUNS 3	/* fewer runs than this: a warning */
 #define REPORT_CV_LIMIT 0.03	/* CV at or above this: a warning */
+#define REPORT_TREND_P 0.01	/* runs drifting more surely than this: a warning */
 /* Target i / baseline for metric m: 0 with q filled, verdict in "faster"
  * terms (+1 faster, -1 slower, 0 no significant difference, or
  * REPORT_TOO_FEW); -1 when either side has no value: no ratio, an empty

@@ -535,8 +535,8 @@ void report_summary(FILE *f, const struct result *r, const struct report_opts *o
 		/* the full legend stands above the ratio tables (--verbose) */
 		snprintf(legend, sizeof(legend), "(%s)", o->verbose ? REPORT_LEGEND :
 			 "+ faster, - slower, ~ not significant (95%), ? too few runs, * beyond "
-			 "+-5%; ! shaky: fewer than 3 runs, or a 95% interval wider than the precision "
-			 "target");
+			 "+-5%; ! shaky: fewer than 3 runs, a 95% interval wider than the precision "
+			 "target, or runs that drift");
 		wrap_text(f, legend, o->width, 1);
 	}
 	for (int ti = 0; ti < r->ntests; ti++) {

@@ -5,13 +5,15 @@
  * mark says faster, slower, no significant difference, or too few runs to
  * tell; a warning says when a figure is shaky: fewer than 3 runs, or a
  * 95% interval wider than the precision target the runs aimed at (for a
- * run stored without one, a coefficient of variation of 3% or more).
+ * run stored without one, a coefficient of variation of 3% or more), or
+ * runs that drift in the order they ran, by more than that target.
  * Text, Markdown, HTML and JSON all ask here, so they cannot disagree.
  */
 #include "report.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int report_ratio(const struct r_test *t, int i, int base, int m, struct ratio *q)
@@ -34,9 +36,27 @@ char report_mark(const struct ratio *q)
 	return q->verdict == REPORT_TOO_FEW ? '?' : q->verdict > 0 ? '+' : q->verdict < 0 ? '-' : '~';
 }
 
+/* The trend of one cell's runs, in the order they ran (stats_trend). */
+static struct trend cell_trend(const struct r_test *t, int i, int m)
+{
+	const struct r_cell *c = &t->cells[i];
+	double *x = malloc(sizeof(double) * (size_t)(c->nsamples + 1));
+	struct trend tr = { 1, 0 };
+	int n = 0;
+
+	for (int k = 0; x && k < c->nsamples; k++)
+		if (isfinite(c->samples[k].values[m]))
+			x[n++] = c->samples[k].values[m];
+	if (x)
+		tr = stats_trend(x, n);
+	free(x);
+	return tr;
+}
+
 int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, int brief)
 {
 	struct summary s;
+	size_t used;
 
 	buf[0] = '\0';
 	result_summary(t, i, m, &s);
@@ -57,6 +77,18 @@ int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, 
 	else if (s.cv >= REPORT_CV_LIMIT)
 		snprintf(buf, len, "CV %.1f%% over %d runs (target < %.0f%%)", 100 * s.cv, s.n,
 			 100 * REPORT_CV_LIMIT);
+	/* Runs that drift: a change beyond the precision aimed at, too
+	 * orderly to be chance.  An interval met or not, it assumed runs that
+	 * differ by chance alone. */
+	struct trend tr = cell_trend(t, i, m);
+	double limit = t->precision > 0 ? t->precision : REPORT_CV_LIMIT;
+	used = strlen(buf);
+	if (tr.p < REPORT_TREND_P && fabs(tr.change) > limit && used < len)
+		snprintf(buf + used, len - used,
+			 brief ? "%sdrifting %+.0f%%"
+			       : "%sthe runs drift (the last third %+.0f%% from the first, trend p=%.2g): "
+				 "the machine changed during them, which the interval does not count",
+			 used ? (brief ? ", " : "; ") : "", 100 * tr.change, tr.p);
 	return buf[0] != '\0';
 }
 

@@ -270,6 +270,40 @@ static void test_golden_views(void **state)
 	golden("verbose.txt", 1);
 }
 
+/* Runs that fall steadily get a warning, whether or not their interval met
+ * the target; the same values in an order with no trend do not. */
+static void test_drift_warning(void **state)
+{
+	(void)state;
+	static const int mixed[12] = { 5, 0, 7, 10, 2, 9, 11, 3, 6, 1, 8, 4 };
+	double v[12], w[12];
+	struct r_sample smp[12];
+	struct r_cell cell = { 12, smp, NULL };
+	struct r_test t = { .cells = &cell, .precision = 0.03 };
+	char warn[512];
+
+	for (int k = 0; k < 12; k++) {
+		v[k] = 100 - 2 * k;	/* S = -66: p = 8.3e-6; last third 81, first 97 */
+		smp[k] = (struct r_sample){ .rep = k, .values = &v[k] };
+	}
+	assert_true(report_warning(&t, 0, 0, warn, sizeof(warn), 0));
+	assert_non_null(strstr(warn, "+-"));	/* the interval missed ±3% too */
+	assert_non_null(strstr(warn, "; the runs drift (the last third -16% from the first, "
+				     "trend p=8.3e-06)"));
+	assert_true(report_warning(&t, 0, 0, warn, sizeof(warn), 1));
+	assert_non_null(strstr(warn, ", drifting -16%"));
+	t.precision = 0.1;	/* an interval within ±10% (±5.1%): the drift alone */
+	assert_true(report_warning(&t, 0, 0, warn, sizeof(warn), 1));
+	assert_string_equal(warn, "drifting -16%");
+	t.precision = 0.03;
+	for (int k = 0; k < 12; k++) {
+		w[k] = v[mixed[k]];	/* S = -2: p = 0.95 */
+		smp[k].values = &w[k];
+	}
+	assert_true(report_warning(&t, 0, 0, warn, sizeof(warn), 0));
+	assert_null(strstr(warn, "drift"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -279,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_csv_and_markdown),
 		cmocka_unit_test(test_empty_baseline),
 		cmocka_unit_test(test_too_few_runs),
+		cmocka_unit_test(test_drift_warning),
 		cmocka_unit_test(test_golden_views),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -175,6 +175,42 @@ static void test_ratio_verdicts(void **state)
 	assert_int_equal(r.verdict, 0);
 }
 
+/* Mann-Kendall by hand: 1..10 gives S = 45 and Var(S) = 10*9*25/18 = 125,
+ * so z = 44/sqrt(125) = 3.9355 and p = 8.30e-5; ties shrink Var(S). */
+static void test_trend(void **state)
+{
+	(void)state;
+	double up[10], down[10], flat[10], ties[8] = { 1, 1, 1, 1, 2, 2, 2, 2 };
+	double zigzag[10] = { 1, 2, 1, 2, 1, 2, 1, 2, 1, 2 };
+	/* fs_mark 5000x1M-4t on this machine's cloud disk, 2026-12-01: the
+	 * disk slowed after the third run and stayed slow.  S = -16, Var(S) =
+	 * 8*7*21/18 = 65.33: z = -15/8.083, p = 0.0635; eight runs are too
+	 * few to call that a trend at 1%. */
+	double fsmark[8] = { 876.47, 871.39, 922.36, 774.18, 777.2, 768.51, 797.95, 751.96 };
+	struct trend tr;
+
+	for (int i = 0; i < 10; i++) {
+		up[i] = i + 1;
+		down[i] = 10 - i;
+		flat[i] = 5;
+	}
+	tr = stats_trend(up, 10);
+	assert_true(fabs(tr.p - 8.30e-5) < 0.01e-5);
+	assert_true(fabs(tr.change - 3.5) < 1e-12);	/* median 9 over median 2 */
+	tr = stats_trend(down, 10);
+	assert_true(fabs(tr.p - 8.30e-5) < 0.01e-5);
+	assert_true(fabs(tr.change - (2.0 / 9 - 1)) < 1e-12);
+	/* S = 16, Var(S) = (8*7*21 - 2*4*3*13)/18 = 48: z = 15/sqrt(48), p = 0.0304 */
+	tr = stats_trend(ties, 8);
+	assert_true(fabs(tr.p - 0.0304) < 0.0005);
+	assert_true(stats_trend(flat, 10).p == 1);
+	assert_true(stats_trend(zigzag, 10).p > 0.5);
+	assert_true(stats_trend(up, TREND_MIN_RUNS - 1).p == 1);	/* too few to judge */
+	tr = stats_trend(fsmark, 8);
+	assert_true(fabs(tr.p - 0.0635) < 0.0005);
+	assert_true(fabs(tr.change - (774.955 / 873.93 - 1)) < 1e-9);	/* -11.3% */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_interval_stays_positive),
 		cmocka_unit_test(test_large_difference_few_runs),
 		cmocka_unit_test(test_log_welch_is_welch_of_logs),
+		cmocka_unit_test(test_trend),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
