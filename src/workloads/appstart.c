@@ -69,7 +69,8 @@ struct app_params {
 #define P(f) offsetof(struct app_params, f)
 static const struct param_def app_params[] = {
 	PARAM_STRING("app", struct app_params, app, "replay-xterm",
-		     "exec:PATH (a real program) or replay-xterm|replay-gnome-terminal|replay-lowriter"),
+		     "exec:PATH (a real program), trace:PATH (an S trace, replayed as S does) or "
+		     "replay-xterm|replay-gnome-terminal|replay-lowriter"),
 	PARAM_STRING("args", struct app_params, args, "",
 		     "arguments for an exec: program"),
 	{ "readers", PT_INT, P(readers), "10", 0, 64, NULL, "background sequential readers" },
@@ -254,6 +255,9 @@ struct app_state {
 	pid_t *pids;
 	int npids;
 	bool direct_refused;
+	struct s_trace strace;		/* app=trace: S's own trace */
+	struct s_replay *sreplay;
+	uint64_t launched;		/* launches so far: each draws new Rand offsets */
 };
 
 static uint64_t background_size(const struct app_params *p)
@@ -506,6 +510,32 @@ static int prepare_replay(struct app_state *s)
 	return 0;
 }
 
+/* app=trace:PATH: S's trace, its buffers, and one file of S's size per
+ * process; and whether the target takes O_DIRECT reads at S's 512-byte
+ * alignment (else they are buffered, and the result says so). */
+static int prepare_s_trace(struct app_state *s, const char *trace)
+{
+	char path[4200];
+	void *probe = NULL;
+	int fd;
+
+	if (s_trace_load(trace, &s->strace) || s_replay_prepare(&s->strace, &s->sreplay))
+		return -1;
+	for (int t = 0; t < s->strace.threads; t++) {
+		snprintf(path, sizeof(path), "%s/replay%d", s->dir, t);
+		if (write_file(path, S_TRACE_FILE))
+			return -1;
+	}
+	snprintf(path, sizeof(path), "%s/replay0", s->dir);
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0 || posix_memalign(&probe, 4096, 4096) || pread(fd, (char *)probe + 512, 512, 512) != 512)
+		s->direct_refused = true;
+	free(probe);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
 static void app_cleanup(struct wl_ctx *ctx);
 
 static int prepare_state(struct wl_ctx *ctx)
@@ -536,8 +566,11 @@ static int prepare_state(struct wl_ctx *ctx)
 			return error_errno("creating %s", app_dir);
 		if (prepare_exec(s, p->app + 5))
 			return -1;
+	} else if (!strncmp(p->app, "trace:", 6)) {
+		if (prepare_s_trace(s, p->app + 6))
+			return -1;
 	} else {
-		/* app_validate let only exec: and known replay- names through. */
+		/* app_validate let only exec:, trace: and known replay- names through. */
 		s->shape = trace_shape_find(p->app + 7);
 		if (prepare_replay(s))
 			return -1;
@@ -713,7 +746,8 @@ static int app_run(struct wl_ctx *ctx, double *v)
 		usleep(200000);	/* S: `time sleep 0.2` between drop and launch */
 		background_bytes(s, p, &r0, &w0);
 		t0 = now_ns();
-		rc = s->shape ? launch_replay(s) : launch_exec(s, p);
+		rc = s->sreplay ? s_replay_run(s->sreplay, s->dir, !s->direct_refused, ++s->launched)
+		     : s->shape ? launch_replay(s) : launch_exec(s, p);
 		launch_ns = now_ns() - t0;
 		background_bytes(s, p, &r1, &w1);
 		total += launch_ns;
@@ -758,6 +792,8 @@ static void app_cleanup(struct wl_ctx *ctx)
 		munmap(s->counters, 64 * sizeof(uint64_t) + 64);
 	free(s->pids);
 	free(s->trace);
+	s_replay_free(s->sreplay);
+	s_trace_free(&s->strace);
 	free(s);
 	ctx->state = NULL;
 	/* The runner removes the scratch directory and everything in it. */
@@ -767,10 +803,13 @@ static int app_validate(const void *p)
 {
 	const struct app_params *ap = p;
 
-	if (strncmp(ap->app, "exec:", 5) &&
+	if (strncmp(ap->app, "exec:", 5) && strncmp(ap->app, "trace:", 6) &&
 	    (strncmp(ap->app, "replay-", 7) || !trace_shape_find(ap->app + 7)))
-		return error_set("parameter 'app': '%s' is not exec:PATH, replay-xterm, "
+		return error_set("parameter 'app': '%s' is not exec:PATH, trace:PATH, replay-xterm, "
 				 "replay-gnome-terminal or replay-lowriter", ap->app);
+	if (!strncmp(ap->app, "trace:", 6) && (ap->app[6] != '/' || access(ap->app + 6, R_OK)))
+		return error_set("parameter 'app': trace: needs the full path of a readable S trace "
+				 "(S's comm_startup_lat/xterm.trace, say)");
 	if (!strncmp(ap->app, "exec:", 5) && ap->app[5] != '/')
 		return error_set("parameter 'app': exec: needs a full path, e.g. exec:/usr/bin/python3");
 	if (!strncmp(ap->app, "exec:", 5) && access(ap->app + 5, X_OK))
@@ -805,8 +844,14 @@ static void app_describe(const void *p, char *buf, size_t len)
 			  : ap->writers ? "Only Sequential Writes"
 			  : ap->readers ? "Only Sequential Reads" : "None";
 
-	snprintf(buf, len, "Background I/O Mix: %s - Application: %s", mix,
-		 sh ? sh->title : ap->app);
+	const char *base = strrchr(ap->app, '/');
+
+	if (!strncmp(ap->app, "trace:", 6))
+		snprintf(buf, len, "Background I/O Mix: %s - Application: S trace %s", mix,
+			 base ? base + 1 : ap->app + 6);
+	else
+		snprintf(buf, len, "Background I/O Mix: %s - Application: %s", mix,
+			 sh ? sh->title : ap->app);
 }
 
 const struct workload wl_appstart = {

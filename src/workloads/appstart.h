@@ -1,12 +1,14 @@
 /*
  * appstart.h: the pieces of the appstart workload that tests look at: the
- * replay traces' shapes and generator, and how exec: finds a program's
- * shared libraries.
+ * replay traces' shapes and generator, how exec: finds a program's
+ * shared libraries, and S's own traces read and replayed (trace:PATH,
+ * appstart-trace.c).
  */
 #ifndef FSB_APPSTART_H
 #define FSB_APPSTART_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct trace_shape {
@@ -31,5 +33,36 @@ int trace_build(const struct trace_shape *shape, struct trace_req **out, int *no
 /* The loader (paths[0]) and every library it maps for program; returns
  * the number of paths, or -1 with the error set. */
 int app_libraries(const char *program, char paths[][PATH_MAX], int max);
+
+/* S's traces: each replay thread reads its own file of this many bytes
+ * (replay-startup-io's OUT_FILE_SIZE). */
+#define S_TRACE_FILE 20000000
+#define S_TRACE_THREADS 64
+
+struct s_trace_req {
+	uint16_t thread;	/* by order of the process's first line */
+	bool seq, ra;		/* Seq (else Rand); RA: read-ahead */
+	uint32_t sectors;	/* 512-byte sectors, 1 .. S_TRACE_FILE / 512 - 1 */
+};
+
+struct s_trace {
+	struct s_trace_req *req;
+	int n, threads;
+	uint64_t bytes;
+};
+
+/* Parse S's trace text (modified in place); 0, or -1 with the error set
+ * naming the line.  s_trace_load reads it from a file first. */
+int s_trace_parse(char *text, struct s_trace *out);
+int s_trace_load(const char *path, struct s_trace *out);
+void s_trace_free(struct s_trace *t);
+
+/* The replay, as S's replay-startup-io: buffers set aside by prepare,
+ * then each run replays the trace from the files replay0.. in dir;
+ * seed draws the Rand offsets. */
+struct s_replay;
+int s_replay_prepare(const struct s_trace *t, struct s_replay **out);
+int s_replay_run(struct s_replay *rp, const char *dir, bool direct, uint64_t seed);
+void s_replay_free(struct s_replay *rp);
 
 #endif

@@ -276,6 +276,73 @@ static void test_appstart_runs_from_target(void **state)
 	assert_int_equal(errno, ECHILD);
 }
 
+/* S's trace format: the fields the replayer reads, threads by order of
+ * first appearance, blank lines skipped, and a bad line named. */
+static void test_s_trace_parse(void **state)
+{
+	(void)state;
+	char text[] = "xterm-1 0 8 113314048 Rand -427336 0 RM 4.66 START\n"
+		      "xterm-1 .015820 16 113248520 Seq 0 8 RA 4.68 C\n"
+		      "\n"
+		      "bash-2\t.00004 24 5 Rand 0 0 RA\r\n"
+		      "xterm-1 .00004 8 9 Seq 0 0 RM\n";
+	struct s_trace t;
+
+	assert_int_equal(s_trace_parse(text, &t), 0);
+	assert_int_equal(t.n, 4);
+	assert_int_equal(t.threads, 2);
+	assert_int_equal(t.bytes, (8 + 16 + 24 + 8) * 512);
+	assert_true(t.req[0].thread == 0 && !t.req[0].seq && !t.req[0].ra && t.req[0].sectors == 8);
+	assert_true(t.req[1].thread == 0 && t.req[1].seq && t.req[1].ra && t.req[1].sectors == 16);
+	assert_true(t.req[2].thread == 1 && !t.req[2].seq && t.req[2].ra);
+	assert_true(t.req[3].thread == 0 && t.req[3].seq && !t.req[3].ra);
+	s_trace_free(&t);
+	char short_line[] = "a 0 8 0 Seq 0 0 RA\nb 0 8 0 Seq\n";
+	assert_int_equal(s_trace_parse(short_line, &t), -1);
+	assert_non_null(strstr(error_get(), "trace line 2: not S's format"));
+	char too_big[] = "a 0 39063 0 Seq 0 0 RA\n";	/* a whole 20 MB file */
+	assert_int_equal(s_trace_parse(too_big, &t), -1);
+	char bad_delta[] = "a x 8 0 Seq 0 0 RA\n";
+	assert_int_equal(s_trace_parse(bad_delta, &t), -1);
+	char empty[] = "\n\n";
+	assert_int_equal(s_trace_parse(empty, &t), -1);
+	assert_non_null(strstr(error_get(), "no requests"));
+}
+
+/* A replay of a trace of our own in S's format, on the test's directory:
+ * one file of S's size per process, every launch timed. */
+static void test_s_trace_replay(void **state)
+{
+	(void)state;
+	char fixture[PATH_MAX + 32], spec[PATH_MAX + 200], detail[DETAIL_MAX], path[PATH_MAX];
+	double v[MAX_METRICS];
+	struct stat st;
+
+	if (geteuid() != 0 || access("/proc/sys/vm/drop_caches", W_OK))
+		skip_because("cold starts need root to drop caches");
+	snprintf(fixture, sizeof(fixture), "%s/s-trace-small.trace", fixture_dir());
+	assert_non_null(realpath(fixture, path));
+	snprintf(spec, sizeof(spec), "appstart:app=trace:%s,readers=0,settle=0,gap=100ms,launches=2",
+		 path);
+	assert_int_equal(run_workload(spec, dir, v, detail, NULL), 0);
+	assert_true(v[0] > 0 && v[0] < 30);
+	assert_non_null(strstr(detail, "2 cold launch(es) of trace:"));
+	snprintf(path, sizeof(path), "%s/replay1", dir);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, S_TRACE_FILE);
+	snprintf(path, sizeof(path), "%s/replay2", dir);
+	assert_int_equal(stat(path, &st), -1);	/* two processes, two files */
+	struct test_spec ts;
+	assert_int_equal(test_spec_parse("appstart:app=trace:relative.trace", &ts), -1);
+	assert_non_null(strstr(error_get(), "full path of a readable S trace"));
+	snprintf(spec, sizeof(spec), "appstart:app=trace:%s", fixture);
+	if (fixture[0] == '/') {
+		assert_int_equal(test_spec_parse(spec, &ts), 0);
+		assert_non_null(strstr(ts.subtitle, "Application: S trace s-trace-small.trace"));
+		test_spec_free(&ts);
+	}
+}
+
 static void test_appstart_refusals(void **state)
 {
 	struct test_spec ts;
@@ -302,6 +369,8 @@ int main(void)
 		cmocka_unit_test(test_exec_libraries),
 		cmocka_unit_test_setup_teardown(test_appstart_runs_from_target, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_appstart_refusals, setup_dir, teardown_dir),
+		cmocka_unit_test(test_s_trace_parse),
+		cmocka_unit_test_setup_teardown(test_s_trace_replay, setup_dir, teardown_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
