@@ -84,14 +84,18 @@ $(BUILD)/%.o: %.c Makefile $(FLAGSTAMP)
 
 # Both files are rewritten only when their text changes, so make sees a
 # change only when there is one; a new commit rebuilds version.o alone.
+# $(call update_file,FILE,VAR): FILE holds VAR's text, rewritten only when
+# it differs (a variable's name, as the flags hold commas).
+update_file = mkdir -p $(dir $(1)) && printf '%s\n' '$($(2))' | cmp -s - $(1) || \
+	printf '%s\n' '$($(2))' > $(1)
+FLAGS_TEXT   = $(CC) $(CFLAGS)
+VERSION_TEXT = const char fsbench_version[] = "$(FULLVERSION)";
+
 $(FLAGSTAMP): FORCE
-	@mkdir -p $(dir $@)
-	@printf '%s\n' '$(CC) $(CFLAGS)' | cmp -s - $@ || printf '%s\n' '$(CC) $(CFLAGS)' > $@
+	@$(call update_file,$@,FLAGS_TEXT)
 
 $(BUILD)/version.c: FORCE
-	@mkdir -p $(dir $@)
-	@printf 'const char fsbench_version[] = "%s";\n' '$(FULLVERSION)' | cmp -s - $@ || \
-		printf 'const char fsbench_version[] = "%s";\n' '$(FULLVERSION)' > $@
+	@$(call update_file,$@,VERSION_TEXT)
 
 $(VERSIONOBJ): $(BUILD)/version.c $(FLAGSTAMP)
 	$(CC) $(CFLAGS) -c -o $@ $<

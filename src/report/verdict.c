@@ -39,16 +39,10 @@ char report_mark(const struct ratio *q)
 /* The trend of one cell's runs, in the order they ran (stats_trend). */
 static struct trend cell_trend(const struct r_test *t, int i, int m)
 {
-	const struct r_cell *c = &t->cells[i];
-	double *x = malloc(sizeof(double) * (size_t)(c->nsamples + 1));
-	struct trend tr = { 1, 0 };
-	int n = 0;
+	double *x;
+	int n = result_values(t, i, m, &x);
+	struct trend tr = stats_trend(x, n);
 
-	for (int k = 0; x && k < c->nsamples; k++)
-		if (isfinite(c->samples[k].values[m]))
-			x[n++] = c->samples[k].values[m];
-	if (x)
-		tr = stats_trend(x, n);
 	free(x);
 	return tr;
 }

@@ -320,9 +320,6 @@ static double per_rep(const struct run_clock *rc, const struct tstate *ts, int k
 	return rc->reps ? rc->rep_sum / rc->reps : -1;
 }
 
-/* Runs still planned for test k on each target: the fixed count, else the
- * minimum, else as many as the spread so far says the target precision
- * needs (capped at the limit). */
 /* The most runs any target of the test has that has not failed. */
 static int most_runs(const struct tstate *ts, int ntargets)
 {
@@ -334,6 +331,9 @@ static int most_runs(const struct tstate *ts, int ntargets)
 	return most;
 }
 
+/* Runs still planned for test k on each target: the fixed count, else the
+ * minimum, else as many as the spread so far says the target precision
+ * needs (capped at the limit). */
 static int planned_runs(const struct tstate *ts, int ntargets)
 {
 	int need;

@@ -5,8 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void result_summary(const struct r_test *t, int target, int metric,
-		    struct summary *s)
+int result_values(const struct r_test *t, int target, int metric, double **out)
 {
 	const struct r_cell *c = &t->cells[target];
 	double *x = malloc(sizeof(double) * (size_t)(c->nsamples + 1));
@@ -15,6 +14,16 @@ void result_summary(const struct r_test *t, int target, int metric,
 	for (int i = 0; x && i < c->nsamples; i++)
 		if (isfinite(c->samples[i].values[metric]))
 			x[n++] = c->samples[i].values[metric];
+	*out = x;
+	return n;
+}
+
+void result_summary(const struct r_test *t, int target, int metric,
+		    struct summary *s)
+{
+	double *x;
+	int n = result_values(t, target, metric, &x);
+
 	stats_summarize(x, n, s);
 	free(x);
 }

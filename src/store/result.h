@@ -78,6 +78,10 @@ struct result {
 };
 
 void result_free(struct result *r);
+/* One metric of one cell: its finite values in the order the runs ran,
+ * in *out (malloc'ed, freed by the caller; NULL when out of memory, with
+ * 0 values). */
+int result_values(const struct r_test *t, int target, int metric, double **out);
 /* Summary of one metric of one cell over its samples. */
 void result_summary(const struct r_test *t, int target, int metric,
 		    struct summary *s);

@@ -194,7 +194,7 @@ static void *replay_thread(void *arg)
 	const struct s_trace *t = rp->t;
 	char path[4200];
 	io_context_t ctx = 0;
-	int depth = ra_depth(t, th->id), pending = 0, fd;
+	int depth = ra_depth(t, th->id), pending = 0, fd, got;
 	struct io_event *events = calloc((size_t)depth, sizeof(*events));
 	uint64_t off = 0;
 	struct rng rng;
@@ -202,8 +202,13 @@ static void *replay_thread(void *arg)
 	rng_seed(&rng, th->seed);
 	snprintf(path, sizeof(path), "%s/replay%d", rp->dir, th->id);
 	fd = open(path, O_RDONLY | O_CLOEXEC | (rp->direct ? O_DIRECT : 0));
-	if (fd < 0 || !events || io_setup(depth, &ctx)) {
-		replay_fail(rp, fd < 0 ? path : "io_setup", fd < 0 ? errno : EAGAIN);
+	if (fd < 0 || !events) {
+		replay_fail(rp, fd < 0 ? path : "out of memory", fd < 0 ? errno : ENOMEM);
+		goto out;
+	}
+	/* libaio returns -errno rather than setting errno */
+	if ((got = io_setup(depth, &ctx)) < 0) {
+		replay_fail(rp, "io_setup", -got);
 		goto out;
 	}
 	posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
@@ -226,14 +231,14 @@ static void *replay_thread(void *arg)
 		if (r->ra && k + 1 < t->n) {
 			struct iocb *cb = &rp->iocbs[k];
 			io_prep_pread(cb, fd, buf, len, (long long)off);
-			if (io_submit(ctx, 1, &cb) != 1) {
-				replay_fail(rp, "io_submit", EIO);
+			if ((got = io_submit(ctx, 1, &cb)) != 1) {
+				replay_fail(rp, "io_submit", got < 0 ? -got : EAGAIN);
 				break;
 			}
 			pending++;
 		} else {
-			if (pending && io_getevents(ctx, pending, pending, events, NULL) != pending) {
-				replay_fail(rp, "io_getevents", EIO);
+			if (pending && (got = io_getevents(ctx, pending, pending, events, NULL)) != pending) {
+				replay_fail(rp, "io_getevents", got < 0 ? -got : EIO);
 				break;
 			}
 			pending = 0;

@@ -496,6 +496,26 @@ static int prepare_exec(struct app_state *s, const char *program)
 	return copy_file(program, s->program, 0755);
 }
 
+/* Whether the target takes O_DIRECT reads at this alignment of offset
+ * and memory.  The replays read with O_DIRECT as S's does; a filesystem
+ * that refuses it (FUSE without direct I/O) is read buffered, cold, and
+ * the result says so.  Asked once, before any clock. */
+static void probe_direct(struct app_state *s, size_t align)
+{
+	char path[4200];
+	void *buf = NULL;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/replay0", s->dir);
+	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	if (fd < 0 || posix_memalign(&buf, 4096, 2 * align) ||
+	    pread(fd, (char *)buf + align, align, (off_t)align) != (ssize_t)align)
+		s->direct_refused = true;
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+}
+
 static int prepare_replay(struct app_state *s)
 {
 	char path[4200];
@@ -507,17 +527,15 @@ static int prepare_replay(struct app_state *s)
 		if (write_file(path, s->trace_file))
 			return -1;
 	}
+	probe_direct(s, 4096);	/* the synthetic trace's requests are 4 KiB multiples */
 	return 0;
 }
 
 /* app=trace:PATH: S's trace, its buffers, and one file of S's size per
- * process; and whether the target takes O_DIRECT reads at S's 512-byte
- * alignment (else they are buffered, and the result says so). */
+ * process. */
 static int prepare_s_trace(struct app_state *s, const char *trace)
 {
 	char path[4200];
-	void *probe = NULL;
-	int fd;
 
 	if (s_trace_load(trace, &s->strace) || s_replay_prepare(&s->strace, &s->sreplay))
 		return -1;
@@ -526,13 +544,7 @@ static int prepare_s_trace(struct app_state *s, const char *trace)
 		if (write_file(path, S_TRACE_FILE))
 			return -1;
 	}
-	snprintf(path, sizeof(path), "%s/replay0", s->dir);
-	fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-	if (fd < 0 || posix_memalign(&probe, 4096, 4096) || pread(fd, (char *)probe + 512, 512, 512) != 512)
-		s->direct_refused = true;
-	free(probe);
-	if (fd >= 0)
-		close(fd);
+	probe_direct(s, 512);	/* S's requests are 512-byte sectors */
 	return 0;
 }
 
@@ -646,18 +658,6 @@ static int launch_replay(struct app_state *s)
 	pthread_t tid[16];
 	int n = s->shape->threads, rc = 0;
 
-	/* O_DIRECT as S's replay does; a filesystem that refuses it (FUSE
-	 * without direct I/O) is read buffered, cold, and the result says so. */
-	if (!s->direct_refused) {
-		char path[4200];
-		int fd;
-		snprintf(path, sizeof(path), "%s/replay0", s->dir);
-		fd = open(path, O_RDONLY | O_DIRECT | O_CLOEXEC);
-		if (fd < 0 && errno == EINVAL)
-			s->direct_refused = true;
-		if (fd >= 0)
-			close(fd);
-	}
 	for (int t = 0; t < n; t++) {
 		rt[t] = (struct replay_thread){ .s = s, .thread = t, .direct = !s->direct_refused };
 		if (pthread_create(&tid[t], NULL, replay_main, &rt[t])) {
