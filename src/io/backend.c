@@ -40,6 +40,18 @@ static void invalidate_files(struct io_thread *t)
 			      POSIX_FADV_DONTNEED);
 }
 
+/* fio's fadvise_hint.  The advice stays with the open file, and fsbench
+ * keeps its descriptors over passes where fio reopens, so once is enough. */
+static void advise_files(struct io_thread *t)
+{
+	int advice = io_fadvise_advice(t->o);
+
+	for (int i = 0; advice >= 0 && i < t->nfiles; i++)
+		if (t->files[i].fd >= 0)
+			posix_fadvise(t->files[i].fd, (off_t)t->files[i].base,
+				      (off_t)t->files[i].size, advice);
+}
+
 /* A pass (every block once) is over: fio closes and reopens its files
  * here, which is when invalidate and fsync_on_close act. */
 static void new_pass(struct io_thread *t)
@@ -594,6 +606,7 @@ static void *thread_main(void *arg)
 		sleep_interruptibly(o->startdelay);
 	if (o->invalidate && !io_is_direct(o))
 		invalidate_files(t);
+	advise_files(t);	/* after invalidate, as fio's td_io_open_file */
 	t->ramp_end = now_ns() + (uint64_t)(o->ramp_time * 1e9);
 	if (t->ops->flags & ENGINE_SYNC)
 		run_sync(t);

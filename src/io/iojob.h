@@ -27,6 +27,9 @@
 enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_READWRITE, RW_RANDRW };
 #define RW_CHOICES "read|write|randread|randwrite|rw|readwrite|randrw"
 enum verify_mode { VERIFY_NONE, VERIFY_CRC32C, VERIFY_META };
+/* fio's fadvise_hint, in the order of its choices */
+enum fadvise_hint { FADVISE_NONE, FADVISE_TYPE, FADVISE_RANDOM, FADVISE_SEQUENTIAL, FADVISE_NOREUSE };
+#define FADVISE_CHOICES "0|1|random|sequential|noreuse"
 
 struct io_options {
 	char name[PARAM_STR_MAX];
@@ -56,6 +59,7 @@ struct io_options {
 	bool end_fsync;
 	bool fsync_on_close;
 	bool invalidate;
+	int fadvise_hint;
 	bool direct;
 	bool buffered;
 	bool norandommap;
@@ -113,6 +117,8 @@ int io_options_validate(const struct io_options *o);
 /* Bytes the job's files occupy. */
 uint64_t io_options_space(const struct io_options *o);
 bool io_is_random(const struct io_options *o);
+/* The posix_fadvise advice fio's fadvise_hint gives a job's files (-1: none). */
+int io_fadvise_advice(const struct io_options *o);
 bool io_has_reads(const struct io_options *o);
 bool io_has_writes(const struct io_options *o);
 

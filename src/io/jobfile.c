@@ -18,6 +18,11 @@ static const char *const aliases[][2] = {
 	{ "blocksize_range", "bsrange" },
 	{ "io_engine", "ioengine" },
 	{ "iodepth_batch", "iodepth_batch_submit" },
+	{ "iodepth_batch_complete", "iodepth_batch_complete_min" },
+	{ "timeout", "runtime" },
+	{ "nr_files", "nrfiles" },
+	{ "fileoffset", "offset" },
+	{ "fill_fs", "fill_device" },
 	{ "randrepeat", NULL },	/* fsbench always repeats for a given seed */
 	{ NULL, NULL },
 };

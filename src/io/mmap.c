@@ -33,11 +33,28 @@ static void mmap_cleanup(struct io_thread *t)
 	t->engine_data = NULL;
 }
 
+/* fio's fadvise_hint, which this engine gives the mapping as madvise; fio
+ * fails the job on noreuse, which has no madvise. */
+static int map_advice(const struct io_options *o)
+{
+	switch (o->fadvise_hint) {
+	case FADVISE_TYPE: return io_is_random(o) ? POSIX_MADV_RANDOM : POSIX_MADV_SEQUENTIAL;
+	case FADVISE_RANDOM: return POSIX_MADV_RANDOM;
+	case FADVISE_SEQUENTIAL: return POSIX_MADV_SEQUENTIAL;
+	default: return -1;
+	}
+}
+
 static int mmap_init(struct io_thread *t)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	struct mmap_data *m = calloc(1, sizeof(*m));
+	int advice = map_advice(t->o);
+	struct mmap_data *m;
 
+	if (t->o->fadvise_hint == FADVISE_NOREUSE)
+		return error_set("ioengine=mmap takes no fadvise_hint=noreuse (fio's mmap engine "
+				 "has no madvise for it and fails the job)");
+	m = calloc(1, sizeof(*m));
 	if (!m)
 		return error_set("out of memory");
 	t->engine_data = m;
@@ -60,6 +77,8 @@ static int mmap_init(struct io_thread *t)
 			return error_errno("mmap %s", f->path);
 		}
 		f->map = p;
+		if (advice >= 0)
+			posix_madvise(p, m->lens[i], advice);
 	}
 	return 0;
 }

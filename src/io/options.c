@@ -57,6 +57,9 @@ const struct param_def io_option_defs[] = {
 	  "fsync the files at the end of every pass" },
 	{ "invalidate", PT_BOOL, P(invalidate), "1", 0, 0, NULL,
 	  "drop the files' cached pages at the start of every pass (fio's default)" },
+	{ "fadvise_hint", PT_ENUM, P(fadvise_hint), "1", 0, 0, FADVISE_CHOICES,
+	  "posix_fadvise every file when it is opened: 1 = RANDOM for a random job (no "
+	  "read-ahead), SEQUENTIAL otherwise (fio's default); 0 = no advice" },
 	{ "direct", PT_BOOL, P(direct), "0", 0, 0, NULL, "O_DIRECT: bypass the page cache" },
 	{ "buffered", PT_BOOL, P(buffered), "1", 0, 0, NULL, "buffered I/O (buffered=0 is direct=1)" },
 	{ "norandommap", PT_BOOL, P(norandommap), "0", 0, 0, NULL,

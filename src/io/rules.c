@@ -36,6 +36,21 @@ bool io_is_random(const struct io_options *o)
 	return o->rw == RW_RANDREAD || o->rw == RW_RANDWRITE || o->rw == RW_RANDRW;
 }
 
+/* fio gives the advice at every open of a file: FADV_RANDOM, the default
+ * for a random job, turns the kernel's read-ahead off for that open file,
+ * which decides what a buffered random read from a disk costs (1.7x the
+ * IOPS without it, docs/workloads/io.md). */
+int io_fadvise_advice(const struct io_options *o)
+{
+	switch (o->fadvise_hint) {
+	case FADVISE_TYPE: return io_is_random(o) ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL;
+	case FADVISE_RANDOM: return POSIX_FADV_RANDOM;
+	case FADVISE_SEQUENTIAL: return POSIX_FADV_SEQUENTIAL;
+	case FADVISE_NOREUSE: return POSIX_FADV_NOREUSE;
+	default: return -1;
+	}
+}
+
 bool io_has_reads(const struct io_options *o)
 {
 	return o->rw != RW_WRITE && o->rw != RW_RANDWRITE;
