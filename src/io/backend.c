@@ -61,6 +61,10 @@ static void new_pass(struct io_thread *t)
 	t->pass++;
 	t->pass_index = 0;
 	t->pass_end += t->pass_bytes;
+	if (t->map) {
+		memset(t->map, 0, (size_t)(t->total_blocks + 63) / 64 * 8);
+		t->mapped = 0;
+	}
 	if (t->use_map)
 		perm_init(&t->perm, t->total_blocks, t->seed ^ (t->pass << 20) ^ (uint64_t)t->id);
 	if (o->fsync_on_close && t->fixed_dir != DIR_READ)
@@ -70,14 +74,221 @@ static void new_pass(struct io_thread *t)
 		invalidate_files(t);
 }
 
+/* fio measures nanosleep's overshoot once (the longest of ten 1 us
+ * sleeps, in whole us) and, in a rate's wait, sleeps that much short of
+ * the time and spins the rest (its usec_sleep): the thread is running,
+ * not waking, when its I/O is due, which a rated job's latency shows
+ * (about 10% here). */
+static uint64_t sleep_slack;
+static pthread_once_t slack_once = PTHREAD_ONCE_INIT;
+
+static void measure_slack(void)
+{
+	for (int i = 0; i < 10; i++) {
+		struct timespec ts = { 0, 1000 };
+		uint64_t t0 = now_ns(), e;
+		nanosleep(&ts, NULL);
+		e = (now_ns() - t0) / 1000 * 1000;
+		if (e > sleep_slack)
+			sleep_slack = e;
+	}
+}
+
+/* Sleep until `until` (CLOCK_MONOTONIC ns) in slices a stop request can
+ * cut short, the last stretch spun.  False if a stop came. */
+static bool sleep_until(uint64_t until)
+{
+	pthread_once(&slack_once, measure_slack);
+	for (uint64_t now = now_ns(); now < until; now = now_ns()) {
+		if (stop_requested())
+			return false;
+		if (until - now <= sleep_slack)
+			continue;	/* spin */
+		uint64_t step = until - now - sleep_slack;
+		struct timespec ts = { 0, (long)(step < 50000000ULL ? step : 50000000ULL) };
+		nanosleep(&ts, NULL);
+	}
+	return true;
+}
+
+/* When direction d may next issue, after the bytes just counted: fio's
+ * usec_for_io (linear: issued / rate; poisson: the last time plus an
+ * exponential gap whose mean is one I/O at the rate). */
+static uint64_t rate_schedule(struct io_thread *t, int d)
+{
+	uint64_t bps = t->rate_bps[d];
+
+	if (!bps)
+		return 0;
+	if (t->o->rate_process == RATE_POISSON) {
+		uint64_t iops = bps / t->min_bs;
+		double u = ((double)(rng_next(&t->rate_rng) >> 11) + 1) / 9007199254740992.0;
+		if (iops)
+			t->rate_next[d] += (uint64_t)(1e9 / (double)iops * -log(u));
+		return t->rate_next[d];
+	}
+	return (uint64_t)((unsigned __int128)t->rate_issued[d] * 1000000000u / bps);
+}
+
+/* fio's rate_ddir: an I/O goes when its direction's schedule allows it.
+ * Ahead of it, a mixed job takes the other direction if that one is due;
+ * otherwise the queue is drained first (fio's io_u_quiesce: false, with
+ * rate_waiting set, until nothing is in flight) and the thread sleeps the
+ * time decided before the drain, towards the sooner of the two.  False
+ * also when the runtime ends or a stop comes during the sleep. */
+static bool rate_gate(struct io_thread *t, int *dir, unsigned inflight)
+{
+	int d = *dir, od = d ^ 1;
+	uint64_t wait;
+
+	if (t->rate_waiting) {
+		if (inflight)
+			return false;
+		t->rate_waiting = false;
+		d = t->rate_dir;
+		wait = t->rate_wait;
+	} else {
+		uint64_t now = now_ns() - t->rate_epoch;
+		int64_t share = od == DIR_READ ? t->o->rwmixread : 100 - t->o->rwmixread;
+		if (t->rate_next[d] <= now)
+			goto go;
+		if (t->fixed_dir < 0 && share > 0) {
+			if (t->rate_next[od] <= now) {
+				d = od;
+				goto go;
+			}
+			if (t->rate_next[od] < t->rate_next[d])
+				d = od;
+		}
+		wait = t->rate_next[d] - now;
+		if (inflight) {
+			t->rate_waiting = true;
+			t->rate_dir = d;
+			t->rate_wait = wait;
+			return false;
+		}
+	}
+	uint64_t until = now_ns() + wait;
+	if (until >= t->deadline) {
+		sleep_until(t->deadline);
+		return false;
+	}
+	if (!sleep_until(until))
+		return false;
+go:
+	*dir = d;
+	return true;
+}
+
+/* The random map, where I/Os vary in size (io_thread.map). */
+static inline bool map_used(const struct io_thread *t, uint64_t b)
+{
+	return t->map[b >> 6] >> (b & 63) & 1;
+}
+
+/* The first free block from b on, wrapping (fio's axmap_next_free); the
+ * caller knows one is free. */
+static uint64_t map_next_free(const struct io_thread *t, uint64_t b)
+{
+	uint64_t words = (t->total_blocks + 63) / 64, w = b >> 6;
+	uint64_t free_bits = ~t->map[w] & (~0ULL << (b & 63));
+
+	while (!free_bits) {
+		w = w + 1 == words ? 0 : w + 1;
+		free_bits = ~t->map[w];
+	}
+	b = (w << 6) + (uint64_t)__builtin_ctzll(free_bits);
+	return b < t->total_blocks ? b : map_next_free(t, 0);
+}
+
+/* Blocks from g, up to `want`, before a used one or the end of g's file;
+ * marked used. */
+static uint64_t map_take(struct io_thread *t, uint64_t g, uint64_t want)
+{
+	uint64_t end = (g / t->blocks + 1) * t->blocks, n = 0;
+
+	while (n < want && g + n < end && !map_used(t, g + n)) {
+		t->map[(g + n) >> 6] |= 1ULL << ((g + n) & 63);
+		n++;
+	}
+	t->mapped += n;
+	return n;
+}
+
+/* fio's bssplit draw: the first size, in order of percentage, whose
+ * running total reaches a uniform draw; aligned down to the direction's
+ * smallest size, as fio aligns it. */
+static inline uint64_t split_len(struct io_thread *t, int dir)
+{
+	const struct bs_split *s = &t->split[dir];
+	double u = (double)(rng_next(&t->rng) >> 11) / 9007199254740992.0 * 100.0;
+	uint64_t len = s->bs[s->n - 1];
+	unsigned sum = 0;
+
+	for (unsigned i = 0; i < s->n; i++) {
+		if (!s->perc[i])
+			continue;
+		sum += s->perc[i];
+		if (u < sum) {
+			len = s->bs[i];
+			break;
+		}
+	}
+	len -= len % t->split_min[dir];
+	return len > t->max_bs ? t->max_bs : len;
+}
+
+/* fio's handle_thinktime, checked after each I/O is queued: once
+ * thinktime_blocks more I/Os have completed (or been issued) since the
+ * last stall, a stall is due; the queue drains first. */
+static inline void think_check(struct io_thread *t)
+{
+	uint64_t b = t->o->thinktime_blocks_type ? t->issued_n : t->completed_n;
+
+	if (t->think_ns && b >= t->think_last + (uint64_t)t->o->thinktime_blocks) {
+		t->think_due = true;
+		t->think_last = b;
+	}
+}
+
+/* The stall, with nothing in flight: spin thinktime_spin, sleep the rest
+ * (both cut at the runtime's end).  With rate_ignore_thinktime, the rate's
+ * schedule moves on by the stall, less a block so the next I/O goes at
+ * once (fio's reckoning).  False when the runtime ended or a stop came. */
+static bool think(struct io_thread *t, int dir)
+{
+	uint64_t t0 = now_ns(), spin_end = t0 + t->think_spin_ns, end = t0 + t->think_ns;
+
+	t->think_due = false;
+	if (spin_end > t->deadline)
+		spin_end = t->deadline;
+	if (end > t->deadline)
+		end = t->deadline;
+	while (now_ns() < spin_end)
+		;
+	if (!sleep_until(end) || now_ns() >= t->deadline)
+		return false;
+	if (t->o->rate_ignore_thinktime && t->rate_bps[dir]) {
+		uint64_t took = now_ns() - t0, bps = t->rate_bps[dir];
+		uint64_t missed = (uint64_t)((unsigned __int128)bps * took / 1000000000u);
+		uint64_t per_op = (uint64_t)((unsigned __int128)t->min_bs * 1000000000u / bps);
+		uint64_t over = per_op <= took ? t->min_bs : 0;
+		t->rate_issued[dir] += missed > over ? missed - over : 0;
+		t->rate_next[dir] = t->o->rate_process == RATE_POISSON ? t->rate_next[dir] + took
+								       : rate_schedule(t, dir);
+	}
+	return true;
+}
+
 static inline void mark_written(struct io_thread *t, uint64_t block)
 {
 	t->written[block >> 3] |= (uint8_t)(1u << (block & 7));
 }
 
 /* Choose the next request's file, direction, offset and length, and fill
- * a write's buffer.  False when the job has issued all it should. */
-static inline bool next_io(struct io_thread *t, struct io_req *r)
+ * a write's buffer.  False when the job has issued all it should, or, with
+ * t->rate_waiting set, when the rate says to drain the `inflight` first. */
+static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned inflight)
 {
 	struct io_file *f;
 	uint64_t len = t->min_bs, block, off;
@@ -87,11 +298,29 @@ static inline bool next_io(struct io_thread *t, struct io_req *r)
 		return false;
 	if (dir < 0)
 		dir = rng_below(&t->rng, 100) < (uint64_t)t->o->rwmixread ? DIR_READ : DIR_WRITE;
-	if (t->max_bs != t->min_bs)
+	if (t->rated && !rate_gate(t, &dir, inflight))
+		return false;
+	if (t->split[dir].n)
+		len = split_len(t, dir);
+	else if (t->max_bs != t->min_bs)
 		len = t->min_bs * (1 + rng_below(&t->rng, t->max_bs / t->min_bs));
 	if (t->random) {
 		uint64_t g;
-		if (t->use_map) {
+		if (t->dstate) {	/* not uniform: files in turn, no map (fio) */
+			if (t->issued_bytes >= t->pass_end)
+				new_pass(t);
+			f = &t->files[t->next_file];
+			if (++t->next_file == t->nfiles)
+				t->next_file = 0;
+			g = (uint64_t)f->index * t->blocks +
+			    dist_next(&t->dstate[f->index], &t->dist, dir, t->min_bs);
+		} else if (t->map) {
+			if (t->mapped >= t->total_blocks)
+				new_pass(t);
+			g = perm_at(&t->perm, t->pass_index++);
+			if (map_used(t, g))
+				g = map_next_free(t, g);
+		} else if (t->use_map) {
 			if (t->pass_index >= t->total_blocks)
 				new_pass(t);
 			g = perm_at(&t->perm, t->pass_index++);
@@ -114,8 +343,13 @@ static inline bool next_io(struct io_thread *t, struct io_req *r)
 		off = f->pos[dir];
 		block = (uint64_t)f->index * t->blocks + off / t->min_bs;
 	}
+	/* fio draws a size again until one fits before the region's end */
+	for (int tries = 0; off + len > f->size && t->split[dir].n && tries < 64; tries++)
+		len = split_len(t, dir);
 	if (off + len > f->size)
 		len = f->size - off;
+	if (t->map && t->random)	/* cut where a used block begins, as fio's map does */
+		len = map_take(t, block, len / t->min_bs) * t->min_bs;
 	if (!t->random)
 		f->pos[dir] = off + len;
 	r->file = f;
@@ -123,13 +357,19 @@ static inline bool next_io(struct io_thread *t, struct io_req *r)
 	r->len = (uint32_t)len;
 	r->dir = (enum io_dir)dir;
 	t->issued_bytes += len;
+	if (t->rated) {
+		t->rate_issued[dir] += len;
+		t->rate_next[dir] = rate_schedule(t, dir);
+	}
+	t->issued_n++;
+	t->last_dir = dir;
 	if (dir == DIR_WRITE) {
 		if (t->refill)
 			data_refresh(&t->data, &t->rng, r->buf, len);
 		else if (t->scramble)
 			data_scramble(r->buf, len, r->offset, rng_next(&t->rng));
 		if (t->verify) {
-			io_verify_stamp(r->buf, r->len, r->offset, t->seed, t->pass + 1);
+			io_verify_stamp(t, r->buf, r->len, r->offset, t->pass + 1);
 			mark_written(t, block);
 		}
 	}
@@ -192,6 +432,7 @@ static int log_io(struct io_thread *t, const struct io_req *r, uint64_t now)
 
 static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 {
+	t->completed_n++;
 	if (r->res != (int)r->len)
 		return io_failed(t, r);
 	if (t->verify && r->dir == DIR_READ &&
@@ -254,6 +495,10 @@ static void start_stats(struct io_thread *t, uint64_t now)
 {
 	t->stats_on = true;
 	t->start_ns = now;
+	/* fio starts the rate's schedule again when ramp_time ends */
+	t->rate_epoch = now;
+	memset(t->rate_issued, 0, sizeof(t->rate_issued));
+	memset(t->rate_next, 0, sizeof(t->rate_next));
 	t->deadline = t->o->runtime > 0 ? now + (uint64_t)(t->o->runtime * 1e9) : UINT64_MAX;
 	hist_init(&t->clat[0]);
 	hist_init(&t->clat[1]);
@@ -305,7 +550,7 @@ static void run_sync(struct io_thread *t)
 	for (;;) {
 		if (!t->stats_on && now >= t->ramp_end)
 			start_stats(t, now);
-		if (now >= t->deadline || stop_requested() || !next_io(t, r))
+		if (now >= t->deadline || stop_requested() || !next_io(t, r, 0))
 			break;
 		r->start_ns = now_ns();
 		t->ops->queue(t, r);
@@ -319,6 +564,12 @@ static void run_sync(struct io_thread *t)
 		}
 		if (complete(t, r, now) || (sync_due(t, r) && sync_file(t)))
 			break;
+		think_check(t);
+		if (t->think_due) {
+			if (!think(t, t->last_dir))
+				break;
+			now = now_ns();
+		}
 	}
 	t->end_ns = now;
 }
@@ -365,14 +616,19 @@ static void run_async(struct io_thread *t)
 			start_stats(t, now);
 		if (now >= t->deadline || stop_requested() || t->error)
 			issuing = false;
-		while (issuing && !syncing && (t->held || t->nfree)) {
+		if (issuing && t->think_due && !inflight) {
+			if (!think(t, t->last_dir))
+				issuing = false;
+			now = now_ns();
+		}
+		while (issuing && !syncing && !t->think_due && (t->held || t->nfree)) {
 			struct io_req *r = t->held;
 			int ret;
 
 			if (!r) {
 				r = t->free_reqs[t->nfree - 1];
-				if (!next_io(t, r)) {
-					issuing = false;
+				if (!next_io(t, r, inflight + newq)) {
+					issuing = t->rate_waiting;	/* drain, then on */
 					break;
 				}
 				t->nfree--;
@@ -405,6 +661,10 @@ static void run_async(struct io_thread *t)
 			}
 			if (sync_due(t, r))
 				syncing = true;
+			/* fio checks the stall after each I/O, once it reaped
+			 * what a full queue makes it wait for */
+			if (inflight < t->depth)
+				think_check(t);
 			if (newq >= t->batch_submit && submit(t, &newq))
 				goto out;
 		}
@@ -420,6 +680,10 @@ static void run_async(struct io_thread *t)
 			}
 			if (!issuing)
 				break;
+			if (t->think_due) {
+				now = now_ns();
+				continue;	/* drained: the stall, at the top */
+			}
 		}
 		bool full = inflight >= t->depth || t->held;
 		int n;
@@ -441,11 +705,14 @@ static void run_async(struct io_thread *t)
 				t->free_reqs[t->nfree++] = r;
 			}
 			inflight -= (unsigned)n;
-		} while (full && inflight > t->depth_low && n > 0);
+		} while (((full && inflight > t->depth_low) ||
+			  ((t->rate_waiting || t->think_due) && inflight)) && n > 0);
 		if (n < 0) {
 			engine_error(t);
 			break;
 		}
+		if (full && !t->think_due)
+			think_check(t);
 	}
 out:
 	if (t->held) {
@@ -571,6 +838,10 @@ static void reset_thread(struct io_thread *t)
 	t->writes_since_sync = 0;
 	t->next_file = 0;
 	t->stats_on = false;
+	t->issued_n = t->completed_n = t->think_last = 0;
+	t->think_due = false;
+	memset(t->rate_issued, 0, sizeof(t->rate_issued));
+	memset(t->rate_next, 0, sizeof(t->rate_next));
 	t->deadline = UINT64_MAX;
 	t->verified = 0;
 	t->start_ns = t->end_ns = 0;
@@ -586,6 +857,10 @@ static void reset_thread(struct io_thread *t)
 		perm_init(&t->perm, t->total_blocks, t->seed ^ (uint64_t)t->id);
 	if (t->written)
 		memset(t->written, 0, (size_t)(t->total_blocks + 7) / 8);
+	if (t->map) {
+		memset(t->map, 0, (size_t)(t->total_blocks + 63) / 64 * 8);
+		t->mapped = 0;
+	}
 	rng_seed(&t->rng, t->seed + 0x9e3779b9ULL * (uint64_t)(t->id + 1));
 }
 
@@ -607,6 +882,8 @@ static void *thread_main(void *arg)
 	if (o->invalidate && !io_is_direct(o))
 		invalidate_files(t);
 	advise_files(t);	/* after invalidate, as fio's td_io_open_file */
+	t->rate_epoch = now_ns();
+	t->rate_waiting = false;
 	t->ramp_end = now_ns() + (uint64_t)(o->ramp_time * 1e9);
 	if (t->ops->flags & ENGINE_SYNC)
 		run_sync(t);

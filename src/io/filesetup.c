@@ -82,7 +82,7 @@ static int fill_file(struct io_thread *t, int fd, struct io_file *f,
 		data_fill(&t->data, &t->rng, buf, n);
 		if (t->verify)
 			for (size_t b = 0; b + t->min_bs <= n; b += t->min_bs)
-				io_verify_stamp(buf + b, (uint32_t)t->min_bs, at + b, t->seed, 0);
+				io_verify_stamp(t, buf + b, (uint32_t)t->min_bs, at + b, 0);
 		if (write_all(fd, buf, n, (off_t)at)) {
 			int e = errno;
 			free(buf);
@@ -133,10 +133,11 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 		return error_set("%s was there before and is not a plain file of uid %d: name it "
 				 "with filename= to use it, or remove it", f->path, (int)geteuid());
 	}
-	if (io_has_reads(o) && (uint64_t)st.st_size < need) {
+	/* fio writes the file whole for a job that reads, and with overwrite */
+	if ((io_has_reads(o) || o->overwrite) && (uint64_t)st.st_size < need) {
 		/* verify needs headers in every block: a short file is
 		 * rewritten whole; a complete one is read as it is. */
-		uint64_t from = o->verify ? f->base : (uint64_t)st.st_size;
+		uint64_t from = io_verify_mode(o) ? f->base : (uint64_t)st.st_size;
 		if (from < f->base)
 			from = f->base;
 		if (fill_file(t, fd, f, from, need)) {
@@ -164,6 +165,11 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 static int open_for_io(struct io_job *job, struct io_file *f)
 {
 	int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | (io_is_direct(&job->o) ? O_DIRECT : 0);
+
+	if (job->o.sync == SYNC_SYNC || job->o.sync == SYNC_1)
+		flags |= O_SYNC;
+	else if (job->o.sync == SYNC_DSYNC)
+		flags |= O_DSYNC;
 
 	f->fd = open(f->path, flags);
 	if (f->fd >= 0)
@@ -242,7 +248,24 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->buf_size = (size_t)((t->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
 	t->random = io_is_random(o);
 	t->use_map = t->random && !o->norandommap;
-	t->verify = o->verify != VERIFY_NONE;
+	if (io_distribution(o, &t->dist))
+		return -1;
+	if (t->dist.kind != DIST_RANDOM && t->random)
+		t->use_map = false;	/* fio: a non-uniform distribution keeps no map */
+	if (io_bssplit(o, t->split))
+		return -1;
+	for (int d = 0; d < 2; d++) {
+		t->split_min[d] = UINT64_MAX;
+		for (unsigned i = 0; i < t->split[d].n; i++)
+			if (t->split[d].bs[i] < t->split_min[d])
+				t->split_min[d] = t->split[d].bs[i];
+	}
+	t->vmode = io_verify_mode(o);
+	t->verify = t->vmode != VERIFY_NONE;
+	t->vchunk = (uint32_t)(o->verify_interval ? o->verify_interval : t->min_bs);
+	if (o->verify_pattern[0] && (data_pattern_parse(o->verify_pattern, &t->vpat) ||
+				     io_verify_template(t)))
+		return -1;
 	t->fixed_dir = o->rw == RW_READ || o->rw == RW_RANDREAD ? DIR_READ
 		     : o->rw == RW_WRITE || o->rw == RW_RANDWRITE ? DIR_WRITE : -1;
 	t->seed = (uint64_t)o->randseed;
@@ -256,11 +279,18 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 							      : t->batch_complete;
 	t->depth_low = o->iodepth_low && (unsigned)o->iodepth_low < t->depth ? (unsigned)o->iodepth_low
 									      : t->depth;
+	if (io_rate_bps(o, t->min_bs, t->rate_bps))
+		return -1;
+	t->rated = t->rate_bps[0] || t->rate_bps[1];
+	if (io_think_ns(o, &t->think_ns, &t->think_spin_ns))
+		return -1;
+	rng_seed(&t->rate_rng, t->seed ^ 0x7261746555ULL ^ (uint64_t)id);
 	data_spec_of(o, &t->data);
 	/* fio refills for verify and for a compression percentage, and
 	 * scrambles only random data (not zeros or a pattern) */
-	t->refill = o->refill_buffers || t->verify || t->data.kind == DATA_COMPRESS;
-	t->scramble = !t->refill && o->scramble_buffers && t->data.kind == DATA_RANDOM;
+	t->refill = (o->refill_buffers || t->verify || t->data.kind == DATA_COMPRESS) &&
+		    !t->vpat.pattern_len;	/* verify_pattern is the data, laid per write */
+	t->scramble = !t->refill && !t->verify && o->scramble_buffers && t->data.kind == DATA_RANDOM;
 	rng_seed(&t->rng, t->seed + (uint64_t)id);
 
 	t->files = calloc((size_t)t->nfiles, sizeof(*t->files));
@@ -269,6 +299,19 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->pending = calloc(t->depth, sizeof(*t->pending));
 	if (t->verify)
 		t->written = calloc((size_t)(t->total_blocks + 7) / 8, 1);
+	if (t->dist.kind != DIST_RANDOM && t->random) {
+		t->dstate = calloc((size_t)t->nfiles, sizeof(*t->dstate));
+		if (!t->dstate)
+			return error_set("out of memory");
+		for (int k = 0; k < t->nfiles; k++)
+			dist_init(&t->dstate[k], &t->dist, t->blocks,
+				  t->seed ^ (0x6469737400000000ULL + ((uint64_t)id << 20) + (uint64_t)k),
+				  k ? &t->dstate[0] : id ? &job->threads[0].dstate[0] : NULL);
+	}
+	if (t->use_map && t->max_bs != t->min_bs &&
+	    !(t->map = calloc((size_t)(t->total_blocks + 63) / 64, 8)))
+		return error_set("out of memory for the random map of %llu blocks",
+				 (unsigned long long)t->total_blocks);
 	t->log_each = !o->log_avg_msec && (o->write_lat_log[0] || o->write_bw_log[0] ||
 					   o->write_iops_log[0]);
 	if (winbuf_init(&t->wb, IO_WIN_CAP))
@@ -310,6 +353,9 @@ void io_job_close(struct io_job *job)
 		free(t->free_reqs);
 		free(t->pending);
 		free(t->written);
+		free(t->vtemplate);
+		free(t->map);
+		free(t->dstate);
 		free(t->bufmem);
 		winbuf_free(&t->wb);
 		for (unsigned c = 0; c < t->nchunks; c++)
@@ -338,7 +384,7 @@ int io_job_open(const struct io_options *o, const char *dir, struct io_job **out
 		free(job);
 		return error_set("unknown ioengine %d", o->ioengine);
 	}
-	if (o->verify && (job->ops->flags & ENGINE_NO_DATA)) {
+	if (io_verify_mode(o) && (job->ops->flags & ENGINE_NO_DATA)) {
 		free(job);
 		return error_set("option 'verify' needs an engine that moves data, not ioengine=null");
 	}

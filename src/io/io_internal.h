@@ -55,7 +55,17 @@ int io_block_sizes(const struct io_options *o, uint64_t *min, uint64_t *max);
 /* verify.c: stamp a block before it is written; check one read back
  * (0, or -1 with the thread's error set).  The read-back itself is the I/O
  * core's (backend.c), through the job's engine. */
-void io_verify_stamp(void *buf, uint32_t len, uint64_t offset, uint64_t seed, uint64_t gen);
+/* distribution.c: random_distribution's generators, one per file. */
+/* like: a generator of the same job for as many blocks, whose zeta sum is
+ * reused (NULL: none). */
+void dist_init(struct dist_state *s, const struct dist_spec *d, uint64_t nblocks, uint64_t seed,
+	       const struct dist_state *like);
+/* A block of the file (0 .. nblocks-1) for an I/O in direction dir. */
+uint64_t dist_next(struct dist_state *s, const struct dist_spec *d, int dir, uint64_t bs);
+
+int io_verify_template(struct io_thread *t);
+void io_verify_stamp(const struct io_thread *t, void *buf, uint32_t len, uint64_t offset,
+		     uint64_t gen);
 int io_verify_check(struct io_thread *t, const struct io_file *f, const void *buf,
 		    uint32_t len, uint64_t offset);
 

@@ -26,10 +26,48 @@
 
 enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_READWRITE, RW_RANDRW };
 #define RW_CHOICES "read|write|randread|randwrite|rw|readwrite|randrw"
-enum verify_mode { VERIFY_NONE, VERIFY_CRC32C, VERIFY_META };
+enum verify_mode { VERIFY_NONE, VERIFY_CRC32C, VERIFY_META, VERIFY_PATTERN, VERIFY_CRC32C_INTEL };
+#define VERIFY_CHOICES "0|crc32c|meta|pattern|crc32c-intel"
 /* fio's fadvise_hint, in the order of its choices */
 enum fadvise_hint { FADVISE_NONE, FADVISE_TYPE, FADVISE_RANDOM, FADVISE_SEQUENTIAL, FADVISE_NOREUSE };
 #define FADVISE_CHOICES "0|1|random|sequential|noreuse"
+/* fio's sync: the open flag of every file of the job */
+enum sync_mode { SYNC_NONE, SYNC_0, SYNC_SYNC, SYNC_1, SYNC_DSYNC };
+#define SYNC_CHOICES "none|0|sync|1|dsync"
+enum rate_process { RATE_LINEAR, RATE_POISSON };
+
+/* fio's bssplit for one direction: sizes with their percentages, in the
+ * order fio looks them up (by percentage). */
+#define BSSPLIT_MAX 64
+struct bs_split {
+	unsigned n;
+	uint64_t bs[BSSPLIT_MAX];
+	unsigned perc[BSSPLIT_MAX];
+};
+
+/* fio's random_distribution: which blocks a random job's I/Os go to. */
+enum rand_dist { DIST_RANDOM, DIST_ZIPF, DIST_PARETO, DIST_NORMAL, DIST_ZONED, DIST_ZONED_ABS };
+#define ZONES_MAX 256
+struct zone_split {
+	unsigned n;
+	unsigned access[ZONES_MAX];	/* percent of the I/Os */
+	uint64_t size[ZONES_MAX];	/* zoned: percent of the blocks; zoned_abs: bytes */
+};
+struct dist_spec {
+	enum rand_dist kind;
+	double value, center;		/* theta, h or deviation; center -1: none */
+	struct zone_split zones[2];	/* per direction */
+};
+
+/* One file's generator: fio's zipf and pareto (Gray et al.'s quick zipf;
+ * ranks scattered over the file by a hash), normal (the mean of 12
+ * uniform draws, spread by a deviation). */
+struct dist_state {
+	struct rng rng;
+	uint64_t n;			/* blocks */
+	double zetan, zeta2, pareto_pow;
+	uint64_t off, stddev;
+};
 
 struct io_options {
 	char name[PARAM_STR_MAX];
@@ -38,6 +76,8 @@ struct io_options {
 	int64_t rwmixread;
 	uint64_t bs;
 	char bsrange[PARAM_STR_MAX];
+	char bssplit[PARAM_STR_MAX];
+	char random_distribution[PARAM_STR_MAX];
 	uint64_t size;
 	uint64_t offset;
 	char filename[PARAM_STR_MAX];
@@ -58,6 +98,16 @@ struct io_options {
 	int64_t fdatasync;
 	bool end_fsync;
 	bool fsync_on_close;
+	int sync;
+	char thinktime[PARAM_STR_MAX], thinktime_spin[PARAM_STR_MAX];
+	int64_t thinktime_blocks;
+	int thinktime_blocks_type;
+	bool rate_ignore_thinktime;
+	char rate[PARAM_STR_MAX];
+	char rate_iops[PARAM_STR_MAX];
+	int rate_process;
+	bool overwrite;
+	bool unlink;
 	bool invalidate;
 	int fadvise_hint;
 	bool direct;
@@ -66,6 +116,8 @@ struct io_options {
 	int64_t randseed;
 	int ioengine;
 	int verify;
+	uint64_t verify_interval;
+	char verify_pattern[PARAM_STR_MAX];
 	bool zero_buffers;
 	bool refill_buffers, scramble_buffers;
 	int64_t buffer_compress_percentage;
@@ -117,6 +169,20 @@ int io_options_validate(const struct io_options *o);
 /* Bytes the job's files occupy. */
 uint64_t io_options_space(const struct io_options *o);
 bool io_is_random(const struct io_options *o);
+/* fio's bssplit= ("SIZE/PCT:SIZE/PCT...[,WRITES]"): split[DIR_READ] and
+ * split[DIR_WRITE] (n 0: no split).  0, or -1 with the error set. */
+int io_bssplit(const struct io_options *o, struct bs_split split[2]);
+/* fio's thinktime= and thinktime_spin= in ns (a number alone is in us, as
+ * fio reads it).  0, or -1 with the error set. */
+int io_think_ns(const struct io_options *o, uint64_t *think, uint64_t *spin);
+/* fio's random_distribution= parsed.  0, or -1 with the error set. */
+int io_distribution(const struct io_options *o, struct dist_spec *d);
+/* fio's rate= and rate_iops= ("READ[,WRITE]", one value for both): each
+ * thread's bytes per second in each direction (0: no cap).  0, or -1 with
+ * the error set. */
+int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[2]);
+/* The verify a job does: verify=, or pattern when only verify_pattern= is given (fio). */
+int io_verify_mode(const struct io_options *o);
 /* The posix_fadvise advice fio's fadvise_hint gives a job's files (-1: none). */
 int io_fadvise_advice(const struct io_options *o);
 bool io_has_reads(const struct io_options *o);
@@ -174,6 +240,10 @@ struct io_thread {
 	struct rng rng;
 	struct permutation perm;
 	struct data_spec data;
+	struct data_spec vpat;		/* verify_pattern (pattern_len 0: none) */
+	uint32_t vchunk;		/* verify_interval: a header (or pattern check) each */
+	unsigned char *vtemplate;	/* a chunk of verify_pattern, [vchunk] */
+	int vmode;			/* io_verify_mode */
 	uint64_t seed;
 	uint64_t min_bs, max_bs;
 	uint64_t blocks;		/* per file, in min_bs units */
@@ -187,6 +257,30 @@ struct io_thread {
 	uint64_t depth_sum, depth_n;
 	struct io_file *sync_file;
 	uint8_t *written;		/* verify: blocks written, 1 bit each */
+	struct bs_split split[2];	/* bssplit, per direction */
+	uint64_t split_min[2];		/* each direction's smallest bssplit size */
+	/* A random map of blocks, as fio's, where I/Os vary in size: an I/O
+	 * starts at a free block (the permutation's, or the next free one
+	 * after it) and is cut where a used one begins; a pass ends when
+	 * every block is used. */
+	uint64_t *map, mapped;
+	/* random_distribution other than random (no random map, as fio):
+	 * one generator per file, files in turn */
+	struct dist_spec dist;
+	struct dist_state *dstate;	/* [nfiles] */
+	/* rate: fio's schedule, in ns from the epoch (the start, then the
+	 * end of ramp_time): an I/O in a direction may go once its bytes so
+	 * far fit the rate */
+	bool rated, rate_waiting;	/* waiting: ahead, and the queue drains first */
+	uint64_t rate_bps[2], rate_issued[2], rate_next[2], rate_epoch;
+	uint64_t rate_wait;		/* the sleep decided before the drain */
+	int rate_dir;
+	struct rng rate_rng;		/* rate_process=poisson */
+	/* thinktime: after thinktime_blocks I/Os (issued, or completed), the
+	 * queue drains and the thread spins, then sleeps */
+	uint64_t think_ns, think_spin_ns, think_last, issued_n, completed_n;
+	bool think_due;
+	int last_dir;			/* the last I/O's, for rate_ignore_thinktime */
 	bool stats_on;
 	uint64_t ramp_end, deadline;
 	uint64_t start_ns, end_ns, verify_ns;

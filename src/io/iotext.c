@@ -90,9 +90,12 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 		    100.0 * r->compress_ratio,
 		    opt->buffer_pattern[0] ? "pattern" : opt->zero_buffers ? "zero"
 		    : opt->buffer_compress_percentage ? "compressible" : "random");
-	if (opt->verify)
-		put(&o, "  verify: crc32c, %llu blocks read back and checked\n",
-		    (unsigned long long)r->verified_blocks);
+	if (io_verify_mode(opt)) {
+		static const char *names[] = { "", "crc32c", "meta", "pattern" };
+		put(&o, "  verify: %s%s, %llu blocks read back and checked\n",
+		    names[io_verify_mode(opt)], opt->verify_pattern[0] && io_verify_mode(opt) !=
+		    VERIFY_PATTERN ? " and pattern" : "", (unsigned long long)r->verified_blocks);
+	}
 }
 
 /* ---- fio's JSON layout (fio 3.x --output-format=json) ------------------ */
@@ -284,7 +287,7 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 		json_object_set_new(x, "mean_inflight", json_real((double)r->depth_sum / (double)r->depth_n));
 	if (r->compress_ratio >= 0)
 		json_object_set_new(x, "zstd_ratio", json_real(r->compress_ratio));
-	if (opt->verify)
+	if (io_verify_mode(opt))
 		json_object_set_new(x, "verified_blocks", json_integer((json_int_t)r->verified_blocks));
 	json_object_set_new(j, "fsbench", x);
 	return j;

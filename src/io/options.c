@@ -21,6 +21,14 @@ const struct param_def io_option_defs[] = {
 	{ "bs", PT_SIZE, P(bs), "4k", 1, 1 << 30, NULL, "block size of each I/O" },
 	PARAM_STRING("bsrange", struct io_options, bsrange, "",
 		     "MIN-MAX: each I/O a random multiple of MIN up to MAX (overrides bs)"),
+	PARAM_STRING("random_distribution", struct io_options, random_distribution, "random",
+		     "where random I/Os go: random, zipf[:THETA[:CENTER]] (1.1), pareto[:H] (0.2), "
+		     "normal[:DEV%], zoned:ACCESS%/SIZE%:..., zoned_abs:ACCESS%/SIZE:... (not uniform: "
+		     "no random map, as fio)"),
+	PARAM_STRING("bssplit", struct io_options, bssplit, "",
+		     "SIZE/PCT:SIZE/PCT...: each I/O's size drawn with these weights (a size without a "
+		     "percentage shares what is left); a second list after a comma for writes "
+		     "(overrides bs and bsrange)"),
 	{ "size", PT_SIZE, P(size), "1g", 1, 1ULL << 50, NULL,
 	  "bytes of I/O per thread per pass, split over nrfiles files", PF_SCALE },
 	{ "offset", PT_SIZE, P(offset), "0", 0, 0, NULL, "byte offset where the I/O region starts" },
@@ -55,6 +63,30 @@ const struct param_def io_option_defs[] = {
 	{ "end_fsync", PT_BOOL, P(end_fsync), "0", 0, 0, NULL, "fsync the files when the job ends" },
 	{ "fsync_on_close", PT_BOOL, P(fsync_on_close), "0", 0, 0, NULL,
 	  "fsync the files at the end of every pass" },
+	{ "sync", PT_ENUM, P(sync), "none", 0, 0, SYNC_CHOICES,
+	  "open the files O_SYNC (sync or 1) or O_DSYNC (dsync): every write waits for the device" },
+	PARAM_STRING("thinktime", struct io_options, thinktime, "0",
+		     "stall this long after thinktime_blocks I/Os (a number alone is in us, as in fio)"),
+	PARAM_STRING("thinktime_spin", struct io_options, thinktime_spin, "0",
+		     "of the stall, spin the CPU this long first (us alone), then sleep the rest"),
+	{ "thinktime_blocks", PT_INT, P(thinktime_blocks), "1", 1, 1 << 30, NULL,
+	  "I/Os between stalls (the queue drains before each)" },
+	{ "thinktime_blocks_type", PT_ENUM, P(thinktime_blocks_type), "complete", 0, 0,
+	  "complete|issue", "count the I/Os between stalls as completed or as issued" },
+	{ "rate_ignore_thinktime", PT_BOOL, P(rate_ignore_thinktime), "0", 0, 0, NULL,
+	  "with rate=, count a stall's time as time the rate was kept (catch up after it)" },
+	PARAM_STRING("rate", struct io_options, rate, "",
+		     "cap each thread's bandwidth: READ[,WRITE] bytes/s (500k, 1m; one value for both; "
+		     "empty = no cap; READ:WRITE in a run io: list)"),
+	PARAM_STRING("rate_iops", struct io_options, rate_iops, "",
+		     "cap each thread's I/Os per second: READ[,WRITE] (rate= wins where both are given)"),
+	{ "rate_process", PT_ENUM, P(rate_process), "linear", 0, 0, "linear|poisson",
+	  "linear: I/Os evenly spaced; poisson: exponential gaps with the same mean" },
+	{ "overwrite", PT_BOOL, P(overwrite), "0", 0, 0, NULL,
+	  "a write job's missing file is written whole before the clock, not only allocated" },
+	{ "unlink", PT_BOOL, P(unlink), "0", 0, 0, NULL,
+	  "accepted for fio compatibility: fsbench removes the files it made (unless --keep), and "
+	  "never one that was there before" },
 	{ "invalidate", PT_BOOL, P(invalidate), "1", 0, 0, NULL,
 	  "drop the files' cached pages at the start of every pass (fio's default)" },
 	{ "fadvise_hint", PT_ENUM, P(fadvise_hint), "1", 0, 0, FADVISE_CHOICES,
@@ -66,9 +98,14 @@ const struct param_def io_option_defs[] = {
 	  "random offsets with repeats, instead of every block once per pass" },
 	{ "randseed", PT_INT, P(randseed), "0x89", 0, 0, NULL, "seed for offsets and data" },
 	{ "ioengine", PT_ENUM, P(ioengine), "psync", 0, 0, engine_choices, "I/O engine" },
-	{ "verify", PT_ENUM, P(verify), "0", 0, 0, "0|crc32c|meta",
-	  "crc32c: header and data checksum in every block, checked on read-back; meta: the "
-	  "header (offset, length, seed) only" },
+	{ "verify", PT_ENUM, P(verify), "0", 0, 0, VERIFY_CHOICES,
+	  "crc32c (or crc32c-intel): header and data checksum in every block, checked on "
+	  "read-back; meta: the header (offset, length, seed) only; pattern: verify_pattern alone" },
+	{ "verify_interval", PT_SIZE, P(verify_interval), "0", 0, 1 << 30, NULL,
+	  "a verify header every this many bytes of a block (0 = one per block)" },
+	PARAM_STRING("verify_pattern", struct io_options, verify_pattern, "",
+		     "the data of verified writes: 0xHEX, \"text\" or a number, checked on read-back "
+		     "(alone it means verify=pattern)"),
 	{ "zero_buffers", PT_BOOL, P(zero_buffers), "0", 0, 0, NULL, "write zeros" },
 	{ "refill_buffers", PT_BOOL, P(refill_buffers), "0", 0, 0, NULL,
 	  "new random data in the whole buffer before every write (always with verify or a "

@@ -8,6 +8,7 @@
 #include "../core/compress.h"
 #include "../core/crc32c.h"
 #include "../core/error.h"
+#include "../core/param.h"
 #include "../core/str.h"
 #include "../core/timing.h"
 #include "../core/stop.h"
@@ -51,6 +52,206 @@ int io_fadvise_advice(const struct io_options *o)
 	}
 }
 
+/* "A[,B]": A for reads, B for writes; a single value for both; an empty
+ * side is no cap.  "A:B" too, for `run io:...` lists, where a comma
+ * separates parameters. */
+static int rate_pair(const char *name, const char *text, bool iops, uint64_t out[2])
+{
+	char buf[PARAM_STR_MAX], *comma;
+	const char *part[2];
+
+	out[0] = out[1] = 0;
+	if (!text[0])
+		return 0;
+	str_copy(buf, sizeof(buf), text);
+	comma = strpbrk(buf, ",:");
+	if (comma)
+		*comma = '\0';
+	part[0] = buf;
+	part[1] = comma ? comma + 1 : buf;
+	if (comma && strpbrk(comma + 1, ",:"))
+		return error_set("option '%s': '%s' has a third value (trims), which fsbench does not "
+				 "do", name, text);
+	for (int d = 0; d < 2; d++) {
+		int64_t n;
+		if (!part[d][0])
+			continue;
+		if (iops ? parse_int(part[d], &n) || n < 0 : parse_size(part[d], &out[d]))
+			return error_set("option '%s': '%s' is not %s", name, part[d],
+					 iops ? "a count of I/Os per second" : "a rate in bytes per second "
+					 "(e.g. 500k, 2m)");
+		if (iops)
+			out[d] = (uint64_t)n;
+	}
+	return 0;
+}
+
+/* One direction of zoned:/zoned_abs: ("ACCESS/SIZE:..."), with fio's
+ * rules: the accesses add up to 100; a zone without a size (zoned:) shares
+ * what the others leave. */
+static int zones_one(char *text, bool absolute, struct zone_split *z)
+{
+	unsigned access = 0, size = 0, missing = 0;
+	char *item;
+
+	z->n = 0;
+	while ((item = strsep(&text, ":")) != NULL && *item) {
+		char *slash = strchr(item, '/'), *end;
+		if (z->n == ZONES_MAX)
+			return error_set("option 'random_distribution': more than %d zones", ZONES_MAX);
+		if (slash)
+			*slash = '\0';
+		unsigned long a = strtoul(item, &end, 10);
+		if (end == item || *end || a > 100)
+			return error_set("option 'random_distribution': '%s' is not a percentage of "
+					 "the I/Os", item);
+		z->access[z->n] = (unsigned)a;
+		access += (unsigned)a;
+		z->size[z->n] = 0;
+		if (slash && slash[1]) {
+			if (absolute ? parse_size(slash + 1, &z->size[z->n])
+				     : (z->size[z->n] = strtoul(slash + 1, &end, 10), *end != '\0'))
+				return error_set("option 'random_distribution': '%s' is not a zone %s",
+						 slash + 1, absolute ? "size" : "percentage");
+			if (!absolute && z->size[z->n] > 100)
+				z->size[z->n] = 100;
+		}
+		if (!absolute && !z->size[z->n])
+			missing++;
+		size += absolute ? 0 : (unsigned)z->size[z->n];
+		z->n++;
+	}
+	if (!z->n)
+		return 0;
+	if (access != 100 || size > 100)
+		return error_set("option 'random_distribution': the zones' I/O percentages add up to "
+				 "%u, not 100%s", access, size > 100 ? ", and their sizes to more than 100" : "");
+	for (unsigned i = 0; missing && i < z->n; i++)
+		if (!z->size[i])
+			z->size[i] = (100 - size) / missing;
+	return 0;
+}
+
+int io_distribution(const struct io_options *o, struct dist_spec *d)
+{
+	char buf[PARAM_STR_MAX], *arg;
+	static const struct { const char *name; enum rand_dist kind; double def; } kinds[] = {
+		{ "random", DIST_RANDOM, 0 }, { "zipf", DIST_ZIPF, 1.1 },
+		{ "pareto", DIST_PARETO, 0.2 }, { "normal", DIST_NORMAL, 0 },
+		{ "zoned", DIST_ZONED, 0 }, { "zoned_abs", DIST_ZONED_ABS, 0 },
+	};
+	size_t k;
+
+	memset(d, 0, sizeof(*d));
+	d->center = -1;
+	str_copy(buf, sizeof(buf), o->random_distribution[0] ? o->random_distribution : "random");
+	arg = strchr(buf, ':');
+	if (arg)
+		*arg++ = '\0';
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && strcmp(buf, kinds[k].name); k++)
+		;
+	if (k == sizeof(kinds) / sizeof(kinds[0]))
+		return error_set("option 'random_distribution': '%s' is not random, zipf, pareto, "
+				 "normal, zoned or zoned_abs", buf);
+	d->kind = kinds[k].kind;
+	d->value = kinds[k].def;
+	if (d->kind == DIST_ZONED || d->kind == DIST_ZONED_ABS) {
+		char *comma = arg ? strchr(arg, ',') : NULL;
+		bool abs = d->kind == DIST_ZONED_ABS;
+		if (!arg || !*arg)
+			return error_set("option 'random_distribution': %s needs its zones "
+					 "(e.g. zoned:50/5:30/15:20/)", buf);
+		if (comma) {
+			*comma = '\0';
+			if (strchr(comma + 1, ','))
+				return error_set("option 'random_distribution': a third list (trims), "
+						 "which fsbench does not do");
+			if (zones_one(comma + 1, abs, &d->zones[1]))
+				return -1;
+		}
+		if (zones_one(arg, abs, &d->zones[0]))
+			return -1;
+		if (!comma)
+			d->zones[1] = d->zones[0];
+		return 0;
+	}
+	if (arg && *arg) {
+		char *colon = strchr(arg, ':'), *end;
+		if (colon)
+			*colon = '\0';
+		d->value = strtod(arg, &end);
+		if (end == arg || *end)
+			return error_set("option 'random_distribution': '%s' is not a number", arg);
+		if (colon) {
+			d->center = strtod(colon + 1, &end);
+			if (end == colon + 1 || *end || d->center < 0 || d->center > 1)
+				return error_set("option 'random_distribution': the center '%s' is not "
+						 "from 0 to 1", colon + 1);
+		}
+	}
+	if (d->kind == DIST_ZIPF && (d->value == 1.0 || d->value <= 0))
+		return error_set("option 'random_distribution': zipf's theta must be above 0 and "
+				 "not 1");
+	if (d->kind == DIST_PARETO && (d->value <= 0 || d->value >= 1))
+		return error_set("option 'random_distribution': pareto's h is between 0 and 1");
+	if (d->kind == DIST_NORMAL && (d->value < 0 || d->value >= 100))
+		return error_set("option 'random_distribution': normal's deviation is 0 to 100 "
+				 "(percent)");
+	return 0;
+}
+
+static int think_one(const char *name, const char *text, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end != text && !*end && !errno && v >= 0 && v <= 3.6e9) {
+		*ns = (uint64_t)(v * 1000);	/* microseconds */
+		return 0;
+	}
+	if (parse_duration(text, &v) || v > 3600)
+		return error_set("option '%s': '%s' is not a time (us alone, or 10ms, 1s; at most 1h)",
+				 name, text);
+	*ns = (uint64_t)(v * 1e9);
+	return 0;
+}
+
+int io_think_ns(const struct io_options *o, uint64_t *think, uint64_t *spin)
+{
+	if (think_one("thinktime", o->thinktime[0] ? o->thinktime : "0", think) ||
+	    think_one("thinktime_spin", o->thinktime_spin[0] ? o->thinktime_spin : "0", spin))
+		return -1;
+	if (*spin > *think)
+		*spin = *think;	/* fio spins at most the whole stall */
+	return 0;
+}
+
+int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[2])
+{
+	uint64_t rate[2], iops[2];
+
+	if (rate_pair("rate", o->rate, false, rate) || rate_pair("rate_iops", o->rate_iops, true, iops))
+		return -1;
+	for (int d = 0; d < 2; d++) {
+		/* fio: rate= where given, else rate_iops times the block size */
+		if (rate[d])
+			bps[d] = rate[d];
+		else if (__builtin_mul_overflow(iops[d], min_bs, &bps[d]))
+			return error_set("option 'rate_iops': %llu I/Os of %llu bytes a second is too many",
+					 (unsigned long long)iops[d], (unsigned long long)min_bs);
+	}
+	return 0;
+}
+
+int io_verify_mode(const struct io_options *o)
+{
+	if (o->verify == VERIFY_NONE && o->verify_pattern[0])
+		return VERIFY_PATTERN;
+	return o->verify == VERIFY_CRC32C_INTEL ? VERIFY_CRC32C : o->verify;
+}
+
 bool io_has_reads(const struct io_options *o)
 {
 	return o->rw != RW_WRITE && o->rw != RW_RANDWRITE;
@@ -67,11 +268,104 @@ bool io_is_direct(const struct io_options *o)
 }
 
 /* bsrange "4k-64k" into min and max; an empty range is bs alone. */
+static int split_cmp(const void *a, const void *b)
+{
+	const unsigned *x = a, *y = b;
+	return (*x > *y) - (*x < *y);
+}
+
+/* One direction's list, with fio's rules: a percentage above 100 counts
+ * as 100, 0 or none shares what the others leave, and the list is looked
+ * up in order of percentage. */
+static int split_one(char *text, struct bs_split *s)
+{
+	unsigned sum = 0, missing = 0;
+	char *item;
+	struct { unsigned perc; uint64_t bs; } e[BSSPLIT_MAX];
+
+	s->n = 0;
+	while ((item = strsep(&text, ":")) != NULL && *item) {
+		char *slash = strchr(item, '/');
+		unsigned perc = 0;
+		if (s->n == BSSPLIT_MAX)
+			return error_set("option 'bssplit': more than %d sizes", BSSPLIT_MAX);
+		if (slash) {
+			char *end;
+			*slash = '\0';
+			unsigned long p = strtoul(slash + 1, &end, 10);
+			if (end == slash + 1 || *end)
+				return error_set("option 'bssplit': '%s' is not a percentage", slash + 1);
+			perc = p > 100 ? 100 : (unsigned)p;
+		}
+		if (parse_size(item, &e[s->n].bs) || !e[s->n].bs || e[s->n].bs > (1u << 30))
+			return error_set("option 'bssplit': '%s' is not a block size", item);
+		e[s->n].perc = perc;
+		if (perc)
+			sum += perc;
+		else
+			missing++;
+		s->n++;
+	}
+	if (!s->n)
+		return 0;
+	if (sum > 100 && missing > 1)
+		return error_set("option 'bssplit': the percentages add up to more than 100");
+	for (unsigned i = 0; i < s->n; i++)
+		if (!e[i].perc)
+			e[i].perc = missing == 1 && s->n == 1 ? 100 : sum < 100 ? (100 - sum) / missing : 0;
+	qsort(e, s->n, sizeof(e[0]), split_cmp);
+	for (unsigned i = 0; i < s->n; i++) {
+		s->bs[i] = e[i].bs;
+		s->perc[i] = e[i].perc;
+	}
+	return 0;
+}
+
+int io_bssplit(const struct io_options *o, struct bs_split split[2])
+{
+	char buf[PARAM_STR_MAX], *comma;
+
+	split[0].n = split[1].n = 0;
+	if (!o->bssplit[0])
+		return 0;
+	str_copy(buf, sizeof(buf), o->bssplit);
+	comma = strchr(buf, ',');
+	if (comma) {
+		*comma = '\0';
+		if (strchr(comma + 1, ','))
+			return error_set("option 'bssplit': a third list (trims), which fsbench does not do");
+		char w[PARAM_STR_MAX];
+		str_copy(w, sizeof(w), comma + 1);
+		if (split_one(w, &split[1]))
+			return -1;
+	}
+	if (split_one(buf, &split[0]))
+		return -1;
+	if (!comma)
+		split[1] = split[0];
+	return 0;
+}
+
 int io_block_sizes(const struct io_options *o, uint64_t *min, uint64_t *max)
 {
 	char lo[64], *dash;
 
 	*min = *max = o->bs;
+	if (o->bssplit[0]) {
+		struct bs_split s[2];
+		if (io_bssplit(o, s))
+			return -1;
+		*min = UINT64_MAX;
+		*max = 0;
+		for (int d = 0; d < 2; d++)
+			for (unsigned i = 0; i < s[d].n; i++) {
+				*min = s[d].bs[i] < *min ? s[d].bs[i] : *min;
+				*max = s[d].bs[i] > *max ? s[d].bs[i] : *max;
+			}
+		if (!*max)
+			*min = *max = o->bs;
+		return 0;
+	}
 	if (!o->bsrange[0])
 		return 0;
 	str_copy(lo, sizeof(lo), o->bsrange);
@@ -96,11 +390,29 @@ int io_options_validate(const struct io_options *o)
 		return error_set("option 'bs': at most 1g per I/O");
 	if (o->time_based && o->runtime <= 0)
 		return error_set("option 'time_based' needs runtime= (how long to run)");
-	if (o->verify && o->bsrange[0])
-		return error_set("option 'verify' needs one block size: drop bsrange");
-	if (o->verify && min < sizeof(struct verify_hdr))
-		return error_set("option 'verify': bs must be at least %zu bytes for the header",
+	int vmode = io_verify_mode(o);
+	uint64_t chunk = o->verify_interval ? o->verify_interval : min;
+	if (vmode && (o->bsrange[0] || min != max))
+		return error_set("option 'verify' needs one block size: drop bsrange or bssplit");
+	if (vmode && min % chunk)
+		return error_set("option 'verify_interval': %llu does not divide bs (%llu)",
+				 (unsigned long long)chunk, (unsigned long long)min);
+	if (vmode && vmode != VERIFY_PATTERN && chunk < sizeof(struct verify_hdr))
+		return error_set("option 'verify': bs%s must be at least %zu bytes for the header",
+				 o->verify_interval ? " or verify_interval" : "",
 				 sizeof(struct verify_hdr));
+	if (vmode == VERIFY_PATTERN && !o->verify_pattern[0])
+		return error_set("option 'verify=pattern' needs verify_pattern=");
+	uint64_t bps[2];
+	struct dist_spec dist;
+	uint64_t think, spin;
+	if (io_rate_bps(o, min, bps) || io_distribution(o, &dist) || io_think_ns(o, &think, &spin))
+		return -1;
+	if (o->verify_pattern[0]) {
+		struct data_spec d;
+		if (data_pattern_parse(o->verify_pattern, &d))
+			return error_prefix("option 'verify_pattern'");
+	}
 	if (o->buffer_pattern[0] && (o->zero_buffers || o->buffer_compress_percentage))
 		return error_set("option 'buffer_pattern' cannot be combined with zero_buffers or "
 				 "buffer_compress_percentage");

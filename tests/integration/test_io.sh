@@ -56,18 +56,33 @@ check "io: ...and leaves nothing" [ ! -e "$WORK/absent" ] && [ -z "$(ls -A "$T")
 check "io: numjobs=3 sums the job runtimes as fio's group_reporting" \
 	jqt '.jobs[0] | .job_runtime >= 2.9 * .write.runtime and .job_runtime <= 3.1 * .write.runtime' "$WORK/group.json"
 
-printf '[a]\nrw=read\nsize=1m\nrate=10m\n' > "$WORK/bad.fio"
+printf '[a]\nrw=read\nsize=1m\nzonemode=zbd\n' > "$WORK/bad.fio"
 (cd "$T" && FSB io "$WORK/bad.fio") >/dev/null 2>"$WORK/bad.err"; rc=$?
 check "io: unsupported option is exit 2" [ $rc -eq 2 ]
-check "io: ...naming the option and the line" grep -q "bad.fio:4: option 'rate' is not supported" "$WORK/bad.err"
+check "io: ...naming the option and the line" grep -q "bad.fio:4: option 'zonemode' is not supported" "$WORK/bad.err"
 check "io: ...on one line" [ "$(wc -l < "$WORK/bad.err")" -eq 1 ]
 (cd "$T" && FSB io "$WORK/bad.fio" --ignore-unknown) >/dev/null 2>"$WORK/warn.err"; rc=$?
 check "io: --ignore-unknown runs it" [ $rc -eq 0 ]
-check "io: ...with a warning" grep -q "option 'rate' is not supported by fsbench io; ignored" "$WORK/warn.err"
+check "io: ...with a warning" grep -q "option 'zonemode' is not supported by fsbench io; ignored" "$WORK/warn.err"
 (cd "$T" && FSB io --rw=read --size=1m --bs=1000 --direct=1) >/dev/null 2>"$WORK/direct.err"; rc=$?
 check "io: refused O_DIRECT I/O is exit 1" [ $rc -eq 1 ]
 check "io: ...and says what to do" grep -q "or use direct=0" "$WORK/direct.err"
 check "io: ...and leaves no file" [ -z "$(ls -A "$T")" ]
+
+# fio's sync= opens the files O_SYNC/O_DSYNC; overwrite=1 writes a write
+# job's file whole before the clock, where fio otherwise allocates it.
+if command -v strace >/dev/null; then
+	(cd "$T" && strace -f -qq -e trace=openat,fallocate -o "$WORK/sync.st" "$FSBENCH" io --name=s \
+		--rw=write --size=64k --sync=dsync) >/dev/null 2>&1
+	check "io: sync=dsync opens the job's file O_DSYNC" grep -q 's\.0\.0", O_RDWR|O_DSYNC' "$WORK/sync.st"
+	check "io: ...and a write job's file is allocated (fallocate)" grep -q '^[0-9]* *fallocate(' "$WORK/sync.st"
+	(cd "$T" && strace -f -qq -e trace=openat,fallocate -o "$WORK/over.st" "$FSBENCH" io --name=s \
+		--rw=write --size=64k --overwrite=1) >/dev/null 2>&1
+	check "io: overwrite=1 writes it instead, and sync=none adds no flag" \
+		sh -c "! grep -q 'fallocate(' '$WORK/over.st' && grep -q 's\.0\.0\", O_RDWR|O_NOFOLLOW' '$WORK/over.st'"
+else
+	skip "io: sync= and overwrite= system calls" "strace is not installed"
+fi
 
 FSB run --fio "$WORK/two.fio" --target a="$T" --target b="$WORK" --runs 1 --db "$DB" \
 	--json "$WORK/fio-run.json" >"$WORK/fio-run.out" 2>"$WORK/fio-run.err"

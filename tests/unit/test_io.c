@@ -335,6 +335,96 @@ static void test_time_based_and_threads(void **state)
 	free(res);
 }
 
+/* fio's rate and rate_iops: each direction's I/Os spread evenly over the
+ * runtime (the n-th may go at n / rate), the queue drained before a
+ * sleep; a mix keeps each direction to its own cap.  1 s of cached reads
+ * at 200 I/Os a second is 201 I/Os (the first goes at 0). */
+static void test_rate(void **state)
+{
+	static const struct { const char *opts; uint64_t lo[2], hi[2]; } cases[] = {
+		{ "rw=randread,rate_iops=200", { 190, 0 }, { 202, 0 } },
+		{ "rw=randread,rate_iops=200,ioengine=libaio,iodepth=8", { 190, 0 }, { 202, 0 } },
+		{ "rw=read,bs=64k,rate=1m", { 15, 0 }, { 17, 0 } },	/* 16 a second */
+		{ "rw=randrw,rate_iops=100:50", { 90, 45 }, { 102, 52 } },
+		{ "rw=randwrite,rate_iops=:100,rate=:32k", { 0, 7 }, { 0, 9 } },	/* rate= wins */
+		{ "rw=randread,rate_iops=200,rate_process=poisson", { 140, 0 }, { 260, 0 } },
+	};
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	char opts[256];
+	(void)state;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		snprintf(opts, sizeof(opts), "size=1m,runtime=1,time_based=1,%s", cases[c].opts);
+		job(&o, opts);
+		assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+		print_message("# %s: %llu reads, %llu writes\n", cases[c].opts,
+			      (unsigned long long)res->ios[0], (unsigned long long)res->ios[1]);
+		for (int d = 0; d < 2; d++) {
+			assert_true(res->ios[d] >= cases[c].lo[d]);
+			assert_true(res->ios[d] <= cases[c].hi[d]);
+		}
+	}
+	/* with the queue drained before each sleep, one I/O is in flight */
+	job(&o, "rw=randread,size=1m,runtime=1,time_based=1,rate_iops=100,ioengine=libaio,iodepth=8");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	assert_true(res->depth_n > 0 && res->depth_sum == res->depth_n);
+	/* fio's own form, as a job file and a flag give it */
+	uint64_t bps[2];
+	job(&o, "rw=randrw,bs=4k");
+	assert_int_equal(params_set(io_option_defs, &o, "rate_iops", "100,50"), 0);
+	assert_int_equal(io_rate_bps(&o, 4096, bps), 0);
+	assert_true(bps[0] == 409600 && bps[1] == 204800);
+	assert_int_equal(params_set(io_option_defs, &o, "rate", "1m,1m,1m"), 0);
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "third value"));
+	job(&o, "rw=read,rate_iops=fast");
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "'fast' is not a count"));
+	free(res);
+}
+
+/* fio's thinktime: a stall after every thinktime_blocks I/Os, the queue
+ * drained first; thinktime_spin of it spent on the CPU; a number alone is
+ * in microseconds, as fio reads it. */
+static void test_thinktime(void **state)
+{
+	static const struct { const char *opts; uint64_t lo, hi; } cases[] = {
+		{ "thinktime=10ms", 80, 101 },			/* 1 s / 10 ms */
+		{ "thinktime=10000,thinktime_blocks=4", 320, 404 },
+		{ "thinktime=10ms,thinktime_blocks=8,ioengine=libaio,iodepth=8", 640, 816 },
+		{ "thinktime=10ms,thinktime_blocks=8,thinktime_blocks_type=issue,ioengine=libaio,"
+		  "iodepth=4", 640, 816 },
+	};
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	uint64_t think, spin;
+	char opts[256];
+	(void)state;
+
+	job(&o, "thinktime=5,thinktime_spin=2");
+	assert_int_equal(io_think_ns(&o, &think, &spin), 0);
+	assert_true(think == 5000 && spin == 2000);
+	job(&o, "thinktime=1.5ms,thinktime_spin=1s");
+	assert_int_equal(io_think_ns(&o, &think, &spin), 0);
+	assert_true(think == 1500000 && spin == think);	/* at most the stall */
+	job(&o, "thinktime=soon");
+	assert_int_equal(io_options_validate(&o), -1);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		snprintf(opts, sizeof(opts), "rw=randread,size=1m,runtime=1,time_based=1,%s", cases[c].opts);
+		job(&o, opts);
+		assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+		print_message("# %s: %llu reads\n", cases[c].opts, (unsigned long long)res->ios[0]);
+		assert_true(res->ios[0] >= cases[c].lo && res->ios[0] <= cases[c].hi);
+	}
+	/* spun, not slept: 100 stalls of which 2 ms each on the CPU */
+	job(&o, "rw=randread,size=1m,runtime=1,time_based=1,thinktime=10ms,thinktime_spin=2ms");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	print_message("# spin: %.3f s user\n", (double)res->usr_ns / 1e9);
+	assert_true(res->usr_ns > 100000000ULL);
+	free(res);
+}
+
 static void flip_byte(const char *path, off_t at)
 {
 	int fd = open(path, O_RDWR);
@@ -378,6 +468,68 @@ static void test_verify_catches_corruption(void **state)
 	assert_int_equal(io_group_run(&r, 1, dir, res, true), -1);
 	assert_non_null(strstr(error_get(), "offset 36864: expected header"));
 	unlink(path);
+	free(res);
+}
+
+/* fio's verify_interval and verify_pattern (its surface-scan.fio): a
+ * header every 512 bytes and the pattern in the rest, checked on the
+ * read-back; a pattern byte changed is caught with verify_pattern and not
+ * by verify=meta alone, which checks headers; verify_pattern alone is
+ * verify=pattern, with no header. */
+static void test_verify_interval_and_pattern(void **state)
+{
+	static const char *const meta = "size=256k,bs=64k,filename=p.dat,verify=meta,"
+					"verify_interval=512,verify_pattern=0xaa555aa5";
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	char path[512], opts[256];
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/p.dat", dir);
+	snprintf(opts, sizeof(opts), "rw=write,%s", meta);
+	job(&o, opts);
+	assert_int_equal(io_verify_mode(&o), VERIFY_META);
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
+	assert_int_equal(res->verified_blocks, 4);
+	snprintf(opts, sizeof(opts), "rw=read,%s", meta);
+	job(&o, opts);
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
+	/* byte 100 of chunk 3 of block 2: data, not header */
+	flip_byte(path, 2 * 65536 + 3 * 512 + 100);
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), -1);
+	assert_non_null(strstr(error_get(), "p.dat offset 132608: byte 100 of the 512-byte chunk"));
+	assert_non_null(strstr(error_get(), "verify_pattern has 0x"));
+	job(&o, "rw=read,size=256k,bs=64k,filename=p.dat,verify=meta,verify_interval=512");
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);	/* headers intact */
+	/* a header every 512 bytes: one in the middle of a block is checked */
+	flip_byte(path, 2 * 65536 + 3 * 512 + 100);
+	flip_byte(path, 1 * 65536 + 7 * 512 + 8);
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), -1);
+	assert_non_null(strstr(error_get(), "offset 69120: expected header"));
+	unlink(path);
+	/* verify_pattern alone: verify=pattern, the whole chunk the pattern */
+	job(&o, "rw=randwrite,size=64k,bs=4k,filename=p.dat,verify_pattern=\"ok\"");
+	assert_int_equal(io_verify_mode(&o), VERIFY_PATTERN);
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
+	assert_int_equal(res->verified_blocks, 16);
+	flip_byte(path, 5 * 4096);
+	job(&o, "rw=read,size=64k,bs=4k,filename=p.dat,verify=pattern,verify_pattern=\"ok\"");
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), -1);
+	assert_non_null(strstr(error_get(), "offset 20480: byte 0 of the 4096-byte chunk"));
+	unlink(path);
+	/* what cannot be: an interval that does not divide bs, or one too
+	 * small for a header; verify=pattern without one; crc32c-intel is
+	 * fio's name for crc32c */
+	job(&o, "rw=write,bs=4k,verify=crc32c,verify_interval=3000");
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "does not divide bs"));
+	job(&o, "rw=write,bs=4k,verify=meta,verify_interval=16");
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "for the header"));
+	job(&o, "rw=write,bs=4k,verify=pattern");
+	assert_int_equal(io_options_validate(&o), -1);
+	job(&o, "rw=write,bs=4k,verify=crc32c-intel");
+	assert_int_equal(io_verify_mode(&o), VERIFY_CRC32C);
 	free(res);
 }
 
@@ -426,8 +578,14 @@ static void test_direct_io(void **state)
 	free(res);
 }
 
-/* Pages of a file in the page cache. */
+/* Pages of a file in the page cache, all or those in [from, to). */
+static long resident_in(const char *path, size_t from, size_t to);
 static long resident_pages(const char *path)
+{
+	return resident_in(path, 0, SIZE_MAX);
+}
+
+static long resident_in(const char *path, size_t from, size_t to)
 {
 	struct stat st;
 	long page = sysconf(_SC_PAGESIZE), n = 0;
@@ -440,7 +598,7 @@ static long resident_pages(const char *path)
 	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	assert_true(vec && map != MAP_FAILED);
 	assert_int_equal(mincore(map, (size_t)st.st_size, vec), 0);
-	for (size_t i = 0; i < pages; i++)
+	for (size_t i = from; i < pages && i < to; i++)
 		n += vec[i] & 1;
 	munmap(map, (size_t)st.st_size);
 	free(vec);
@@ -501,6 +659,150 @@ static void test_fadvise_hint(void **state)
 	assert_int_equal(io_group_run(&o, 1, where, res, false), -1);
 	assert_non_null(strstr(error_get(), "noreuse"));
 	close(fd);
+	rm_rf(where);
+	free(res);
+}
+
+/* fio's bssplit: the parse (percentages, shares of what is left, sorted
+ * by percentage, a list for writes after a comma), the sizes drawn with
+ * their weights, and a random pass with a map: every block read once,
+ * I/Os cut where a block already read begins (counted in the page cache
+ * of a file on the disk, with read-ahead off). */
+static void test_bssplit(void **state)
+{
+	struct io_options o;
+	struct bs_split s[2];
+	struct io_result *res = malloc(sizeof(*res));
+	char where[] = "/var/tmp/fsbench-unit.XXXXXX", path[64];
+	struct statfs sf;
+	(void)state;
+
+	job(&o, "bssplit=4k/10:64k/50:32k/40");
+	assert_int_equal(io_bssplit(&o, s), 0);
+	assert_int_equal(s[0].n, 3);
+	assert_true(s[0].bs[0] == 4096 && s[0].perc[0] == 10 && s[0].bs[2] == 65536 &&
+		    s[0].perc[2] == 50 && s[1].n == 3);
+	job(&o, "bssplit=512/10:1k:2k");
+	assert_int_equal(io_bssplit(&o, s), 0);
+	assert_true(s[0].perc[0] == 10 && s[0].perc[1] == 45 && s[0].perc[2] == 45);
+	assert_int_equal(params_set(io_option_defs, &o, "bssplit", "4k,64k/100"), 0);
+	assert_int_equal(io_bssplit(&o, s), 0);
+	assert_true(s[0].n == 1 && s[0].bs[0] == 4096 && s[0].perc[0] == 100 && s[1].bs[0] == 65536);
+	job(&o, "bssplit=4k/60:8k/60:16k:32k");
+	assert_int_equal(io_bssplit(&o, s), -1);
+	assert_non_null(strstr(error_get(), "more than 100"));
+	job(&o, "bssplit=4k/x");
+	assert_int_equal(io_options_validate(&o), -1);
+	job(&o, "rw=write,bssplit=4k/50:8k/50,verify=crc32c");
+	assert_int_equal(io_options_validate(&o), -1);
+
+	/* sequential: 32 MiB in 4k (25%) and 64k (75%) reads */
+	job(&o, "rw=read,size=32m,bssplit=4k/25:64k/75");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	assert_int_equal(res->bytes[0], 32 << 20);
+	double big = ((double)res->bytes[0] - 4096.0 * (double)res->ios[0]) / (65536.0 - 4096.0);
+	print_message("# %llu reads, %.0f of 64k (%.1f%%)\n", (unsigned long long)res->ios[0], big,
+		      100 * big / (double)res->ios[0]);
+	assert_true(big / (double)res->ios[0] > 0.69 && big / (double)res->ios[0] < 0.81);
+
+	assert_non_null(mkdtemp(where));
+	if (statfs(where, &sf) == 0 && sf.f_type == TMPFS_MAGIC) {
+		rmdir(where);
+		free(res);
+		skip_because("/var/tmp is a tmpfs, which has no read-ahead");
+	}
+	snprintf(path, sizeof(path), "%s/split", where);
+	job(&o, "rw=write,size=1m,bs=64k,filename=split");
+	assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
+	int fd = open(path, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(fdatasync(fd), 0);
+	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	close(fd);
+	assert_int_equal(resident_pages(path), 0);
+	job(&o, "rw=randread,size=1m,filename=split,bssplit=4k/50:64k/50");
+	assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
+	print_message("# random: %llu reads, %llu bytes, %ld of 256 pages read\n",
+		      (unsigned long long)res->ios[0], (unsigned long long)res->bytes[0],
+		      resident_pages(path));
+	assert_int_equal(res->bytes[0], 1 << 20);
+	assert_int_equal(resident_pages(path), 256);
+	rm_rf(where);
+	free(res);
+}
+
+/* fio's random_distribution: the parse, then where the reads of a 16 MiB
+ * file went, counted in the page cache (read-ahead off): zoned:100/10
+ * stays in the first tenth; zipf:1.2 comes back to few blocks, where
+ * uniform with a map reads every one; normal and pareto run. */
+static void test_random_distribution(void **state)
+{
+	struct io_options o;
+	struct dist_spec d;
+	struct io_result *res = malloc(sizeof(*res));
+	char where[] = "/var/tmp/fsbench-unit.XXXXXX", path[64];
+	struct statfs sf;
+	(void)state;
+
+	job(&o, "random_distribution=zipf");
+	assert_int_equal(io_distribution(&o, &d), 0);
+	assert_true(d.kind == DIST_ZIPF && d.value == 1.1 && d.center == -1);
+	job(&o, "random_distribution=pareto:0.3:0.5");
+	assert_int_equal(io_distribution(&o, &d), 0);
+	assert_true(d.kind == DIST_PARETO && d.value == 0.3 && d.center == 0.5);
+	job(&o, "random_distribution=zoned:50/5:30/15:20/");
+	assert_int_equal(io_distribution(&o, &d), 0);
+	assert_true(d.zones[0].n == 3 && d.zones[0].size[2] == 80 && d.zones[1].access[1] == 30);
+	job(&o, "random_distribution=zoned_abs:50/1m:50/3m");
+	assert_int_equal(io_distribution(&o, &d), 0);
+	assert_true(d.kind == DIST_ZONED_ABS && d.zones[0].size[1] == 3 << 20);
+	static const char *const bad[] = { "zoned:50/5:30/15", "zipf:1", "pareto:2", "gauss",
+					   "normal:100", "zoned:", "zipf:1.2:7" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char opts[64];
+		snprintf(opts, sizeof(opts), "random_distribution=%s", bad[i]);
+		job(&o, opts);
+		assert_int_equal(io_options_validate(&o), -1);
+	}
+
+	assert_non_null(mkdtemp(where));
+	if (statfs(where, &sf) == 0 && sf.f_type == TMPFS_MAGIC) {
+		rmdir(where);
+		free(res);
+		skip_because("/var/tmp is a tmpfs, which has no read-ahead");
+	}
+	snprintf(path, sizeof(path), "%s/dist", where);
+	job(&o, "rw=write,size=16m,bs=1m,filename=dist");
+	assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
+	/* After the job, the compressibility of the file is sampled: 64 KiB
+	 * every 256 KiB, pages 64k..64k+15.  Only the other 48 of every 64
+	 * pages count; of those, 4096 * 48 / 64 = 3072, and 360 below 409. */
+	static const struct { const char *opts; long lo, hi; size_t from; } cases[] = {
+		{ "random_distribution=zoned:100/10", 0, 0, 409 },	/* none past 10% */
+		{ "random_distribution=zipf:1.2", 1, 1000, 0 },
+		{ "random_distribution=random", 3072, 3072, 0 },
+		{ "random_distribution=normal:10", 1, 3072, 0 },
+		{ "random_distribution=pareto:0.2", 1, 3072, 0 },
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char opts[128];
+		int fd = open(path, O_RDONLY);
+		assert_true(fd >= 0);
+		assert_int_equal(fdatasync(fd), 0);
+		assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+		close(fd);
+		snprintf(opts, sizeof(opts), "rw=randread,size=16m,bs=4k,filename=dist,%s", cases[c].opts);
+		job(&o, opts);
+		assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
+		assert_int_equal(res->ios[0], 4096);
+		long n = 0;
+		for (size_t k = 0; k < 64; k++)
+			if ((k + 1) * 64 > cases[c].from)
+				n += resident_in(path, k * 64 + 16 > cases[c].from ? k * 64 + 16 : cases[c].from,
+						 (k + 1) * 64);
+		print_message("# %s: %ld of the 3072 pages counted read\n", cases[c].opts, n);
+		assert_true(n >= cases[c].lo && n <= cases[c].hi);
+	}
 	rm_rf(where);
 	free(res);
 }
@@ -643,9 +945,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_each_engine, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_time_based_and_threads, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_catches_corruption, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_verify_interval_and_pattern, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_rate, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_thinktime, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_option_checks, setup_dir, teardown_dir),
 		cmocka_unit_test(test_direct_io),
 		cmocka_unit_test(test_fadvise_hint),
+		cmocka_unit_test_setup_teardown(test_bssplit, setup_dir, teardown_dir),
+		cmocka_unit_test(test_random_distribution),
 		cmocka_unit_test(test_enospc_and_free_space),
 		cmocka_unit_test_setup_teardown(test_workload_metrics, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_io_uring_unavailable, disable_uring, restore_uring),
