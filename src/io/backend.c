@@ -304,8 +304,22 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 		len = split_len(t, dir);
 	else if (t->max_bs != t->min_bs)
 		len = t->min_bs * (1 + rng_below(&t->rng, t->max_bs / t->min_bs));
-	if (t->random) {
+	if (t->random && t->seq_left && t->last_file) {
+		/* fio's rw=randread:N: the I/Os between new offsets follow the
+		 * last one (or repeat it, rw_sequencer=identical) */
+		t->seq_left--;
+		f = t->last_file;
+		off = t->o->rw_sequencer ? f->pos[dir] - (f->pos[dir] > len ? len : f->pos[dir])
+					 : f->pos[dir];
+		if (off + len > f->size)
+			off = 0;
+		block = (uint64_t)f->index * t->blocks + off / t->min_bs;
+		if (t->issued_bytes >= t->pass_end)
+			new_pass(t);
+	} else if (t->random) {
 		uint64_t g;
+		if (t->o->ddir_seq_nr > 1)
+			t->seq_left = (uint64_t)t->o->ddir_seq_nr - 1;
 		if (t->dstate) {	/* not uniform: files in turn, no map (fio) */
 			if (t->issued_bytes >= t->pass_end)
 				new_pass(t);
@@ -341,6 +355,14 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 		if (f->pos[dir] >= f->size)
 			f->pos[dir] = 0;
 		off = f->pos[dir];
+		/* fio's rw=read:SIZE: a hole (or, negative, a step back) after
+		 * each I/O; past either end, from the other */
+		if (off && t->seq_add) {
+			int64_t at = (int64_t)off + t->seq_add;
+			if (at < 0 || (uint64_t)at + len > f->size)
+				at = t->seq_add > 0 ? 0 : (int64_t)f->size + t->seq_add;
+			off = at < 0 ? 0 : (uint64_t)at;
+		}
 		block = (uint64_t)f->index * t->blocks + off / t->min_bs;
 	}
 	/* fio draws a size again until one fits before the region's end */
@@ -350,8 +372,9 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 		len = f->size - off;
 	if (t->map && t->random)	/* cut where a used block begins, as fio's map does */
 		len = map_take(t, block, len / t->min_bs) * t->min_bs;
-	if (!t->random)
+	if (!t->random || t->o->ddir_seq_nr > 1)
 		f->pos[dir] = off + len;
+	t->last_file = f;
 	r->file = f;
 	r->offset = f->base + off;
 	r->len = (uint32_t)len;
@@ -840,6 +863,8 @@ static void reset_thread(struct io_thread *t)
 	t->stats_on = false;
 	t->issued_n = t->completed_n = t->think_last = 0;
 	t->think_due = false;
+	t->seq_left = 0;
+	t->last_file = NULL;
 	memset(t->rate_issued, 0, sizeof(t->rate_issued));
 	memset(t->rate_next, 0, sizeof(t->rate_next));
 	t->deadline = UINT64_MAX;

@@ -73,6 +73,9 @@ struct io_options {
 	char name[PARAM_STR_MAX];
 	char description[PARAM_STR_MAX];
 	int rw;
+	int64_t ddir_seq_nr;		/* rw=randread:N */
+	char ddir_seq_add[PARAM_STR_MAX];	/* rw=read:SIZE, negative backwards */
+	int rw_sequencer;
 	int64_t rwmixread;
 	uint64_t bs;
 	char bsrange[PARAM_STR_MAX];
@@ -172,6 +175,9 @@ bool io_is_random(const struct io_options *o);
 /* fio's bssplit= ("SIZE/PCT:SIZE/PCT...[,WRITES]"): split[DIR_READ] and
  * split[DIR_WRITE] (n 0: no split).  0, or -1 with the error set. */
 int io_bssplit(const struct io_options *o, struct bs_split split[2]);
+/* rw=...:N's offset modifier for a sequential job, in bytes (negative:
+ * backwards).  0, or -1 with the error set. */
+int io_seq_add(const struct io_options *o, int64_t *add);
 /* fio's thinktime= and thinktime_spin= in ns (a number alone is in us, as
  * fio reads it).  0, or -1 with the error set. */
 int io_think_ns(const struct io_options *o, uint64_t *think, uint64_t *spin);
@@ -280,6 +286,9 @@ struct io_thread {
 	 * queue drains and the thread spins, then sleeps */
 	uint64_t think_ns, think_spin_ns, think_last, issued_n, completed_n;
 	bool think_due;
+	int64_t seq_add;		/* rw=read:SIZE */
+	uint64_t seq_left;		/* rw=randread:N: sequential I/Os before a new offset */
+	struct io_file *last_file;
 	int last_dir;			/* the last I/O's, for rate_ignore_thinktime */
 	bool stats_on;
 	uint64_t ramp_end, deadline;

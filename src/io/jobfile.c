@@ -86,6 +86,23 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 			return error_set("%s%s: option '%s': %s", p->name, where, key, refused[i][1]);
 		}
 	char mixed[16];
+	/* fio's offset modifier: rw=randread:8 (a new random offset every 8
+	 * I/Os), rw=write:4k (a 4k hole after each), rw=read:-8k (backwards) */
+	if (!strcmp(key, "rw") && value && strchr(value, ':')) {
+		char base[64];
+		const char *mod = strchr(value, ':') + 1;
+		size_t n = (size_t)(mod - 1 - value);
+		if (n >= sizeof(base))
+			n = sizeof(base) - 1;
+		memcpy(base, value, n);
+		base[n] = '\0';
+		if (params_set(io_option_defs, o, "rw", base))
+			return error_prefix("%s%s", p->name, where);
+		if (params_set(io_option_defs, o, io_is_random(o) ? "ddir_seq_nr" : "ddir_seq_add", mod))
+			return error_prefix("%s%s: rw=%s", p->name, where, value);
+		record(p->job ? p->set->given[p->set->njobs - 1] : p->set->global_given, key, value);
+		return 0;
+	}
 	if (!strcmp(key, "rwmixwrite") && value) {	/* fio: the write share of a mix */
 		char *end;
 		long w = strtol(value, &end, 10);

@@ -16,6 +16,14 @@ const struct param_def io_option_defs[] = {
 		     "free text kept with the job"),
 	{ "rw", PT_ENUM, P(rw), "read", 0, 0, RW_CHOICES,
 	  "I/O pattern (rw and readwrite are the sequential mix)" },
+	{ "ddir_seq_nr", PT_INT, P(ddir_seq_nr), "1", 1, 1 << 30, NULL,
+	  "random jobs: a new random offset every N I/Os, sequential in between (fio's rw=randread:N)" },
+	PARAM_STRING("ddir_seq_add", struct io_options, ddir_seq_add, "0",
+		     "sequential jobs: skip this many bytes after each I/O, backwards if negative (fio's "
+		     "rw=write:4k, rw=read:-8k)"),
+	{ "rw_sequencer", PT_ENUM, P(rw_sequencer), "sequential", 0, 0, "sequential|identical",
+	  "with ddir_seq_nr: the I/Os between random offsets follow on (sequential) or repeat the "
+	  "offset (identical)" },
 	{ "rwmixread", PT_INT, P(rwmixread), "50", 0, 100, NULL,
 	  "percentage of reads in a mixed pattern" },
 	{ "bs", PT_SIZE, P(bs), "4k", 1, 1 << 30, NULL, "block size of each I/O" },

@@ -200,6 +200,17 @@ int io_distribution(const struct io_options *o, struct dist_spec *d)
 	return 0;
 }
 
+int io_seq_add(const struct io_options *o, int64_t *add)
+{
+	const char *s = o->ddir_seq_add[0] ? o->ddir_seq_add : "0";
+	uint64_t v;
+
+	if (parse_size(s[0] == '-' ? s + 1 : s, &v) || v > (1ULL << 40))
+		return error_set("option 'ddir_seq_add': '%s' is not a size (4k, -8k)", s);
+	*add = s[0] == '-' ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
 static int think_one(const char *name, const char *text, uint64_t *ns)
 {
 	char *end;
@@ -406,7 +417,9 @@ int io_options_validate(const struct io_options *o)
 	uint64_t bps[2];
 	struct dist_spec dist;
 	uint64_t think, spin;
-	if (io_rate_bps(o, min, bps) || io_distribution(o, &dist) || io_think_ns(o, &think, &spin))
+	int64_t add;
+	if (io_rate_bps(o, min, bps) || io_distribution(o, &dist) || io_think_ns(o, &think, &spin) ||
+	    io_seq_add(o, &add))
 		return -1;
 	if (o->verify_pattern[0]) {
 		struct data_spec d;

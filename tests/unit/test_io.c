@@ -425,6 +425,43 @@ static void test_thinktime(void **state)
 	free(res);
 }
 
+/* fio's offset modifiers, as fio itself gave them on this machine: rw=read:-8k
+ * reads backwards from the end after the first block; rw=read:4k leaves a
+ * 4k hole after each; rw=randread:4 takes a new random offset every
+ * 4 I/Os and follows on in between.  Every case is one pass by bytes. */
+static void test_rw_modifiers(void **state)
+{
+	static struct jobset set;
+	struct io_result *res = malloc(sizeof(*res));
+	const char *text = "[back]\nrw=read:-8k\nbs=4k\nsize=1m\n"
+			   "[holes]\nrw=write:4k\nbs=4k\nsize=1m\n"
+			   "[runs]\nrw=randread:4\nbs=4k\nsize=1m\n";
+	int64_t add;
+	(void)state;
+
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("m.fio", text, false, &set), 0);
+	assert_int_equal(set.jobs[0].rw, RW_READ);
+	assert_int_equal(io_seq_add(&set.jobs[0], &add), 0);
+	assert_true(add == -8192);
+	assert_int_equal(io_seq_add(&set.jobs[1], &add), 0);
+	assert_true(add == 4096);
+	assert_int_equal(set.jobs[2].rw, RW_RANDREAD);
+	assert_int_equal(set.jobs[2].ddir_seq_nr, 4);
+	for (int j = 0; j < 3; j++) {
+		assert_int_equal(io_group_run(&set.jobs[j], 1, dir, res, false), 0);
+		assert_int_equal(res->ios[0] + res->ios[1], 256);	/* 1 MiB of 4k */
+	}
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("m.fio", "[x]\nrw=read:lots\n", false, &set), 0);
+	assert_int_equal(io_options_validate(&set.jobs[0]), -1);
+	assert_non_null(strstr(error_get(), "'lots' is not a size"));
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("m.fio", "[x]\nrw=randread:0\n", false, &set), -1);
+	assert_non_null(strstr(error_get(), "rw=randread:0"));
+	free(res);
+}
+
 static void flip_byte(const char *path, off_t at)
 {
 	int fd = open(path, O_RDWR);
@@ -948,6 +985,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_verify_interval_and_pattern, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_rate, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_thinktime, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_rw_modifiers, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_option_checks, setup_dir, teardown_dir),
 		cmocka_unit_test(test_direct_io),
 		cmocka_unit_test(test_fadvise_hint),
