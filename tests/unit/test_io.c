@@ -643,6 +643,33 @@ static long resident_in(const char *path, size_t from, size_t to)
 	return n;
 }
 
+/* A scratch directory on /var/tmp, a disk filesystem here, with a page
+ * cache and read-ahead as a user's files have them: false (and nothing
+ * made) where /var/tmp is a tmpfs. */
+static bool disk_scratch(char *where)
+{
+	struct statfs sf;
+
+	assert_non_null(mkdtemp(where));
+	if (statfs(where, &sf) == 0 && sf.f_type == TMPFS_MAGIC) {
+		rmdir(where);
+		return false;
+	}
+	return true;
+}
+
+/* A file written back and out of the page cache. */
+static void uncache(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_int_equal(fdatasync(fd), 0);
+	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
+	close(fd);
+	assert_int_equal(resident_pages(path), 0);
+}
+
 /* fio's fadvise_hint: a random job's files are advised FADV_RANDOM, so a
  * buffered read brings in its own pages and no read-ahead (fio-rand-read.fio
  * on the disk here: 1.7x fio's IOPS without it).  Counted with mincore on
@@ -658,13 +685,10 @@ static void test_fadvise_hint(void **state)
 	struct io_options o;
 	struct io_result *res = malloc(sizeof(*res));
 	char where[] = "/var/tmp/fsbench-unit.XXXXXX", path[64], opts[128];
-	struct statfs sf;
 	int fd;
 	(void)state;
 
-	assert_non_null(mkdtemp(where));
-	if (statfs(where, &sf) == 0 && sf.f_type == TMPFS_MAGIC) {
-		rmdir(where);
+	if (!disk_scratch(where)) {
 		free(res);
 		skip_because("/var/tmp is a tmpfs, which has no read-ahead");
 	}
@@ -678,8 +702,7 @@ static void test_fadvise_hint(void **state)
 	free(buf);
 	assert_int_equal(fsync(fd), 0);
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
-		assert_int_equal(resident_pages(path), 0);
+		uncache(path);
 		snprintf(opts, sizeof(opts), "%s,filename=ra,bs=4k,size=64k", cases[c].opts);
 		job(&o, opts);
 		assert_int_equal(io_group_run(&o, 1, where, res, false), 0);
@@ -711,7 +734,6 @@ static void test_bssplit(void **state)
 	struct bs_split s[2];
 	struct io_result *res = malloc(sizeof(*res));
 	char where[] = "/var/tmp/fsbench-unit.XXXXXX", path[64];
-	struct statfs sf;
 	(void)state;
 
 	job(&o, "bssplit=4k/10:64k/50:32k/40");
@@ -742,21 +764,14 @@ static void test_bssplit(void **state)
 		      100 * big / (double)res->ios[0]);
 	assert_true(big / (double)res->ios[0] > 0.69 && big / (double)res->ios[0] < 0.81);
 
-	assert_non_null(mkdtemp(where));
-	if (statfs(where, &sf) == 0 && sf.f_type == TMPFS_MAGIC) {
-		rmdir(where);
+	if (!disk_scratch(where)) {
 		free(res);
 		skip_because("/var/tmp is a tmpfs, which has no read-ahead");
 	}
 	snprintf(path, sizeof(path), "%s/split", where);
 	job(&o, "rw=write,size=1m,bs=64k,filename=split");
 	assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
-	int fd = open(path, O_RDONLY);
-	assert_true(fd >= 0);
-	assert_int_equal(fdatasync(fd), 0);
-	assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
-	close(fd);
-	assert_int_equal(resident_pages(path), 0);
+	uncache(path);
 	job(&o, "rw=randread,size=1m,filename=split,bssplit=4k/50:64k/50");
 	assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
 	print_message("# random: %llu reads, %llu bytes, %ld of 256 pages read\n",
@@ -778,7 +793,6 @@ static void test_random_distribution(void **state)
 	struct dist_spec d;
 	struct io_result *res = malloc(sizeof(*res));
 	char where[] = "/var/tmp/fsbench-unit.XXXXXX", path[64];
-	struct statfs sf;
 	(void)state;
 
 	job(&o, "random_distribution=zipf");
@@ -802,9 +816,7 @@ static void test_random_distribution(void **state)
 		assert_int_equal(io_options_validate(&o), -1);
 	}
 
-	assert_non_null(mkdtemp(where));
-	if (statfs(where, &sf) == 0 && sf.f_type == TMPFS_MAGIC) {
-		rmdir(where);
+	if (!disk_scratch(where)) {
 		free(res);
 		skip_because("/var/tmp is a tmpfs, which has no read-ahead");
 	}
@@ -823,11 +835,7 @@ static void test_random_distribution(void **state)
 	};
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		char opts[128];
-		int fd = open(path, O_RDONLY);
-		assert_true(fd >= 0);
-		assert_int_equal(fdatasync(fd), 0);
-		assert_int_equal(posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);
-		close(fd);
+		uncache(path);
 		snprintf(opts, sizeof(opts), "rw=randread,size=16m,bs=4k,filename=dist,%s", cases[c].opts);
 		job(&o, opts);
 		assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
