@@ -264,7 +264,7 @@ static bool think(struct io_thread *t, int dir)
 		spin_end = t->deadline;
 	if (end > t->deadline)
 		end = t->deadline;
-	while (now_ns() < spin_end)
+	while (now_ns() < spin_end && !stop_requested())
 		;
 	if (!sleep_until(end) || now_ns() >= t->deadline)
 		return false;
