@@ -149,6 +149,8 @@ static void format_duration(double s, char *buf, size_t len)
 {
 	if (s != 0 && s < 1 && fmod(s * 1e3, 1) == 0)
 		snprintf(buf, len, "%gms", s * 1e3);
+	else if (s != 0 && s < 1e-3)
+		snprintf(buf, len, "%gus", s * 1e6);
 	else
 		snprintf(buf, len, "%gs", s);
 }
@@ -188,7 +190,10 @@ const char *param_type_text(const struct param_def *d, char *buf, size_t len)
 	switch (d->type) {
 	case PT_INT: snprintf(buf, len, "an integer"); break;
 	case PT_SIZE: snprintf(buf, len, "a size such as 4096, 64k, 1M, 2G"); break;
-	case PT_DURATION: snprintf(buf, len, "a duration such as 30, 500ms, 2m"); break;
+	case PT_DURATION:
+		snprintf(buf, len, d->flags & PF_USEC ? "a duration such as 500 (us), 10ms, 1s"
+						      : "a duration such as 30, 500ms, 2m");
+		break;
 	case PT_BOOL: snprintf(buf, len, "a boolean: 0/1, yes/no, true/false"); break;
 	case PT_ENUM: snprintf(buf, len, "one of %s", d->choices); break;
 	case PT_STRING: snprintf(buf, len, "text up to %.0f characters", d->max > 1 ? d->max - 1 : 0); break;
@@ -248,8 +253,11 @@ static int set_value(const struct param_def *d, void *obj, const char *value)
 	}
 	case PT_DURATION: {
 		double v;
+		char *end;
 		if (parse_duration(value, &v))
 			return bad_value(d, value, NULL);
+		if ((d->flags & PF_USEC) && (strtod(value, &end), end != value && !*end))
+			v /= 1e6;
 		if (check_bounds(d, value, v))
 			return -1;
 		*PARAM_AT(obj, d, double) = v;

@@ -44,6 +44,9 @@ struct param_def {
 
 /* The parameter is a data size or count that --scale multiplies. */
 #define PF_SCALE 1u
+/* PT_DURATION: a number without a unit is microseconds, as fio reads its
+ * thinktime (elsewhere it is seconds). */
+#define PF_USEC 2u
 
 /* Fill every parameter of obj with its default. */
 int params_defaults(const struct param_def *defs, void *obj);

@@ -304,18 +304,22 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 		len = split_len(t, dir);
 	else if (t->max_bs != t->min_bs)
 		len = t->min_bs * (1 + rng_below(&t->rng, t->max_bs / t->min_bs));
-	if (t->random && t->seq_left && t->last_file) {
+	bool run = t->random && t->seq_left && t->last_file;
+
+	if (run) {
 		/* fio's rw=randread:N: the I/Os between new offsets follow the
 		 * last one (or repeat it, rw_sequencer=identical) */
 		t->seq_left--;
+		if (t->issued_bytes >= t->pass_end)
+			new_pass(t);
 		f = t->last_file;
 		off = t->o->rw_sequencer ? f->pos[dir] - (f->pos[dir] > len ? len : f->pos[dir])
 					 : f->pos[dir];
 		if (off + len > f->size)
 			off = 0;
+		/* not marked in the map: fio lets these (IO_U_F_BUSY_OK) go
+		 * over blocks already done, and keeps them out of it */
 		block = (uint64_t)f->index * t->blocks + off / t->min_bs;
-		if (t->issued_bytes >= t->pass_end)
-			new_pass(t);
 	} else if (t->random) {
 		uint64_t g;
 		if (t->o->ddir_seq_nr > 1)
@@ -328,6 +332,13 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 				t->next_file = 0;
 			g = (uint64_t)f->index * t->blocks +
 			    dist_next(&t->dstate[f->index], &t->dist, dir, t->min_bs);
+		} else if (t->use_map && !t->map && t->o->ddir_seq_nr > 1) {
+			/* with runs between the draws, passes go by bytes */
+			if (t->issued_bytes >= t->pass_end)
+				new_pass(t);
+			if (t->pass_index >= t->total_blocks)
+				t->pass_index = 0;
+			g = perm_at(&t->perm, t->pass_index++);
 		} else if (t->map) {
 			if (t->mapped >= t->total_blocks)
 				new_pass(t);
@@ -370,7 +381,7 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 		len = split_len(t, dir);
 	if (off + len > f->size)
 		len = f->size - off;
-	if (t->map && t->random)	/* cut where a used block begins, as fio's map does */
+	if (t->map && t->random && !run)	/* cut where a used block begins, as fio's map does */
 		len = map_take(t, block, len / t->min_bs) * t->min_bs;
 	if (!t->random || t->o->ddir_seq_nr > 1)
 		f->pos[dir] = off + len;
@@ -817,16 +828,6 @@ static void verify_back(struct io_thread *t)
 	}
 }
 
-static void sleep_interruptibly(double seconds)
-{
-	uint64_t until = now_ns() + (uint64_t)(seconds * 1e9);
-
-	while (!stop_requested() && now_ns() < until) {
-		struct timespec ts = { 0, 50 * 1000 * 1000 };
-		nanosleep(&ts, NULL);
-	}
-}
-
 /* All threads of a group start their I/O together, or none does. */
 static int gate_pass(struct gate *g, bool failed)
 {
@@ -903,7 +904,7 @@ static void *thread_main(void *arg)
 	if (!gate_pass(t->job->gate, failed))
 		goto out;
 	if (o->startdelay > 0)
-		sleep_interruptibly(o->startdelay);
+		sleep_until(now_ns() + (uint64_t)(o->startdelay * 1e9));
 	if (o->invalidate && !io_is_direct(o))
 		invalidate_files(t);
 	advise_files(t);	/* after invalidate, as fio's td_io_open_file */
@@ -1023,7 +1024,9 @@ static void job_result(const struct io_job *job, struct io_result *res)
 	hist_merge(&res->clat, &res->dir_clat[1]);
 	job_activity(job, res);
 	res->compress_ratio = -1;
-	if (!(job->ops->flags & ENGINE_NO_DATA)) {
+	/* what a compressing filesystem was given to store; a job that only
+	 * read would have its file's pages cached by the sample, for nothing */
+	if (!(job->ops->flags & ENGINE_NO_DATA) && io_has_writes(&job->o)) {
 		const struct io_file *f = &job->threads[0].files[0];
 		int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {

@@ -15,6 +15,7 @@
 #include "../core/stop.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,11 +283,11 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	if (io_rate_bps(o, t->min_bs, t->rate_bps))
 		return -1;
 	t->rated = t->rate_bps[0] || t->rate_bps[1];
-	if (io_think_ns(o, &t->think_ns, &t->think_spin_ns) || io_seq_add(o, &t->seq_add))
+	if (io_seq_add(o, &t->seq_add))
 		return -1;
-	/* runs of sequential I/O between random offsets: passes by bytes */
-	if (t->random && o->ddir_seq_nr > 1)
-		t->use_map = false;
+	t->think_ns = (uint64_t)(o->thinktime * 1e9);
+	/* fio spins at most the whole stall */
+	t->think_spin_ns = (uint64_t)(fmin(o->thinktime_spin, o->thinktime) * 1e9);
 	rng_seed(&t->rate_rng, t->seed ^ 0x7261746555ULL ^ (uint64_t)id);
 	data_spec_of(o, &t->data);
 	/* fio refills for verify and for a compression percentage, and

@@ -102,7 +102,7 @@ struct io_options {
 	bool end_fsync;
 	bool fsync_on_close;
 	int sync;
-	char thinktime[PARAM_STR_MAX], thinktime_spin[PARAM_STR_MAX];
+	double thinktime, thinktime_spin;
 	int64_t thinktime_blocks;
 	int thinktime_blocks_type;
 	bool rate_ignore_thinktime;
@@ -178,9 +178,6 @@ int io_bssplit(const struct io_options *o, struct bs_split split[2]);
 /* rw=...:N's offset modifier for a sequential job, in bytes (negative:
  * backwards).  0, or -1 with the error set. */
 int io_seq_add(const struct io_options *o, int64_t *add);
-/* fio's thinktime= and thinktime_spin= in ns (a number alone is in us, as
- * fio reads it).  0, or -1 with the error set. */
-int io_think_ns(const struct io_options *o, uint64_t *think, uint64_t *spin);
 /* fio's random_distribution= parsed.  0, or -1 with the error set. */
 int io_distribution(const struct io_options *o, struct dist_spec *d);
 /* fio's rate= and rate_iops= ("READ[,WRITE]", one value for both): each

@@ -52,26 +52,39 @@ int io_fadvise_advice(const struct io_options *o)
 	}
 }
 
+/* fio's per-direction form of rate=, bssplit= and zoned distributions:
+ * "READS[,WRITES]", one part for both, a third (trims) refused.  text is
+ * copied into buf ([PARAM_STR_MAX]); part[] point into it, both at buf
+ * when there is one part; seps are what may separate them. */
+static int dir_parts(const char *name, const char *text, const char *seps, char *buf,
+		     char *part[2])
+{
+	char *sep;
+
+	str_copy(buf, PARAM_STR_MAX, text);
+	sep = strpbrk(buf, seps);
+	if (sep)
+		*sep = '\0';
+	part[0] = buf;
+	part[1] = sep ? sep + 1 : buf;
+	if (sep && strpbrk(part[1], seps))
+		return error_set("option '%s': '%s' has a third part (trims), which fsbench does not "
+				 "do", name, text);
+	return 0;
+}
+
 /* "A[,B]": A for reads, B for writes; a single value for both; an empty
  * side is no cap.  "A:B" too, for `run io:...` lists, where a comma
  * separates parameters. */
 static int rate_pair(const char *name, const char *text, bool iops, uint64_t out[2])
 {
-	char buf[PARAM_STR_MAX], *comma;
-	const char *part[2];
+	char buf[PARAM_STR_MAX], *part[2];
 
 	out[0] = out[1] = 0;
 	if (!text[0])
 		return 0;
-	str_copy(buf, sizeof(buf), text);
-	comma = strpbrk(buf, ",:");
-	if (comma)
-		*comma = '\0';
-	part[0] = buf;
-	part[1] = comma ? comma + 1 : buf;
-	if (comma && strpbrk(comma + 1, ",:"))
-		return error_set("option '%s': '%s' has a third value (trims), which fsbench does not "
-				 "do", name, text);
+	if (dir_parts(name, text, ",:", buf, part))
+		return -1;
 	for (int d = 0; d < 2; d++) {
 		int64_t n;
 		if (!part[d][0])
@@ -156,22 +169,18 @@ int io_distribution(const struct io_options *o, struct dist_spec *d)
 	d->kind = kinds[k].kind;
 	d->value = kinds[k].def;
 	if (d->kind == DIST_ZONED || d->kind == DIST_ZONED_ABS) {
-		char *comma = arg ? strchr(arg, ',') : NULL;
+		char lists[PARAM_STR_MAX], *part[2];
 		bool abs = d->kind == DIST_ZONED_ABS;
 		if (!arg || !*arg)
 			return error_set("option 'random_distribution': %s needs its zones "
 					 "(e.g. zoned:50/5:30/15:20/)", buf);
-		if (comma) {
-			*comma = '\0';
-			if (strchr(comma + 1, ','))
-				return error_set("option 'random_distribution': a third list (trims), "
-						 "which fsbench does not do");
-			if (zones_one(comma + 1, abs, &d->zones[1]))
-				return -1;
-		}
-		if (zones_one(arg, abs, &d->zones[0]))
+		if (dir_parts("random_distribution", arg, ",", lists, part))
 			return -1;
-		if (!comma)
+		bool both = part[1] == lists;
+		if ((!both && zones_one(part[1], abs, &d->zones[1])) ||
+		    zones_one(part[0], abs, &d->zones[0]))
+			return -1;
+		if (both)
 			d->zones[1] = d->zones[0];
 		return 0;
 	}
@@ -208,34 +217,6 @@ int io_seq_add(const struct io_options *o, int64_t *add)
 	if (parse_size(s[0] == '-' ? s + 1 : s, &v) || v > (1ULL << 40))
 		return error_set("option 'ddir_seq_add': '%s' is not a size (4k, -8k)", s);
 	*add = s[0] == '-' ? -(int64_t)v : (int64_t)v;
-	return 0;
-}
-
-static int think_one(const char *name, const char *text, uint64_t *ns)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (end != text && !*end && !errno && v >= 0 && v <= 3.6e9) {
-		*ns = (uint64_t)(v * 1000);	/* microseconds */
-		return 0;
-	}
-	if (parse_duration(text, &v) || v > 3600)
-		return error_set("option '%s': '%s' is not a time (us alone, or 10ms, 1s; at most 1h)",
-				 name, text);
-	*ns = (uint64_t)(v * 1e9);
-	return 0;
-}
-
-int io_think_ns(const struct io_options *o, uint64_t *think, uint64_t *spin)
-{
-	if (think_one("thinktime", o->thinktime[0] ? o->thinktime : "0", think) ||
-	    think_one("thinktime_spin", o->thinktime_spin[0] ? o->thinktime_spin : "0", spin))
-		return -1;
-	if (*spin > *think)
-		*spin = *think;	/* fio spins at most the whole stall */
 	return 0;
 }
 
@@ -334,25 +315,17 @@ static int split_one(char *text, struct bs_split *s)
 
 int io_bssplit(const struct io_options *o, struct bs_split split[2])
 {
-	char buf[PARAM_STR_MAX], *comma;
+	char buf[PARAM_STR_MAX], *part[2];
 
 	split[0].n = split[1].n = 0;
 	if (!o->bssplit[0])
 		return 0;
-	str_copy(buf, sizeof(buf), o->bssplit);
-	comma = strchr(buf, ',');
-	if (comma) {
-		*comma = '\0';
-		if (strchr(comma + 1, ','))
-			return error_set("option 'bssplit': a third list (trims), which fsbench does not do");
-		char w[PARAM_STR_MAX];
-		str_copy(w, sizeof(w), comma + 1);
-		if (split_one(w, &split[1]))
-			return -1;
-	}
-	if (split_one(buf, &split[0]))
+	if (dir_parts("bssplit", o->bssplit, ",", buf, part))
 		return -1;
-	if (!comma)
+	bool both = part[1] == buf;
+	if ((!both && split_one(part[1], &split[1])) || split_one(part[0], &split[0]))
+		return -1;
+	if (both)
 		split[1] = split[0];
 	return 0;
 }
@@ -416,10 +389,8 @@ int io_options_validate(const struct io_options *o)
 		return error_set("option 'verify=pattern' needs verify_pattern=");
 	uint64_t bps[2];
 	struct dist_spec dist;
-	uint64_t think, spin;
 	int64_t add;
-	if (io_rate_bps(o, min, bps) || io_distribution(o, &dist) || io_think_ns(o, &think, &spin) ||
-	    io_seq_add(o, &add))
+	if (io_rate_bps(o, min, bps) || io_distribution(o, &dist) || io_seq_add(o, &add))
 		return -1;
 	if (o->verify_pattern[0]) {
 		struct data_spec d;
