@@ -93,7 +93,7 @@ static int size_as_fio(struct jobset *set, int j)
 			return error_set("filename=%s is a block device: fsbench io works on files (to "
 					 "benchmark a device, format it with `fsbench run --device`)", path);
 	}
-	if (given(set, j, "size") || o->fill_device)
+	if (given(set, j, "size") || given(set, j, "filesize") || o->fill_device)
 		return 0;
 	if (!o->filename[0] || stat(path, &st))
 		return error_set("you need to specify size= (no size and %s%s, as fio requires)",
@@ -205,11 +205,13 @@ static int cmd_io(const struct cli_args *a)
 	memset(&disk, 0, sizeof(disk));
 	for (int first = 0, last; first < c->set.njobs && rc == EXIT_OK; first = last) {
 		struct devstat da, db;
-		for (last = first; last < c->set.njobs && c->set.group[last] == c->set.group[first];)
+		for (last = first; last < c->set.njobs && c->set.run[last] == c->set.run[first];)
 			last++;
 		int counted = have_dev && !devstat_read("", devname, &da);
 		uint64_t t0 = now_ns();
-		if (io_group_run(&c->set.jobs[first], last - first, ".", &res[first], c->keep)) {
+		struct io_run run = { &c->set.jobs[first], &c->set.group[first], last - first, ".",
+				      c->keep, &res[first], false };
+		if (io_run_jobs(&run)) {
 			rc = workload_stopped() ? EXIT_INTERRUPTED : EXIT_FAIL;
 			cli_fail(rc, "io: %s", error_get());
 			break;
@@ -230,6 +232,11 @@ static int cmd_io(const struct cli_args *a)
 					       sizeof(text));
 				fputs(text, stdout);
 			}
+		}
+		if (run.exit_all && last < c->set.njobs) {	/* fio's runs no job after */
+			fprintf(stderr, "io: exit_what=all ended the jobs: %s and those after it do "
+				"not run\n", c->set.jobs[last].name);
+			break;
 		}
 	}
 	if (c->json && rc == EXIT_OK) {

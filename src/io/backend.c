@@ -4,8 +4,8 @@
  * Open: every file is created and laid out before any clock runs (written
  * in full when the job reads, fallocated when it only writes), free space
  * is checked first, and each thread gets its descriptors, request slots
- * and aligned buffers.  Run: the threads of all jobs in a group meet at a
- * gate, sleep startdelay, do ramp_time of unrecorded I/O, then the
+ * and aligned buffers.  Run: the threads of all jobs in a run meet at a
+ * gate, wait for a wait_for job to end, sleep startdelay, do ramp_time of unrecorded I/O, then the
  * measured part; sync engines time each call, async engines stamp a batch
  * at submission and reap completions in batches.  Close: descriptors
  * closed, files fsbench created removed.
@@ -94,13 +94,19 @@ static void measure_slack(void)
 	}
 }
 
-/* Sleep until `until` (CLOCK_MONOTONIC ns) in slices a stop request can
- * cut short, the last stretch spun.  False if a stop came. */
-static bool sleep_until(uint64_t until)
+/* A stop request, or exitall ending this thread's job. */
+static inline bool stopping(const struct io_thread *t)
+{
+	return stop_requested() || atomic_load_explicit(&t->job->terminate, memory_order_relaxed);
+}
+
+/* Sleep until `until` (CLOCK_MONOTONIC ns) in slices a stop can cut
+ * short, the last stretch spun.  False if a stop came. */
+static bool sleep_until(const struct io_thread *t, uint64_t until)
 {
 	pthread_once(&slack_once, measure_slack);
 	for (uint64_t now = now_ns(); now < until; now = now_ns()) {
-		if (stop_requested())
+		if (stopping(t))
 			return false;
 		if (until - now <= sleep_slack)
 			continue;	/* spin */
@@ -170,10 +176,10 @@ static bool rate_gate(struct io_thread *t, int *dir, unsigned inflight)
 	}
 	uint64_t until = now_ns() + wait;
 	if (until >= t->deadline) {
-		sleep_until(t->deadline);
+		sleep_until(t, t->deadline);
 		return false;
 	}
-	if (!sleep_until(until))
+	if (!sleep_until(t, until))
 		return false;
 go:
 	*dir = d;
@@ -264,9 +270,9 @@ static bool think(struct io_thread *t, int dir)
 		spin_end = t->deadline;
 	if (end > t->deadline)
 		end = t->deadline;
-	while (now_ns() < spin_end && !stop_requested())
+	while (now_ns() < spin_end && !stopping(t))
 		;
-	if (!sleep_until(end) || now_ns() >= t->deadline)
+	if (!sleep_until(t, end) || now_ns() >= t->deadline)
 		return false;
 	if (t->o->rate_ignore_thinktime && t->rate_bps[dir]) {
 		uint64_t took = now_ns() - t0, bps = t->rate_bps[dir];
@@ -278,6 +284,24 @@ static bool think(struct io_thread *t, int dir)
 								       : rate_schedule(t, dir);
 	}
 	return true;
+}
+
+/* fio's flow_threshold_exceeded, before each I/O: held while this
+ * thread's share of the flow's I/Os is above its weight's share; else the
+ * I/O is counted in both. */
+static inline bool flow_held(struct io_thread *t)
+{
+	struct io_flow *f = t->flow;
+	double mine = (double)t->flow_count / (double)atomic_load_explicit(&f->count,
+									 memory_order_relaxed);
+	double share = (double)t->o->flow / (double)atomic_load_explicit(&f->weight,
+									memory_order_relaxed);
+
+	if (mine > share)
+		return true;
+	atomic_fetch_add_explicit(&f->count, 1, memory_order_relaxed);
+	t->flow_count++;
+	return false;
 }
 
 static inline void mark_written(struct io_thread *t, uint64_t block)
@@ -294,7 +318,7 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 	uint64_t len = t->min_bs, block, off;
 	int dir = t->fixed_dir;
 
-	if (t->issued_bytes >= t->target_bytes)
+	if (t->issued_bytes >= t->target_bytes || (t->max_ios && t->issued_n >= t->max_ios))
 		return false;
 	if (dir < 0)
 		dir = rng_below(&t->rng, 100) < (uint64_t)t->o->rwmixread ? DIR_READ : DIR_WRITE;
@@ -331,7 +355,7 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 			if (++t->next_file == t->nfiles)
 				t->next_file = 0;
 			g = (uint64_t)f->index * t->blocks +
-			    dist_next(&t->dstate[f->index], &t->dist, dir, t->min_bs);
+			    dist_next(&t->dstate[f->index], &t->dist, dir, t->unit);
 		} else if (t->use_map && !t->map && t->o->ddir_seq_nr > 1) {
 			/* with runs between the draws, passes go by bytes */
 			if (t->issued_bytes >= t->pass_end)
@@ -356,7 +380,7 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 		}
 		f = &t->files[g / t->blocks];
 		block = g;
-		off = (g % t->blocks) * t->min_bs;
+		off = (g % t->blocks) * t->unit;
 	} else {
 		if (t->issued_bytes >= t->pass_end)
 			new_pass(t);
@@ -464,6 +488,41 @@ static int log_io(struct io_thread *t, const struct io_req *r, uint64_t now)
 	return 0;
 }
 
+/* fio's check_min_rate: after each completion, once rate_cycle has gone
+ * by since the last check (and 2 s since the start), each direction that
+ * has done I/O must have kept its minimum over that stretch. */
+static int min_rate_check(struct io_thread *t, uint64_t now)
+{
+	if (now - t->begin_ns < 2000000000ULL)
+		return 0;
+	for (int d = 0; d < 2; d++) {
+		if (!t->bytes[d] || !(t->rmin_bps[d] || t->rmin_iops[d]))
+			continue;
+		if (t->rmin_bytes[d] || t->rmin_ios[d]) {
+			uint64_t spent = (now - t->rmin_at[d]) / 1000000;	/* ms, as fio */
+			if (spent < (uint64_t)t->o->rate_cycle || !spent)
+				continue;
+			uint64_t got = t->rmin_bps[d] ? (t->bytes[d] - t->rmin_bytes[d]) * 1000 / spent
+						      : (t->ios[d] - t->rmin_ios[d]) * 1000 / spent;
+			uint64_t want = t->rmin_bps[d] ? t->rmin_bps[d] : t->rmin_iops[d];
+			if (got < want) {
+				t->error = 1;
+				snprintf(t->errmsg, sizeof(t->errmsg), "%s: %s=%llu%s not met, got "
+					 "%llu%s over %llu ms (%s)", t->o->name,
+					 t->rmin_bps[d] ? "rate_min" : "rate_iops_min",
+					 (unsigned long long)want, t->rmin_bps[d] ? "B/s" : "",
+					 (unsigned long long)got, t->rmin_bps[d] ? "B/s" : " IOPS",
+					 (unsigned long long)spent, d == DIR_READ ? "reads" : "writes");
+				return -1;
+			}
+		}
+		t->rmin_bytes[d] = t->bytes[d];
+		t->rmin_ios[d] = t->ios[d];
+		t->rmin_at[d] = now;
+	}
+	return 0;
+}
+
 static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 {
 	t->completed_n++;
@@ -479,6 +538,8 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 		t->bytes[r->dir] += r->len;
 		winbuf_add(&t->wb, now, r->dir, r->len, lat);
 		if (t->log_each && log_io(t, r, now))
+			return -1;
+		if (t->rmin_on && min_rate_check(t, now))
 			return -1;
 	}
 	return 0;
@@ -533,6 +594,8 @@ static void start_stats(struct io_thread *t, uint64_t now)
 	t->rate_epoch = now;
 	memset(t->rate_issued, 0, sizeof(t->rate_issued));
 	memset(t->rate_next, 0, sizeof(t->rate_next));
+	memset(t->rmin_bytes, 0, sizeof(t->rmin_bytes));
+	memset(t->rmin_ios, 0, sizeof(t->rmin_ios));
 	t->deadline = t->o->runtime > 0 ? now + (uint64_t)(t->o->runtime * 1e9) : UINT64_MAX;
 	hist_init(&t->clat[0]);
 	hist_init(&t->clat[1]);
@@ -584,7 +647,15 @@ static void run_sync(struct io_thread *t)
 	for (;;) {
 		if (!t->stats_on && now >= t->ramp_end)
 			start_stats(t, now);
-		if (now >= t->deadline || stop_requested() || !next_io(t, r, 0))
+		if (now >= t->deadline || stopping(t))
+			break;
+		if (t->flow && flow_held(t)) {
+			if (t->flow_sleep_ns)
+				sleep_until(t, now + t->flow_sleep_ns);
+			now = now_ns();
+			continue;
+		}
+		if (!next_io(t, r, 0))
 			break;
 		r->start_ns = now_ns();
 		t->ops->queue(t, r);
@@ -605,7 +676,9 @@ static void run_sync(struct io_thread *t)
 			now = now_ns();
 		}
 	}
-	t->end_ns = now;
+	/* now, not the last completion: a rate's or a stall's wait may have
+	 * run to the runtime's end, which is then the job's, as fio's */
+	t->end_ns = now_ns();
 }
 
 static void engine_error(struct io_thread *t)
@@ -648,18 +721,22 @@ static void run_async(struct io_thread *t)
 
 		if (!t->stats_on && now >= t->ramp_end)
 			start_stats(t, now);
-		if (now >= t->deadline || stop_requested() || t->error)
+		if (now >= t->deadline || stopping(t) || t->error)
 			issuing = false;
 		if (issuing && t->think_due && !inflight) {
 			if (!think(t, t->last_dir))
 				issuing = false;
 			now = now_ns();
 		}
-		while (issuing && !syncing && !t->think_due && (t->held || t->nfree)) {
+		while (issuing && !syncing && !t->think_due && !t->flow_wait && (t->held || t->nfree)) {
 			struct io_req *r = t->held;
 			int ret;
 
 			if (!r) {
+				if (t->flow && flow_held(t)) {
+					t->flow_wait = true;
+					break;
+				}
 				r = t->free_reqs[t->nfree - 1];
 				if (!next_io(t, r, inflight + newq)) {
 					issuing = t->rate_waiting;	/* drain, then on */
@@ -704,6 +781,12 @@ static void run_async(struct io_thread *t)
 		}
 		if (newq && submit(t, &newq))
 			break;
+		if (t->flow_wait && !t->flow_sleep_ns) {
+			/* fio goes round its loop again, reaping nothing */
+			t->flow_wait = false;
+			now = now_ns();
+			continue;
+		}
 		if (!inflight) {
 			if (syncing) {
 				syncing = false;
@@ -714,6 +797,12 @@ static void run_async(struct io_thread *t)
 			}
 			if (!issuing)
 				break;
+			if (t->flow_wait) {	/* drained: fio's flow_sleep */
+				sleep_until(t, now_ns() + t->flow_sleep_ns);
+				t->flow_wait = false;
+				now = now_ns();
+				continue;
+			}
 			if (t->think_due) {
 				now = now_ns();
 				continue;	/* drained: the stall, at the top */
@@ -740,7 +829,7 @@ static void run_async(struct io_thread *t)
 			}
 			inflight -= (unsigned)n;
 		} while (((full && inflight > t->depth_low) ||
-			  ((t->rate_waiting || t->think_due) && inflight)) && n > 0);
+			  ((t->rate_waiting || t->think_due || t->flow_wait) && inflight)) && n > 0);
 		if (n < 0) {
 			engine_error(t);
 			break;
@@ -753,7 +842,7 @@ out:
 		t->free_reqs[t->nfree++] = t->held;
 		t->held = NULL;
 	}
-	t->end_ns = now;
+	t->end_ns = now_ns();	/* as run_sync's */
 }
 
 
@@ -770,7 +859,7 @@ static void verify_back(struct io_thread *t)
 	for (;;) {
 		unsigned newq = 0;
 		bool busy = false;
-		while (t->nfree && !busy && !t->error && !stop_requested()) {
+		while (t->nfree && !busy && !t->error && !stopping(t)) {
 			while (g < t->total_blocks && !(t->written[g >> 3] & (1u << (g & 7))))
 				g++;
 			if (g >= t->total_blocks)
@@ -890,10 +979,55 @@ static void reset_thread(struct io_thread *t)
 	rng_seed(&t->rng, t->seed + 0x9e3779b9ULL * (uint64_t)(t->id + 1));
 }
 
+/* wait_for: until every thread of the waitee has ended, or exitall ends
+ * this job first (then it does no I/O, as fio's).  False on a stop. */
+static bool wait_for_waitee(struct io_thread *t)
+{
+	struct io_job *w = t->job->waitee;
+	struct gate *g = t->job->gate;
+	bool go = true;
+
+	pthread_mutex_lock(&g->lock);
+	while (w->ended < w->nthreads && (go = !stopping(t))) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100000000;	/* a stop request is a flag: look again */
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&g->cond, &g->lock, &ts);
+	}
+	pthread_mutex_unlock(&g->lock);
+	return go;
+}
+
+/* fio's fio_terminate_threads, when a thread of `job` ends with exitall:
+ * exit_what=group ends the jobs of its reporting group, stonewall every
+ * job that has started, all every job, and no later run starts. */
+static void exit_all_check(struct io_thread *t)
+{
+	const struct io_options *o = t->o;
+	struct gate *g = t->job->gate;
+
+	if (!o->exitall && !(o->exitall_on_error && t->error))
+		return;
+	for (int j = 0; j < g->njobs; j++) {
+		struct io_job *other = g->jobs[j];
+		if (o->exit_what == EXIT_ALL || (o->exit_what == EXIT_GROUP &&
+		    other->groupid == t->job->groupid) || (o->exit_what == EXIT_STONEWALL &&
+		    other->started))
+			atomic_store(&other->terminate, true);
+	}
+	if (o->exit_what == EXIT_ALL)
+		g->exit_all = true;
+}
+
 static void *thread_main(void *arg)
 {
 	struct io_thread *t = arg;
 	const struct io_options *o = t->o;
+	struct gate *g = t->job->gate;
 	bool failed = false;
 	uint64_t usr, sys;
 
@@ -901,22 +1035,31 @@ static void *thread_main(void *arg)
 		engine_error(t);
 		failed = true;
 	}
-	if (!gate_pass(t->job->gate, failed))
+	if (!gate_pass(g, failed))
 		goto out;
+	if (t->job->waitee && !wait_for_waitee(t))
+		goto ended;
+	pthread_mutex_lock(&g->lock);
+	t->job->started = true;
+	pthread_mutex_unlock(&g->lock);
 	if (o->startdelay > 0)
-		sleep_until(now_ns() + (uint64_t)(o->startdelay * 1e9));
+		sleep_until(t, now_ns() + (uint64_t)(o->startdelay * 1e9));
 	if (o->invalidate && !io_is_direct(o))
 		invalidate_files(t);
 	advise_files(t);	/* after invalidate, as fio's td_io_open_file */
-	t->rate_epoch = now_ns();
+	t->begin_ns = t->rate_epoch = now_ns();
 	t->rate_waiting = false;
 	t->ramp_end = now_ns() + (uint64_t)(o->ramp_time * 1e9);
 	if (t->ops->flags & ENGINE_SYNC)
 		run_sync(t);
 	else
 		run_async(t);
-	if (!t->stats_on)
+ended:
+	if (!t->stats_on) {
+		if (!t->end_ns)
+			t->end_ns = now_ns();
 		start_stats(t, t->end_ns);
+	}
 	thread_cpu(&usr, &sys);
 	t->usr_ns = usr - t->usr_start;
 	t->sys_ns = sys - t->sys_start;
@@ -934,6 +1077,15 @@ static void *thread_main(void *arg)
 		t->verify_ns = now_ns() - v0;
 	}
 out:
+	if (t->flow) {	/* fio's flow_put: what is left is the others' */
+		atomic_fetch_sub(&t->flow->count, t->flow_count);
+		atomic_fetch_sub(&t->flow->weight, t->o->flow);
+	}
+	pthread_mutex_lock(&g->lock);
+	t->job->ended++;
+	exit_all_check(t);
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
 	if (t->ops->cleanup)
 		t->ops->cleanup(t);
 	return NULL;
@@ -1014,12 +1166,18 @@ static void job_result(const struct io_job *job, struct io_result *res)
 		}
 		if (t->end_ns - t->start_ns > res->elapsed_ns)
 			res->elapsed_ns = t->end_ns - t->start_ns;
+		if (!res->start_ns || t->start_ns < res->start_ns)
+			res->start_ns = t->start_ns;
 		if (t->verify_ns > res->verify_ns)
 			res->verify_ns = t->verify_ns;
 		res->usr_ns += t->usr_ns;
 		res->sys_ns += t->sys_ns;
 		res->verified_blocks += t->verified;
 	}
+	struct timespec wall;
+	clock_gettime(CLOCK_REALTIME, &wall);
+	res->start_epoch_ms = ((uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec -
+			       (now_ns() - res->start_ns)) / 1000000;
 	hist_merge(&res->clat, &res->dir_clat[0]);
 	hist_merge(&res->clat, &res->dir_clat[1]);
 	job_activity(job, res);
@@ -1036,19 +1194,51 @@ static void job_result(const struct io_job *job, struct io_result *res)
 	}
 }
 
-static int run_jobs(struct io_job **jobs, int njobs, struct io_result *results)
+static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
+		    struct io_result *results, bool *exit_all)
 {
-	struct gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0 };
+	struct gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0,
+			     jobs, njobs, false };
 	pthread_t *tids;
 	int total = 0, started = 0, rc = 0;
 
-	for (int j = 0; j < njobs; j++)
-		total += jobs[j]->nthreads;
+	for (int j = 0; j < njobs; j++) {
+		struct io_job *job = jobs[j];
+		total += job->nthreads;
+		job->gate = &gate;
+		job->groupid = groups ? groups[j] : 0;
+		job->ended = 0;
+		job->started = false;
+		atomic_store(&job->terminate, false);
+		job->waitee = NULL;
+		for (int k = 0; k < j && job->o.wait_for[0]; k++)
+			if (!strcmp(jobs[k]->o.name, job->o.wait_for))
+				job->waitee = jobs[k];
+		struct io_flow *f = NULL;
+		for (int k = 0; k < gate.nflows && job->o.flow; k++)
+			if (gate.flows[k].id == job->o.flow_id)
+				f = &gate.flows[k];
+		if (job->o.flow && !f) {
+			if (gate.nflows == IO_FLOWS_MAX)
+				return error_set("more than %d flow_id values in one run", IO_FLOWS_MAX);
+			f = &gate.flows[gate.nflows++];
+			f->id = job->o.flow_id;
+			atomic_init(&f->count, 1);
+			atomic_init(&f->weight, 0);
+		}
+		for (int i = 0; i < job->nthreads; i++) {
+			job->threads[i].flow = f;
+			job->threads[i].flow_count = 0;
+			job->threads[i].flow_wait = false;
+			job->threads[i].flow_sleep_ns = (uint64_t)(job->o.flow_sleep * 1e9);
+			if (f)
+				atomic_fetch_add(&f->weight, job->o.flow);
+		}
+	}
 	tids = calloc((size_t)total, sizeof(*tids));
 	if (!tids)
 		return error_set("out of memory");
 	for (int j = 0; j < njobs && !gate.failed; j++) {
-		jobs[j]->gate = &gate;
 		for (int i = 0; i < jobs[j]->nthreads; i++) {
 			struct io_thread *t = &jobs[j]->threads[i];
 			reset_thread(t);
@@ -1079,33 +1269,35 @@ static int run_jobs(struct io_job **jobs, int njobs, struct io_result *results)
 		rc = error_set("interrupted");
 	for (int j = 0; j < njobs && !rc; j++)
 		job_result(jobs[j], &results[j]);
+	if (exit_all)
+		*exit_all = gate.exit_all;
 	return rc;
 }
 
 int io_job_run(struct io_job *job, struct io_result *res)
 {
-	return run_jobs(&job, 1, res);
+	return run_jobs(&job, 1, NULL, res, NULL);
 }
 
-int io_group_run(const struct io_options *opts, int njobs, const char *dir,
-		 struct io_result *results, bool keep)
+int io_run_jobs(struct io_run *run)
 {
-	struct io_job **jobs = calloc((size_t)njobs, sizeof(*jobs));
-	int rc = 0, opened = 0;
+	struct io_job **jobs = calloc((size_t)run->njobs, sizeof(*jobs));
+	int rc = 0, opened = 0, njobs = run->njobs;
 
 	if (!jobs)
 		return error_set("out of memory");
 	for (; opened < njobs; opened++)
-		if (io_job_open(&opts[opened], dir, &jobs[opened])) {
+		if (io_job_open(&run->jobs[opened], run->dir, &jobs[opened])) {
 			rc = -1;
 			break;
 		}
+	run->exit_all = false;
 	if (!rc)
-		rc = run_jobs(jobs, njobs, results);
+		rc = run_jobs(jobs, njobs, run->groups, run->results, &run->exit_all);
 	for (int j = 0; j < njobs && !rc; j++)
 		rc = io_write_logs(jobs[j]);
 	for (int j = 0; j < opened; j++) {
-		if (keep)
+		if (run->keep)
 			for (int i = 0; i < jobs[j]->nthreads; i++)
 				for (int k = 0; k < jobs[j]->threads[i].nfiles; k++)
 					jobs[j]->threads[i].files[k].created = false;
@@ -1113,4 +1305,12 @@ int io_group_run(const struct io_options *opts, int njobs, const char *dir,
 	}
 	free(jobs);
 	return rc;
+}
+
+int io_group_run(const struct io_options *opts, int njobs, const char *dir,
+		 struct io_result *results, bool keep)
+{
+	struct io_run run = { opts, NULL, njobs, dir, keep, results, false };
+
+	return io_run_jobs(&run);
 }

@@ -248,7 +248,8 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	io_block_sizes(o, &t->min_bs, &t->max_bs);
 	t->buf_size = (size_t)((t->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
 	t->random = io_is_random(o);
-	t->use_map = t->random && !o->norandommap;
+	/* fio's lfsr visits every block once a pass, map or not */
+	t->use_map = t->random && (!o->norandommap || o->random_generator == RANDGEN_LFSR);
 	if (io_distribution(o, &t->dist))
 		return -1;
 	if (t->dist.kind != DIST_RANDOM && t->random)
@@ -270,7 +271,10 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->fixed_dir = o->rw == RW_READ || o->rw == RW_RANDREAD ? DIR_READ
 		     : o->rw == RW_WRITE || o->rw == RW_RANDWRITE ? DIR_WRITE : -1;
 	t->seed = (uint64_t)o->randseed;
-	t->blocks = job->per_file / t->min_bs;
+	/* fio's last_block: random offsets in units of ba, the last one
+	 * leaving room for the smallest I/O */
+	t->unit = t->random && o->ba ? o->ba : t->min_bs;
+	t->blocks = (job->per_file - (t->min_bs > t->unit ? t->min_bs - t->unit : 0)) / t->unit;
 	t->total_blocks = t->blocks * (uint64_t)t->nfiles;
 	t->pass_bytes = job->per_file * (uint64_t)t->nfiles;
 	t->sync_every = (uint64_t)(o->fsync ? o->fsync : o->fdatasync);
@@ -283,6 +287,11 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	if (io_rate_bps(o, t->min_bs, t->rate_bps))
 		return -1;
 	t->rated = t->rate_bps[0] || t->rate_bps[1];
+	if (io_rate_min(o, t->rmin_bps, t->rmin_iops))
+		return -1;
+	t->rmin_on = t->rmin_bps[0] || t->rmin_bps[1] || t->rmin_iops[0] || t->rmin_iops[1];
+	t->rmin_cycle_ns = (uint64_t)o->rate_cycle * 1000000ULL;
+	t->max_ios = o->number_ios ? sat_mul((uint64_t)o->number_ios, (uint64_t)o->loops) : 0;
 	if (io_seq_add(o, &t->seq_add))
 		return -1;
 	t->think_ns = (uint64_t)(o->thinktime * 1e9);
@@ -312,7 +321,7 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 				  t->seed ^ (0x6469737400000000ULL + ((uint64_t)id << 20) + (uint64_t)k),
 				  k ? &t->dstate[0] : id ? &job->threads[0].dstate[0] : NULL);
 	}
-	if (t->use_map && t->max_bs != t->min_bs &&
+	if (t->use_map && t->max_bs != t->min_bs && o->random_generator != RANDGEN_LFSR &&
 	    !(t->map = calloc((size_t)(t->total_blocks + 63) / 64, 8)))
 		return error_set("out of memory for the random map of %llu blocks",
 				 (unsigned long long)t->total_blocks);

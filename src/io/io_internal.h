@@ -10,6 +10,7 @@
 
 #include "iojob.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -28,10 +29,27 @@ struct verify_hdr {
 	uint32_t pad;
 };
 
+/* fio's flow: the I/Os all threads of a flow_id's jobs have issued, and
+ * the sum of their weights; a thread may issue while its own count over
+ * the flow's is within its weight's share (fio's flow.c). */
+#define IO_FLOWS_MAX 64
+struct io_flow {
+	int64_t id;
+	atomic_uint_fast64_t count;	/* from 1, as fio's */
+	atomic_int_fast64_t weight;
+};
+
+/* A run's threads meet here to start together; under its lock, too,
+ * what exitall and wait_for look at across the run's jobs. */
 struct gate {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int ready, go, failed;
+	struct io_job **jobs;
+	int njobs;
+	bool exit_all;		/* exit_what=all came: nothing after this run */
+	struct io_flow flows[IO_FLOWS_MAX];
+	int nflows;
 };
 
 struct io_job {
@@ -42,6 +60,11 @@ struct io_job {
 	uint64_t per_file;
 	struct io_thread *threads;
 	struct gate *gate;
+	int groupid;			/* fio's reporting group, for exit_what=group */
+	struct io_job *waitee;		/* wait_for, when it is in the same run */
+	int ended;			/* threads that have ended (gate lock) */
+	bool started;			/* a thread has begun its I/O (gate lock) */
+	atomic_bool terminate;		/* exitall: end as at the runtime's end */
 };
 
 

@@ -35,6 +35,8 @@ enum fadvise_hint { FADVISE_NONE, FADVISE_TYPE, FADVISE_RANDOM, FADVISE_SEQUENTI
 enum sync_mode { SYNC_NONE, SYNC_0, SYNC_SYNC, SYNC_1, SYNC_DSYNC };
 #define SYNC_CHOICES "none|0|sync|1|dsync"
 enum rate_process { RATE_LINEAR, RATE_POISSON };
+enum random_generator { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
+enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
 
 /* fio's bssplit for one direction: sizes with their percentages, in the
  * order fio looks them up (by percentage). */
@@ -109,6 +111,18 @@ struct io_options {
 	char rate[PARAM_STR_MAX];
 	char rate_iops[PARAM_STR_MAX];
 	int rate_process;
+	char rate_min[PARAM_STR_MAX];
+	char rate_iops_min[PARAM_STR_MAX];
+	int64_t rate_cycle;
+	int64_t number_ios;
+	uint64_t ba;
+	int random_generator;
+	bool exitall;
+	int exit_what;
+	bool exitall_on_error;
+	char wait_for[PARAM_STR_MAX];
+	int64_t flow, flow_id;
+	double flow_sleep;
 	bool overwrite;
 	bool unlink;
 	bool invalidate;
@@ -184,6 +198,10 @@ int io_distribution(const struct io_options *o, struct dist_spec *d);
  * thread's bytes per second in each direction (0: no cap).  0, or -1 with
  * the error set. */
 int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[2]);
+/* rate_min= and rate_iops_min=, per direction (0: no minimum). */
+int io_rate_min(const struct io_options *o, uint64_t bps[2], uint64_t iops[2]);
+/* A random job that keeps fio's random map (every block once a pass). */
+bool io_uses_map(const struct io_options *o);
 /* The verify a job does: verify=, or pattern when only verify_pattern= is given (fio). */
 int io_verify_mode(const struct io_options *o);
 /* The posix_fadvise advice fio's fadvise_hint gives a job's files (-1: none). */
@@ -207,6 +225,7 @@ struct io_result {
 		 depth_complete[IO_DEPTH_BUCKETS];
 	uint64_t ctx, majf, minf;	/* getrusage of the I/O threads */
 	uint64_t start_epoch_ms;	/* when measurement began, wall clock */
+	uint64_t start_ns;		/* the same, CLOCK_MONOTONIC (the first thread's) */
 	uint64_t depth_sum, depth_n;	/* requests in flight as each was queued */
 };
 
@@ -249,7 +268,8 @@ struct io_thread {
 	int vmode;			/* io_verify_mode */
 	uint64_t seed;
 	uint64_t min_bs, max_bs;
-	uint64_t blocks;		/* per file, in min_bs units */
+	uint64_t unit;			/* the block: min_bs, or ba for random offsets */
+	uint64_t blocks;		/* per file, in units */
 	uint64_t total_blocks;		/* over all the thread's files */
 	uint64_t pass_index;		/* random map: I/Os issued this pass */
 	uint64_t pass, pass_bytes, pass_end;
@@ -279,6 +299,16 @@ struct io_thread {
 	uint64_t rate_wait;		/* the sleep decided before the drain */
 	int rate_dir;
 	struct rng rate_rng;		/* rate_process=poisson */
+	/* rate_min, rate_iops_min: fio's check at completions, once a
+	 * rate_cycle has passed since the last, after 2 s from the start */
+	bool rmin_on;
+	uint64_t rmin_bps[2], rmin_iops[2], rmin_cycle_ns, begin_ns;
+	uint64_t rmin_at[2], rmin_bytes[2], rmin_ios[2];
+	uint64_t max_ios;		/* number_ios times loops; 0: none */
+	/* flow: the run's counter of this flow_id, and this thread's share */
+	struct io_flow *flow;
+	uint64_t flow_count, flow_sleep_ns;
+	bool flow_wait;			/* ahead of its share: drain and sleep */
 	/* thinktime: after thinktime_blocks I/Os (issued, or completed), the
 	 * queue drains and the thread spins, then sleeps */
 	uint64_t think_ns, think_spin_ns, think_last, issued_n, completed_n;
@@ -322,6 +352,22 @@ struct io_logent {
  * thread's error set.  Files fsbench created are removed unless keep. */
 int io_group_run(const struct io_options *jobs, int njobs, const char *dir,
 		 struct io_result *results, bool keep);
+
+/* The same with what crosses jobs in a job file: groups[i] is job i's
+ * reporting group (fio's groupid, which exitall's exit_what=group ends
+ * together; NULL: one group), wait_for is looked up among the run's jobs
+ * (one that ran before is done), and exit_all comes back true when
+ * exit_what=all ended the run, so no later run may start. */
+struct io_run {
+	const struct io_options *jobs;
+	const int *groups;
+	int njobs;
+	const char *dir;
+	bool keep;
+	struct io_result *results;	/* [njobs] */
+	bool exit_all;
+};
+int io_run_jobs(struct io_run *run);
 
 /* The same as two steps, for a workload that repeats the timed part:
  * io_job_open lays the files out (not timed), io_job_run does the I/O,

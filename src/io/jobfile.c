@@ -23,7 +23,13 @@ static const char *const aliases[][2] = {
 	{ "nr_files", "nrfiles" },
 	{ "fileoffset", "offset" },
 	{ "fill_fs", "fill_device" },
+	{ "ratemin", "rate_min" },
+	{ "ratecycle", "rate_cycle" },
+	{ "blockalign", "ba" },
 	{ "randrepeat", NULL },	/* fsbench always repeats for a given seed */
+	/* fio's tiobench profile option, which fio takes and ignores in a
+	 * plain job (fio's steadystate.fio and waitfor.fio give it) */
+	{ "threads", NULL },
 	{ NULL, NULL },
 };
 
@@ -42,7 +48,11 @@ struct parser {
 	struct jobset *set;
 	struct io_options global;
 	struct io_options *job;		/* NULL while in [global] */
-	int group;
+	int group, run;
+	/* fio's filesize (each file's size): size= follows from it, as
+	 * fio's does, unless size= was given [0] in [global], [1] in the job */
+	uint64_t filesize[2];
+	bool size_given[2];
 };
 
 static void warn(struct parser *p, int line, const char *key)
@@ -115,6 +125,17 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 		record(p->job ? p->set->given[p->set->njobs - 1] : p->set->global_given, key, value);
 		return 0;
 	}
+	if (!strcmp(key, "filesize") && value) {
+		uint64_t v;
+		if (strchr(value, '-') || strchr(value, ':') || parse_size(value, &v) || !v)
+			return error_set("%s%s: filesize=%s: one size per file (fio's ranges are not "
+					 "supported)", p->name, where, value);
+		p->filesize[p->job != NULL] = v;
+		record(p->job ? p->set->given[p->set->njobs - 1] : p->set->global_given, key, value);
+		return 0;
+	}
+	if (!strcmp(key, "size"))
+		p->size_given[p->job != NULL] = true;
 	if (!param_find(io_option_defs, key)) {
 		if (p->ignore_unknown)
 			return warn(p, line, key), 0;
@@ -140,27 +161,50 @@ static int start_job(struct parser *p, const char *name, int line)
 	*p->job = p->global;
 	str_copy(p->job->name, sizeof(p->job->name), name);
 	s->group[s->njobs] = p->group;
+	s->run[s->njobs] = p->run;
+	p->filesize[1] = p->filesize[0];
+	p->size_given[1] = p->size_given[0];
 	s->given[s->njobs][0] = '\0';
 	s->njobs++;
 	return 0;
 }
 
-/* A job's own stonewall puts it (and what follows) in a new group. */
-static void close_job(struct parser *p)
+/* A job's own stonewall puts it (and what follows) in a new run, which
+ * waits for the jobs before it, and a new reporting group; new_group only
+ * in a new reporting group (fio's groupid), running with the others. */
+static int close_job(struct parser *p)
 {
 	struct jobset *s = p->set;
 	int i = s->njobs - 1;
 	struct io_options *o;
 
 	if (!p->job)
-		return;
+		return 0;
 	o = p->job;
+	if (p->filesize[1]) {
+		uint64_t all;
+		if (__builtin_mul_overflow(p->filesize[1], (uint64_t)o->nrfiles, &all))
+			return error_set("%s: job %s: filesize times nrfiles is too large", p->name,
+					 o->name);
+		if (!p->size_given[1])
+			o->size = all;
+		else if (o->size != all)	/* fsbench's size is the files' */
+			return error_set("%s: job %s: filesize=%llu with size=%llu: fsbench does I/O "
+					 "over the whole files (give size=%llu, or leave size out)",
+					 p->name, o->name, (unsigned long long)p->filesize[1],
+					 (unsigned long long)o->size, (unsigned long long)all);
+	}
+	if ((o->stonewall || o->wait_for_previous) && i > 0 && s->run[i] == s->run[i - 1]) {
+		p->run++;
+		s->run[i] = p->run;
+	}
 	if ((o->stonewall || o->new_group || o->wait_for_previous) && i > 0 &&
 	    s->group[i] == s->group[i - 1]) {
 		p->group++;
 		s->group[i] = p->group;
 	}
 	p->job = NULL;
+	return 0;
 }
 
 static void parser_init(struct parser *p, const char *name, bool ignore_unknown,
@@ -171,15 +215,18 @@ static void parser_init(struct parser *p, const char *name, bool ignore_unknown,
 	p->ignore_unknown = ignore_unknown;
 	p->set = out;
 	params_defaults(io_option_defs, &p->global);
-	if (out->njobs)
+	if (out->njobs) {
 		p->group = out->group[out->njobs - 1] + 1;
+		p->run = out->run[out->njobs - 1] + 1;
+	}
 }
 
 static int on_section(void *arg, const char *name, int line)
 {
 	struct parser *p = arg;
 
-	close_job(p);
+	if (close_job(p))
+		return -1;
 	return strcmp(name, "global") ? start_job(p, name, line) : 0;
 }
 
@@ -195,13 +242,37 @@ static int on_entry(void *arg, const char *key, const char *value, int line)
 
 static const struct ini_handler handler = { 1, on_section, on_entry };
 
+/* What holds across jobs: fio's exitall is one flag for the whole file,
+ * whichever job sets it; wait_for names exactly one job defined before. */
+static int cross_check(struct jobset *s)
+{
+	bool exitall = false;
+
+	for (int j = 0; j < s->njobs; j++)
+		exitall |= s->jobs[j].exitall;
+	for (int j = 0; j < s->njobs; j++) {
+		const char *w = s->jobs[j].wait_for;
+		int n = 0;
+		s->jobs[j].exitall = exitall;
+		if (!w[0])
+			continue;
+		for (int k = 0; k < j; k++)
+			n += !strcmp(s->jobs[k].name, w);
+		if (n != 1)
+			return error_set("job %s: wait_for=%s: %s", s->jobs[j].name, w,
+					 n ? "more than one job has that name" :
+					 "no job of that name comes before it");
+	}
+	return 0;
+}
+
 static int finish(struct parser *p, int rc)
 {
 	if (!rc)
-		close_job(p);
+		rc = close_job(p);
 	if (!rc && !p->set->njobs)
 		rc = error_set("%s: no jobs (only [global]?): add a [job] section", p->name);
-	return rc;
+	return rc ? rc : cross_check(p->set);
 }
 
 int jobfile_set(struct jobset *set, int j, const char *key, const char *value)
@@ -245,21 +316,18 @@ int jobfile_from_args(int argc, char **argv, bool ignore_unknown, struct jobset 
 		if (eq)
 			*eq = 0;
 		if (!strcmp(key, "name")) {
-			close_job(&p);
-			rc = start_job(&p, eq ? eq + 1 : "job", 0);
+			rc = close_job(&p) ? -1 : start_job(&p, eq ? eq + 1 : "job", 0);
 			if (!rc)	/* fio lists --name among the job's options */
 				record(out->given[out->njobs - 1], "name", eq ? eq + 1 : "job");
 			continue;
 		}
 		rc = set_option(&p, 0, key, eq ? arg + 2 + (eq - key) + 1 : "1");
 	}
-	if (rc)
-		return rc;
-	close_job(&p);
+	if (rc || close_job(&p))
+		return -1;
 	if (!out->njobs && argc) {
-		if ((rc = start_job(&p, p.global.name, 0)))
-			return rc;
-		close_job(&p);
+		if (start_job(&p, p.global.name, 0) || close_job(&p))
+			return -1;
 	}
-	return 0;
+	return cross_check(out);
 }

@@ -5,8 +5,10 @@
  * key (a boolean set), ';' or '#' comments, fio's value syntax (4k, 1g,
  * 20s, 0x89).  Options are looked up in the io workload's parameter table,
  * so a job file accepts exactly what `run io:...` accepts.  Each job starts
- * from the [global] options seen before it; stonewall, new_group and
- * wait_for_previous start a new group (jobs in a group run together).
+ * from the [global] options seen before it; stonewall (wait_for_previous)
+ * starts a new run, which waits for the jobs before it (the jobs of a run
+ * run together), and a new reporting group; new_group a reporting group
+ * only (fio's groupid, which exitall's exit_what=group ends together).
  * Unknown options are errors naming the option and the line, or warnings
  * with ignore_unknown.
  */
@@ -21,7 +23,8 @@
 
 struct jobset {
 	struct io_options jobs[JOBS_MAX];
-	int group[JOBS_MAX];
+	int group[JOBS_MAX];	/* fio's groupid: stonewall or new_group */
+	int run[JOBS_MAX];	/* jobs of a run start together: stonewall */
 	int njobs;
 	char warnings[2048];	/* ignored options, one per line */
 	/* the options as written, "key=value" lines: fio's "job options" and

@@ -91,6 +91,41 @@ const struct param_def io_option_defs[] = {
 		     "cap each thread's I/Os per second: READ[,WRITE] (rate= wins where both are given)"),
 	{ "rate_process", PT_ENUM, P(rate_process), "linear", 0, 0, "linear|poisson",
 	  "linear: I/Os evenly spaced; poisson: exponential gaps with the same mean" },
+	PARAM_STRING("rate_min", struct io_options, rate_min, "",
+		     "the job fails if a thread's bandwidth over a rate_cycle falls below READ[,WRITE] "
+		     "bytes/s (checked at completions, after 2 s, as fio)"),
+	PARAM_STRING("rate_iops_min", struct io_options, rate_iops_min, "",
+		     "the same as I/Os per second (rate_min= wins where both are given)"),
+	{ "rate_cycle", PT_INT, P(rate_cycle), "1000", 1, 3600000, NULL,
+	  "ms: the window rate_min and rate_iops_min are measured over" },
+	{ "number_ios", PT_INT, P(number_ios), "0", 0, 1LL << 50, NULL,
+	  "end each thread after this many I/Os (times loops; 0 = no limit; size and runtime "
+	  "still end it sooner)" },
+	{ "ba", PT_SIZE, P(ba), "0", 0, 1 << 30, NULL,
+	  "random offsets are multiples of this (0 = the smallest block size, as fio); not with "
+	  "a random map or verify, where fio's own blocks disagree with it" },
+	{ "random_generator", PT_ENUM, P(random_generator), "tausworthe", 0, 0,
+	  "tausworthe|lfsr|tausworthe64",
+	  "lfsr: every block once a pass without a random map, even with norandommap (I/Os of "
+	  "varying size may overlap), as fio's; the tausworthes: fsbench's own generator (the "
+	  "offsets are not fio's with any of them)" },
+	{ "exitall", PT_BOOL, P(exitall), "0", 0, 0, NULL,
+	  "job files: when a thread of any job ends, end others as exit_what says (in any job, "
+	  "it holds for all, as in fio)" },
+	{ "exit_what", PT_ENUM, P(exit_what), "group", 0, 0, "group|stonewall|all",
+	  "with exitall, what a thread's end ends: its reporting group (group), every job "
+	  "running (stonewall), or everything, later groups too (all)" },
+	{ "exitall_on_error", PT_BOOL, P(exitall_on_error), "0", 0, 0, NULL,
+	  "job files: exitall, only when a thread ends with an error" },
+	{ "flow", PT_INT, P(flow), "0", 0, 1000, NULL,
+	  "job files: this job's weight in its flow: the jobs of a flow_id issue I/Os in the "
+	  "ratio of their weights (0 = not in a flow)" },
+	{ "flow_id", PT_INT, P(flow_id), "0", 0, 1 << 30, NULL, "the flow this job's weight counts in" },
+	{ "flow_sleep", PT_DURATION, P(flow_sleep), "0", 0, 3600, NULL,
+	  "a job ahead of its share drains its queue and sleeps this long (a number alone is us); "
+	  "0: it spins, reaping nothing, as fio's", PF_USEC },
+	PARAM_STRING("wait_for", struct io_options, wait_for, "",
+		     "job files: start only when every thread of this earlier job has ended"),
 	{ "overwrite", PT_BOOL, P(overwrite), "0", 0, 0, NULL,
 	  "a write job's missing file is written whole before the clock, not only allocated" },
 	{ "unlink", PT_BOOL, P(unlink), "0", 0, 0, NULL,
@@ -134,7 +169,8 @@ const struct param_def io_option_defs[] = {
 	  "io_uring: a kernel thread polls for submissions" },
 	{ "stonewall", PT_BOOL, P(stonewall), "0", 0, 0, NULL,
 	  "job files: wait for the jobs before this one to finish" },
-	{ "new_group", PT_BOOL, P(new_group), "0", 0, 0, NULL, "job files: same as stonewall here" },
+	{ "new_group", PT_BOOL, P(new_group), "0", 0, 0, NULL,
+	  "job files: start a new reporting group (groupid; exitall's group), not waiting" },
 	{ "wait_for_previous", PT_BOOL, P(wait_for_previous), "0", 0, 0, NULL,
 	  "job files: same as stonewall" },
 	{ "thread", PT_BOOL, P(thread), "0", 0, 0, NULL,

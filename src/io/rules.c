@@ -53,13 +53,16 @@ int io_fadvise_advice(const struct io_options *o)
 }
 
 /* fio's per-direction form of rate=, bssplit= and zoned distributions:
- * "READS[,WRITES]", one part for both, a third (trims) refused.  text is
- * copied into buf ([PARAM_STR_MAX]); part[] point into it, both at buf
- * when there is one part; seps are what may separate them. */
+ * "READS[,WRITES[,TRIMS]]", one part for both.  A third part is for
+ * trims, which no fsbench job issues, so it never applies and is left
+ * out (fio's exitwhat.fio gives rate=300,300,300 to randrw jobs); a
+ * fourth is refused.  text is copied into buf ([PARAM_STR_MAX]); part[]
+ * point into it, both at buf when there is one part; seps are what may
+ * separate them. */
 static int dir_parts(const char *name, const char *text, const char *seps, char *buf,
 		     char *part[2])
 {
-	char *sep;
+	char *sep, *third;
 
 	str_copy(buf, PARAM_STR_MAX, text);
 	sep = strpbrk(buf, seps);
@@ -67,9 +70,13 @@ static int dir_parts(const char *name, const char *text, const char *seps, char 
 		*sep = '\0';
 	part[0] = buf;
 	part[1] = sep ? sep + 1 : buf;
-	if (sep && strpbrk(part[1], seps))
-		return error_set("option '%s': '%s' has a third part (trims), which fsbench does not "
-				 "do", name, text);
+	third = sep ? strpbrk(part[1], seps) : NULL;
+	if (third) {
+		*third = '\0';
+		if (strpbrk(third + 1, seps))
+			return error_set("option '%s': '%s' has more than three parts (reads, "
+					 "writes, trims)", name, text);
+	}
 	return 0;
 }
 
@@ -235,6 +242,23 @@ int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[2])
 					 (unsigned long long)iops[d], (unsigned long long)min_bs);
 	}
 	return 0;
+}
+
+int io_rate_min(const struct io_options *o, uint64_t bps[2], uint64_t iops[2])
+{
+	return rate_pair("rate_min", o->rate_min, false, bps) ||
+	       rate_pair("rate_iops_min", o->rate_iops_min, true, iops) ? -1 : 0;
+}
+
+/* fio keeps a random map in blocks of the smallest size but draws
+ * offsets in blocks of ba, so with both its map and ba disagree; a
+ * sequential job's offsets follow the I/Os and ba does nothing. */
+bool io_uses_map(const struct io_options *o)
+{
+	struct dist_spec d;
+
+	return io_is_random(o) && !o->norandommap && o->random_generator != RANDGEN_LFSR &&
+	       !io_distribution(o, &d) && d.kind == DIST_RANDOM;
 }
 
 int io_verify_mode(const struct io_options *o)
@@ -407,6 +431,19 @@ int io_options_validate(const struct io_options *o)
 		if (data_pattern_parse(o->buffer_pattern, &d))
 			return -1;
 	}
+	uint64_t rmin[2][2], rate[2], rate_iops[2];
+	if (io_rate_min(o, rmin[0], rmin[1]) || rate_pair("rate", o->rate, false, rate) ||
+	    rate_pair("rate_iops", o->rate_iops, true, rate_iops))
+		return -1;
+	for (int d = 0; d < 2; d++)	/* fio refuses these */
+		if ((rate[d] && rate[d] < rmin[0][d]) || (rate_iops[d] && rate_iops[d] < rmin[1][d]))
+			return error_set("option 'rate_min': the minimum %s exceeds the rate",
+					 d ? "for writes" : "for reads");
+	if (o->ba && o->ba != min && io_is_random(o) && (vmode || io_uses_map(o)))
+		return error_set("option 'ba': %s with ba=%llu and blocks of %llu: fio's own offsets "
+				 "and map disagree there; add norandommap, or use "
+				 "random_generator=lfsr", vmode ? "verify" : "a random map",
+				 (unsigned long long)o->ba, (unsigned long long)min);
 	if (strchr(o->filename, ':'))
 		return error_set("option 'filename': lists (a:b) are not supported; use nrfiles=");
 	return 0;

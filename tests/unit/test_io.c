@@ -255,6 +255,45 @@ static void test_jobfile_from_args(void **state)
 	assert_non_null(strstr(error_get(), "'bogus'"));
 }
 
+/* What crosses jobs in a file: new_group is a reporting group only (fio's
+ * groupid), stonewall a new run too; exitall set by any job holds for all;
+ * wait_for names one job before it; filesize gives size (fio's io_size
+ * with files of that size). */
+static void test_jobfile_cross_job(void **state)
+{
+	static struct jobset set;
+	const char *text =
+		"[global]\nthreads=1\nfilesize=1m\nnrfiles=2\n"
+		"[a]\nrw=write\n"
+		"[b]\nnew_group\nwait_for=a\nratemin=1k\nblockalign=4k\n"
+		"[c]\nstonewall\nexitall\nsize=2m\n";
+	(void)state;
+
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", text, false, &set), 0);
+	assert_int_equal(set.run[0], set.run[1]);	/* new_group: together */
+	assert_true(set.group[1] > set.group[0]);
+	assert_true(set.run[2] > set.run[1] && set.group[2] > set.group[1]);
+	assert_true(set.jobs[0].exitall && set.jobs[1].exitall);	/* c's, for all */
+	assert_string_equal(set.jobs[1].wait_for, "a");
+	assert_string_equal(set.jobs[1].rate_min, "1k");
+	assert_int_equal(set.jobs[1].ba, 4096);
+	assert_int_equal(set.jobs[0].size, 2 << 20);	/* 2 files of 1m */
+
+	static const struct { const char *text, *error; } bad[] = {
+		{ "[a]\nwait_for=b\n[b]\n", "no job of that name comes before it" },
+		{ "[a]\n[a]\n[b]\nwait_for=a\n", "more than one job" },
+		{ "[a]\nfilesize=1m\nsize=4m\n", "give size=1048576" },
+		{ "[a]\nfilesize=1k-4k\n", "ranges are not supported" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memset(&set, 0, sizeof(set));
+		assert_int_equal(jobfile_parse("x.fio", bad[i].text, false, &set), -1);
+		print_message("# %s\n", error_get());
+		assert_non_null(strstr(error_get(), bad[i].error));
+	}
+}
+
 /* A job from "k=v,..." over the defaults. */
 static void job(struct io_options *o, const char *opts)
 {
@@ -375,9 +414,13 @@ static void test_rate(void **state)
 	assert_int_equal(params_set(io_option_defs, &o, "rate_iops", "100,50"), 0);
 	assert_int_equal(io_rate_bps(&o, 4096, bps), 0);
 	assert_true(bps[0] == 409600 && bps[1] == 204800);
-	assert_int_equal(params_set(io_option_defs, &o, "rate", "1m,1m,1m"), 0);
+	/* a trims' part never applies (no fsbench job trims); a fourth is wrong */
+	assert_int_equal(params_set(io_option_defs, &o, "rate", "1m,2m,3m"), 0);
+	assert_int_equal(io_rate_bps(&o, 4096, bps), 0);
+	assert_true(bps[0] == 1048576 && bps[1] == 2097152);
+	assert_int_equal(params_set(io_option_defs, &o, "rate", "1m,1m,1m,1m"), 0);
 	assert_int_equal(io_options_validate(&o), -1);
-	assert_non_null(strstr(error_get(), "third part"));
+	assert_non_null(strstr(error_get(), "more than three parts"));
 	job(&o, "rw=read,rate_iops=fast");
 	assert_int_equal(io_options_validate(&o), -1);
 	assert_non_null(strstr(error_get(), "'fast' is not a count"));
@@ -423,6 +466,84 @@ static void test_thinktime(void **state)
 	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
 	print_message("# spin: %.3f s user\n", (double)res->usr_ns / 1e9);
 	assert_true(res->usr_ns > 100000000ULL);
+	free(res);
+}
+
+/* A run of several jobs, each in its own reporting group unless groups
+ * says otherwise. */
+static int run_set(const struct io_options *jobs, const int *groups, int n,
+		   struct io_result *res, bool *exit_all)
+{
+	struct io_run run = { jobs, groups, n, dir, false, res, false };
+	int rc = io_run_jobs(&run);
+
+	if (exit_all)
+		*exit_all = run.exit_all;
+	return rc;
+}
+
+/* fio's controls across the jobs of a run and of a thread's own end:
+ * wait_for starts a job when its waitee has ended; exitall ends the
+ * waitee's group (or everything) when a thread ends; number_ios ends a
+ * thread after so many I/Os; rate_min fails a job that falls below it;
+ * flow keeps two jobs' I/Os in the ratio of their weights. */
+static void test_cross_job_controls(void **state)
+{
+	struct io_options o[2];
+	struct io_result *res = calloc(2, sizeof(*res));
+	int one_group[2] = { 0, 0 }, two_groups[2] = { 0, 1 };
+	bool all;
+	(void)state;
+
+	/* wait_for: the reader starts once the writer (64 I/Os at 200 a
+	 * second, 0.32 s) has ended */
+	job(&o[0], "name=w,rw=write,size=256k,rate_iops=200");
+	job(&o[1], "name=r,rw=read,size=256k,wait_for=w");
+	assert_int_equal(run_set(o, two_groups, 2, res, NULL), 0);
+	uint64_t w_end = res[0].start_ns + res[0].elapsed_ns;
+	print_message("# writer ends at %.3f s, reader starts at %.3f s\n", (double)w_end / 1e9,
+		      (double)res[1].start_ns / 1e9);
+	assert_true(res[0].elapsed_ns > 300000000ULL);
+	assert_true(res[1].start_ns >= w_end);
+	assert_int_equal(res[1].ios[0], 64);
+
+	/* exitall: the short job's end ends the 20 s one in its group */
+	job(&o[0], "name=short,rw=read,size=256k,number_ios=10,exitall=1");
+	job(&o[1], "name=long,rw=randread,size=256k,runtime=20,time_based=1,exitall=1");
+	assert_int_equal(run_set(o, one_group, 2, res, &all), 0);
+	assert_int_equal(res[0].ios[0], 10);	/* number_ios */
+	assert_true(res[1].elapsed_ns < 10000000000ULL);
+	assert_false(all);
+	/* ... not in another group; exit_what=all ends that too, and says so */
+	job(&o[1], "name=long,rw=randread,size=256k,runtime=400ms,time_based=1,exitall=1");
+	assert_int_equal(run_set(o, two_groups, 2, res, &all), 0);
+	assert_true(res[1].elapsed_ns >= 390000000ULL);
+	job(&o[0], "name=short,rw=read,size=256k,number_ios=10,exitall=1,exit_what=all");
+	job(&o[1], "name=long,rw=randread,size=256k,runtime=20,time_based=1,exitall=1");
+	assert_int_equal(run_set(o, two_groups, 2, res, &all), 0);
+	assert_true(res[1].elapsed_ns < 10000000000ULL && all);
+	/* number_ios counts every pass's I/Os: loops times */
+	job(&o[0], "rw=randread,size=1m,number_ios=10,loops=3");
+	assert_int_equal(run_set(o, NULL, 1, res, NULL), 0);
+	assert_int_equal(res[0].ios[0], 30);
+
+	/* rate_min: 10 reads a second are 40 KiB/s, under 1 MiB/s; checked
+	 * from 2 s on, once a cycle has passed */
+	job(&o[0], "rw=read,size=1m,thinktime=100ms,rate_min=1m,rate_cycle=200,runtime=10");
+	assert_int_equal(run_set(o, NULL, 1, res, NULL), -1);
+	print_message("# %s\n", error_get());
+	assert_non_null(strstr(error_get(), "rate_min=1048576B/s not met"));
+	job(&o[0], "rw=read,size=1m,rate=100k,rate_min=200k");
+	assert_int_equal(io_options_validate(&o[0]), -1);	/* fio refuses it too */
+
+	/* flow: weights 1 and 3 share one counter: 1:3 I/Os */
+	job(&o[0], "name=f1,rw=randread,size=1m,runtime=300ms,time_based=1,flow=1");
+	job(&o[1], "name=f3,rw=randread,size=1m,runtime=300ms,time_based=1,flow=3");
+	assert_int_equal(run_set(o, one_group, 2, res, NULL), 0);
+	double ratio = (double)res[1].ios[0] / (double)res[0].ios[0];
+	print_message("# flow 1:3: %llu and %llu reads (%.3f)\n", (unsigned long long)res[0].ios[0],
+		      (unsigned long long)res[1].ios[0], ratio);
+	assert_true(res[0].ios[0] > 100 && ratio > 2.8 && ratio < 3.2);
 	free(res);
 }
 
@@ -615,7 +736,19 @@ static long resident_pages(const char *path)
 	return resident_in(path, 0, SIZE_MAX);
 }
 
+static long resident_every(const char *path, size_t from, size_t to, size_t step);
 static long resident_in(const char *path, size_t from, size_t to)
+{
+	return resident_every(path, from, to, 1);
+}
+
+/* Every step-th page from `from` on. */
+static long resident_step(const char *path, size_t from, size_t step)
+{
+	return resident_every(path, from, SIZE_MAX, step);
+}
+
+static long resident_every(const char *path, size_t from, size_t to, size_t step)
 {
 	struct stat st;
 	long page = sysconf(_SC_PAGESIZE), n = 0;
@@ -628,7 +761,7 @@ static long resident_in(const char *path, size_t from, size_t to)
 	void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	assert_true(vec && map != MAP_FAILED);
 	assert_int_equal(mincore(map, (size_t)st.st_size, vec), 0);
-	for (size_t i = from; i < pages && i < to; i++)
+	for (size_t i = from; i < pages && i < to; i += step)
 		n += vec[i] & 1;
 	munmap(map, (size_t)st.st_size);
 	free(vec);
@@ -838,6 +971,52 @@ static void test_random_distribution(void **state)
 	free(res);
 }
 
+/* random_generator=lfsr reads every block once a pass without a map, as
+ * fio's; without either, about 1 - 1/e of them.  ba=8k with 1k reads:
+ * every offset a multiple of 8k, so no odd page is ever read. */
+static void test_random_generator_and_ba(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	char where[] = "/var/tmp/fsbench-unit.XXXXXX", path[64];
+	(void)state;
+
+	job(&o, "rw=randread,bssplit=1k/50:4k/50,ba=4k");	/* a map, in other blocks */
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "option 'ba'"));
+	job(&o, "rw=randread,bssplit=1k/50:4k/50,ba=4k,norandommap=1");
+	assert_int_equal(io_options_validate(&o), 0);
+	if (!disk_scratch(where)) {
+		free(res);
+		skip_because("/var/tmp is a tmpfs, which has no read-ahead");
+	}
+	snprintf(path, sizeof(path), "%s/gen", where);
+	job(&o, "rw=write,size=16m,bs=1m,filename=gen");
+	assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
+	static const struct { const char *opts; long lo, hi; } cases[] = {
+		{ "norandommap=1,random_generator=lfsr", 4096, 4096 },
+		{ "norandommap=1", 2400, 2800 },	/* 4096 (1 - 1/e) = 2589 */
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char opts[128];
+		uncache(path);
+		snprintf(opts, sizeof(opts), "rw=randread,size=16m,bs=4k,filename=gen,%s", cases[c].opts);
+		job(&o, opts);
+		assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
+		long n = resident_pages(path);
+		print_message("# %s: %ld pages\n", cases[c].opts, n);
+		assert_true(n >= cases[c].lo && n <= cases[c].hi);
+	}
+	uncache(path);
+	job(&o, "rw=randread,size=16m,bs=1k,ba=8k,norandommap=1,filename=gen");
+	assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
+	long even = resident_step(path, 0, 2), odd = resident_step(path, 1, 2);
+	print_message("# ba=8k: %ld even and %ld odd pages\n", even, odd);
+	assert_true(odd == 0 && even > 1500);
+	rm_rf(where);
+	free(res);
+}
+
 /* What the offset modifiers read of a 1 MiB file on the disk (read-ahead
  * off), one pass each, as fio's offsets were under strace: read:4k reads
  * every other block, twice; read:-8k reads block 0, then from the end
@@ -1026,6 +1205,7 @@ int main(void)
 		cmocka_unit_test(test_jobfile_syntax),
 		cmocka_unit_test(test_jobfile_errors),
 		cmocka_unit_test(test_jobfile_from_args),
+		cmocka_unit_test(test_jobfile_cross_job),
 		cmocka_unit_test_setup_teardown(test_each_engine, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_time_based_and_threads, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_catches_corruption, setup_dir, teardown_dir),
@@ -1033,11 +1213,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rate, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_thinktime, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_rw_modifiers, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_cross_job_controls, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_option_checks, setup_dir, teardown_dir),
 		cmocka_unit_test(test_direct_io),
 		cmocka_unit_test(test_fadvise_hint),
 		cmocka_unit_test_setup_teardown(test_bssplit, setup_dir, teardown_dir),
 		cmocka_unit_test(test_random_distribution),
+		cmocka_unit_test(test_random_generator_and_ba),
 		cmocka_unit_test(test_rw_modifier_pages),
 		cmocka_unit_test(test_enospc_and_free_space),
 		cmocka_unit_test_setup_teardown(test_workload_metrics, setup_dir, teardown_dir),
