@@ -161,6 +161,12 @@ static int add_fio_jobs(struct run_cli *c)
 		}
 		rq->tests = all;
 		for (int j = 0; j < set->njobs && !rc; j++) {
+			if (set->jobs[j].flow) {	/* its ratio is to jobs that run with it */
+				rc = error_set("%s: job %s: flow= keeps jobs running together in a "
+					       "ratio, and --fio runs each job alone: run the file with "
+					       "`fsbench io`", c->fio_files[f], set->jobs[j].name);
+				break;
+			}
 			if (test_spec_from_params(workload_find("io"), &set->jobs[j], set->jobs[j].name,
 						  &rq->tests[rq->ntests])) {
 				/* "FILE: job NAME: why": the job's own error starts with its name */

@@ -97,7 +97,7 @@ static void measure_slack(void)
 /* A stop request, or exitall ending this thread's job. */
 static inline bool stopping(const struct io_thread *t)
 {
-	return stop_requested() || atomic_load_explicit(&t->job->terminate, memory_order_relaxed);
+	return stop_requested() || atomic_load_explicit(&t->terminate, memory_order_relaxed);
 }
 
 /* Sleep until `until` (CLOCK_MONOTONIC ns) in slices a stop can cut
@@ -528,6 +528,10 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 	t->completed_n++;
 	if (r->res != (int)r->len)
 		return io_failed(t, r);
+	if (t->ss_on) {	/* read by the steady-state check as they change */
+		__atomic_store_n(&t->done_ios, t->done_ios + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->done_bytes, t->done_bytes + r->len, __ATOMIC_RELAXED);
+	}
 	if (t->verify && r->dir == DIR_READ &&
 	    io_verify_check(t, r->file, r->buf, r->len, r->offset))
 		return -1;
@@ -1017,7 +1021,8 @@ static void exit_all_check(struct io_thread *t)
 		if (o->exit_what == EXIT_ALL || (o->exit_what == EXIT_GROUP &&
 		    other->groupid == t->job->groupid) || (o->exit_what == EXIT_STONEWALL &&
 		    other->started))
-			atomic_store(&other->terminate, true);
+			for (int i = 0; i < other->nthreads; i++)
+				io_terminate(&other->threads[i]);
 	}
 	if (o->exit_what == EXIT_ALL)
 		g->exit_all = true;
@@ -1050,10 +1055,12 @@ static void *thread_main(void *arg)
 	t->begin_ns = t->rate_epoch = now_ns();
 	t->rate_waiting = false;
 	t->ramp_end = now_ns() + (uint64_t)(o->ramp_time * 1e9);
+	atomic_store(&t->running, true);
 	if (t->ops->flags & ENGINE_SYNC)
 		run_sync(t);
 	else
 		run_async(t);
+	atomic_store(&t->running, false);
 ended:
 	if (!t->stats_on) {
 		if (!t->end_ns)
@@ -1198,7 +1205,7 @@ static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
 		    struct io_result *results, bool *exit_all)
 {
 	struct gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0,
-			     jobs, njobs, false };
+			     jobs, njobs, false, .nflows = 0 };
 	pthread_t *tids;
 	int total = 0, started = 0, rc = 0;
 
@@ -1209,7 +1216,6 @@ static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
 		job->groupid = groups ? groups[j] : 0;
 		job->ended = 0;
 		job->started = false;
-		atomic_store(&job->terminate, false);
 		job->waitee = NULL;
 		for (int k = 0; k < j && job->o.wait_for[0]; k++)
 			if (!strcmp(jobs[k]->o.name, job->o.wait_for))
@@ -1227,6 +1233,9 @@ static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
 			atomic_init(&f->weight, 0);
 		}
 		for (int i = 0; i < job->nthreads; i++) {
+			atomic_store(&job->threads[i].terminate, false);
+			atomic_store(&job->threads[i].running, false);
+			job->threads[i].done_ios = job->threads[i].done_bytes = 0;
 			job->threads[i].flow = f;
 			job->threads[i].flow_count = 0;
 			job->threads[i].flow_wait = false;
@@ -1250,6 +1259,10 @@ static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
 			started++;
 		}
 	}
+	if (!gate.failed && io_ss_start(&gate)) {
+		gate.failed = 1;
+		rc = -1;
+	}
 	pthread_mutex_lock(&gate.lock);
 	while (gate.ready < started)
 		pthread_cond_wait(&gate.cond, &gate.lock);
@@ -1259,6 +1272,7 @@ static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
 	for (int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	free(tids);
+	io_ss_stop(&gate);
 	for (int j = 0; j < njobs && !rc; j++)
 		for (int i = 0; i < jobs[j]->nthreads; i++)
 			if (jobs[j]->threads[i].error) {
@@ -1267,8 +1281,11 @@ static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
 			}
 	if (!rc && stop_requested())
 		rc = error_set("interrupted");
-	for (int j = 0; j < njobs && !rc; j++)
+	for (int j = 0; j < njobs && !rc; j++) {
 		job_result(jobs[j], &results[j]);
+		io_ss_result(jobs[j], &results[j]);
+	}
+	io_ss_free(&gate);
 	if (exit_all)
 		*exit_all = gate.exit_all;
 	return rc;

@@ -50,6 +50,8 @@ struct gate {
 	bool exit_all;		/* exit_what=all came: nothing after this run */
 	struct io_flow flows[IO_FLOWS_MAX];
 	int nflows;
+	pthread_t ss_thread;		/* steadystate.c's check, every second */
+	bool ss_running, ss_stop;
 };
 
 struct io_job {
@@ -64,8 +66,15 @@ struct io_job {
 	struct io_job *waitee;		/* wait_for, when it is in the same run */
 	int ended;			/* threads that have ended (gate lock) */
 	bool started;			/* a thread has begun its I/O (gate lock) */
-	atomic_bool terminate;		/* exitall: end as at the runtime's end */
+	struct io_ss_unit *ss;		/* steadystate.c: [nss], NULL without ss_dur */
+	int nss;
 };
+
+/* End a thread as at its runtime's end (exitall, steady state). */
+static inline void io_terminate(struct io_thread *t)
+{
+	atomic_store(&t->terminate, true);
+}
 
 
 /* logs.c: the job's write_lat_log / write_bw_log / write_iops_log files,
@@ -85,6 +94,16 @@ void dist_init(struct dist_state *s, const struct dist_spec *d, uint64_t nblocks
 	       const struct dist_state *like);
 /* A block of the file (0 .. nblocks-1) for an I/O in direction dir. */
 uint64_t dist_next(struct dist_state *s, const struct dist_spec *d, int dir, uint64_t bs);
+
+/* steadystate.c: fio's steady-state detection (ss, ss_dur, ss_ramp).
+ * io_ss_start allocates each job's units and starts the thread that
+ * checks them every second (none when no job has ss_dur); io_ss_stop,
+ * once the I/O threads are joined, stops it; io_ss_result copies a job's
+ * outcome; io_ss_free frees the units. */
+int io_ss_start(struct gate *g);
+void io_ss_stop(struct gate *g);
+void io_ss_result(const struct io_job *job, struct io_result *res);
+void io_ss_free(struct gate *g);
 
 int io_verify_template(struct io_thread *t);
 void io_verify_stamp(const struct io_thread *t, void *buf, uint32_t len, uint64_t offset,

@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -71,6 +72,16 @@ struct dist_state {
 	uint64_t off, stddev;
 };
 
+/* fio's steady state: which measure, judged how, against what. */
+enum ss_measure { SS_IOPS, SS_BW };
+struct ss_spec {
+	enum ss_measure measure;
+	bool slope;			/* the window's slope, else its largest deviation */
+	bool pct;			/* limit in percent of the window's mean */
+	double limit;
+};
+#define IO_SS_MAX 600			/* ss_dur at most 10 minutes of 1 s samples */
+
 struct io_options {
 	char name[PARAM_STR_MAX];
 	char description[PARAM_STR_MAX];
@@ -123,6 +134,8 @@ struct io_options {
 	char wait_for[PARAM_STR_MAX];
 	int64_t flow, flow_id;
 	double flow_sleep;
+	char ss[PARAM_STR_MAX];
+	double ss_dur, ss_ramp;
 	bool overwrite;
 	bool unlink;
 	bool invalidate;
@@ -194,6 +207,8 @@ int io_bssplit(const struct io_options *o, struct bs_split split[2]);
 int io_seq_add(const struct io_options *o, int64_t *add);
 /* fio's random_distribution= parsed.  0, or -1 with the error set. */
 int io_distribution(const struct io_options *o, struct dist_spec *d);
+/* fio's ss= ("iops:10%", "bw_slope:1m" ...).  0, or -1 with the error set. */
+int io_ss_spec(const struct io_options *o, struct ss_spec *s);
 /* fio's rate= and rate_iops= ("READ[,WRITE]", one value for both): each
  * thread's bytes per second in each direction (0: no cap).  0, or -1 with
  * the error set. */
@@ -227,6 +242,14 @@ struct io_result {
 	uint64_t start_epoch_ms;	/* when measurement began, wall clock */
 	uint64_t start_ns;		/* the same, CLOCK_MONOTONIC (the first thread's) */
 	uint64_t depth_sum, depth_n;	/* requests in flight as each was queued */
+	/* ss_dur: the steady-state window (fio's), oldest first */
+	struct io_ss_result {
+		bool on, attained;
+		struct ss_spec spec;
+		unsigned dur;			/* samples (seconds) */
+		double criterion, deviation, slope;
+		uint64_t iops[IO_SS_MAX], bw[IO_SS_MAX];
+	} ss;
 };
 
 struct io_job;
@@ -305,6 +328,11 @@ struct io_thread {
 	uint64_t rmin_bps[2], rmin_iops[2], rmin_cycle_ns, begin_ns;
 	uint64_t rmin_at[2], rmin_bytes[2], rmin_ios[2];
 	uint64_t max_ios;		/* number_ios times loops; 0: none */
+	atomic_bool terminate;		/* exitall or steady state: end as at the runtime's end */
+	/* steady state: what the check thread reads while this one runs */
+	bool ss_on;
+	uint64_t done_ios, done_bytes;	/* written and read with __atomic, relaxed */
+	atomic_bool running;
 	/* flow: the run's counter of this flow_id, and this thread's share */
 	struct io_flow *flow;
 	uint64_t flow_count, flow_sleep_ns;

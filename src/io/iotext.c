@@ -68,6 +68,22 @@ static void direction(struct out *o, const char *name, uint64_t ios, uint64_t by
 	put(o, "\n");
 }
 
+/* fio's "ss" string: "iops_slope:0.010000%" */
+static void ss_name(const struct io_ss_result *ss, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s:%f%s", ss->spec.measure == SS_IOPS ? "iops" : "bw",
+		 ss->spec.slope ? "_slope" : "", (float)ss->spec.limit, ss->spec.pct ? "%" : "");
+}
+
+static uint64_t ss_mean(const uint64_t *v, unsigned n)
+{
+	uint64_t sum = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		sum += v[i];
+	return n ? sum / n : 0;
+}
+
 void io_result_text(const struct io_options *opt, const struct io_result *r, int group,
 		    char *buf, size_t len)
 {
@@ -85,6 +101,14 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 			  io_dir_secs(opt, r, DIR_WRITE));
 	put(&o, "  cpu: usr=%.2f%%, sys=%.2f%%\n", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall);
+	if (r->ss.on) {	/* fio's line */
+		uint64_t bw = ss_mean(r->ss.bw, r->ss.dur);
+		put(&o, "  steadystate  : attained=%s, bw=%.1fMiB/s (%.1fMB/s), iops=%llu, %s%s=%.3f%s\n",
+		    r->ss.attained ? "yes" : "no", (double)bw / (1 << 20), (double)bw / 1e6,
+		    (unsigned long long)ss_mean(r->ss.iops, r->ss.dur),
+		    r->ss.spec.measure == SS_IOPS ? "iops" : "bw",
+		    r->ss.spec.slope ? " slope" : " mean dev", r->ss.criterion, r->ss.spec.pct ? "%" : "");
+	}
 	if (r->compress_ratio >= 0)
 		put(&o, "  data: zstd compresses a sample of it to %.0f%% (%s buffers)\n",
 		    100.0 * r->compress_ratio,
@@ -280,6 +304,30 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	json_object_set_new(j, "latency_target", json_integer(0));
 	json_object_set_new(j, "latency_percentile", json_real(100.0));
 	json_object_set_new(j, "latency_window", json_integer(0));
+	if (r->ss.on) {	/* fio's "steadystate", key for key */
+		char name[64], crit[64];
+		json_t *ss = json_object(), *data = json_object(), *iops = json_array(),
+		       *bw = json_array();
+		ss_name(&r->ss, name, sizeof(name));
+		snprintf(crit, sizeof(crit), "%f%s", (float)r->ss.criterion, r->ss.spec.pct ? "%" : "");
+		json_object_set_new(ss, "ss", json_string(name));
+		json_object_set_new(ss, "duration", json_integer(r->ss.dur));
+		json_object_set_new(ss, "attained", json_integer(r->ss.attained));
+		json_object_set_new(ss, "criterion", json_string(crit));
+		json_object_set_new(ss, "max_deviation", json_real(r->ss.deviation));
+		json_object_set_new(ss, "slope", json_real(r->ss.slope));
+		for (unsigned i = 0; i < r->ss.dur; i++) {
+			json_array_append_new(bw, json_integer((json_int_t)r->ss.bw[i]));
+			json_array_append_new(iops, json_integer((json_int_t)r->ss.iops[i]));
+		}
+		json_object_set_new(data, "bw_mean", json_integer((json_int_t)ss_mean(r->ss.bw, r->ss.dur)));
+		json_object_set_new(data, "iops_mean",
+				    json_integer((json_int_t)ss_mean(r->ss.iops, r->ss.dur)));
+		json_object_set_new(data, "iops", iops);
+		json_object_set_new(data, "bw", bw);
+		json_object_set_new(ss, "data", data);
+		json_object_set_new(j, "steadystate", ss);
+	}
 	/* what fsbench adds, in one place fio's tools ignore */
 	json_t *x = json_object();
 	json_object_set_new(x, "numjobs", json_integer(opt->numjobs));

@@ -26,6 +26,9 @@ static const char *const aliases[][2] = {
 	{ "ratemin", "rate_min" },
 	{ "ratecycle", "rate_cycle" },
 	{ "blockalign", "ba" },
+	{ "steadystate", "ss" },
+	{ "steadystate_duration", "ss_dur" },
+	{ "steadystate_ramp_time", "ss_ramp" },
 	{ "randrepeat", NULL },	/* fsbench always repeats for a given seed */
 	/* fio's tiobench profile option, which fio takes and ignores in a
 	 * plain job (fio's steadystate.fio and waitfor.fio give it) */

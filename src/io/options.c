@@ -124,6 +124,15 @@ const struct param_def io_option_defs[] = {
 	{ "flow_sleep", PT_DURATION, P(flow_sleep), "0", 0, 3600, NULL,
 	  "a job ahead of its share drains its queue and sleeps this long (a number alone is us); "
 	  "0: it spins, reaping nothing, as fio's", PF_USEC },
+	PARAM_STRING("ss", struct io_options, ss, "iops_slope:0.01%",
+		     "with ss_dur: steady when, over the last ss_dur of 1 s samples, the IOPS (iops) or "
+		     "bandwidth (bw) deviate from their mean by less than LIMIT, or their slope "
+		     "(iops_slope, bw_slope) is below it; LIMIT in % of the mean, or IOPS, or bytes/s"),
+	{ "ss_dur", PT_DURATION, P(ss_dur), "0", 0, IO_SS_MAX, NULL,
+	  "end the job once it is steady over this long (whole seconds, at least 2; 0 = off): "
+	  "fio's steady-state detection" },
+	{ "ss_ramp", PT_DURATION, P(ss_ramp), "0", 0, 0, NULL,
+	  "take the steady-state samples from this long (and one second) after the start" },
 	PARAM_STRING("wait_for", struct io_options, wait_for, "",
 		     "job files: start only when every thread of this earlier job has ended"),
 	{ "overwrite", PT_BOOL, P(overwrite), "0", 0, 0, NULL,

@@ -14,6 +14,7 @@
 #include "../core/stop.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -444,6 +445,12 @@ int io_options_validate(const struct io_options *o)
 				 "and map disagree there; add norandommap, or use "
 				 "random_generator=lfsr", vmode ? "verify" : "a random map",
 				 (unsigned long long)o->ba, (unsigned long long)min);
+	struct ss_spec ss;
+	if (io_ss_spec(o, &ss))
+		return -1;
+	if (o->ss_dur > 0 && (o->ss_dur < 2 || o->ss_dur != floor(o->ss_dur)))
+		return error_set("option 'ss_dur': whole seconds, at least 2 (fio checks every second "
+				 "and needs more than one sample)");
 	if (strchr(o->filename, ':'))
 		return error_set("option 'filename': lists (a:b) are not supported; use nrfiles=");
 	return 0;

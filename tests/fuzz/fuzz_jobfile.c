@@ -2,6 +2,7 @@
  * them, then each job turned into a test as the runner does. */
 #include "fuzz.h"
 #include "core/error.h"
+#include "io/iojob.h"
 #include "io/jobfile.h"
 #include "runner/testspec.h"
 
@@ -15,6 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(set.njobs > 0 && set.njobs <= JOBS_MAX);
 		for (int j = 0; j < set.njobs; j++) {
 			struct test_spec ts;
+			if (io_options_validate(&set.jobs[j]))	/* every option's own parser */
+				FUZZ_ASSERT(error_get()[0]);
 			if (test_spec_from_params(workload_find("io"), &set.jobs[j], set.jobs[j].name,
 						  &ts) == 0)
 				test_spec_free(&ts);

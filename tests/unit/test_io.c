@@ -547,6 +547,42 @@ static void test_cross_job_controls(void **state)
 	free(res);
 }
 
+/* fio's steady state: 500 reads a second are steady (within 30%: a late
+ * check on a loaded machine scales its sample by its lateness twice, as
+ * fio's) as soon as the 2 s window has filled, and the 20 s job ends
+ * there; a job that ends before its window fills was never steady.  The
+ * window is what the job did each second. */
+static void test_steadystate(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	struct ss_spec spec;
+	(void)state;
+
+	job(&o, "ss=bw_slope:1m");
+	assert_int_equal(io_ss_spec(&o, &spec), 0);
+	assert_true(spec.measure == SS_BW && spec.slope && !spec.pct && spec.limit == 1 << 20);
+	static const char *const bad[] = { "ss=iops", "ss=lat:10%", "ss=bw:fast", "ss=iops:5%x",
+					   "ss_dur=1", "ss_dur=2500ms" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		job(&o, bad[i]);
+		assert_int_equal(io_options_validate(&o), -1);
+	}
+	job(&o, "rw=randread,size=1m,rate_iops=500,time_based=1,runtime=20,ss=iops:30%,ss_dur=2");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	print_message("# steady after %.2f s: %llu and %llu reads a second, %.2f%%\n",
+		      (double)res->elapsed_ns / 1e9, (unsigned long long)res->ss.iops[0],
+		      (unsigned long long)res->ss.iops[1], res->ss.criterion);
+	assert_true(res->ss.on && res->ss.attained && res->ss.dur == 2);
+	assert_true(res->elapsed_ns < 10000000000ULL);
+	for (int i = 0; i < 2; i++)
+		assert_true(res->ss.iops[i] >= 300 && res->ss.iops[i] <= 800);
+	job(&o, "rw=randread,size=1m,rate_iops=500,time_based=1,runtime=1500ms,ss=iops:10%,ss_dur=2");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	assert_true(res->ss.on && !res->ss.attained && res->elapsed_ns >= 1400000000ULL);
+	free(res);
+}
+
 /* fio's offset modifiers parsed from rw=; what they read is
  * test_rw_modifier_pages. */
 static void test_rw_modifiers(void **state)
@@ -1214,6 +1250,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_thinktime, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_rw_modifiers, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_cross_job_controls, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_steadystate, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_option_checks, setup_dir, teardown_dir),
 		cmocka_unit_test(test_direct_io),
 		cmocka_unit_test(test_fadvise_hint),
