@@ -4,6 +4,35 @@
 #include <math.h>
 #include <string.h>
 
+void moments_init(struct moments *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->min = UINT64_MAX;
+}
+
+void moments_merge(struct moments *dst, const struct moments *src)
+{
+	uint64_t n;
+	double delta;
+
+	if (!src->n)
+		return;
+	n = dst->n + src->n;
+	delta = src->mean - dst->mean;
+	dst->m2 += src->m2 + delta * delta * (double)dst->n * (double)src->n / (double)n;
+	dst->mean += delta * (double)src->n / (double)n;
+	dst->n = n;
+	if (src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+double moments_stddev(const struct moments *m)
+{
+	return m->n > 1 ? sqrt(m->m2 / (double)(m->n - 1)) : 0;
+}
+
 void hist_init(struct histogram *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -37,22 +66,11 @@ uint64_t hist_value(unsigned index)
 
 void hist_merge(struct histogram *dst, const struct histogram *src)
 {
-	uint64_t n;
-	double delta;
-
 	if (!src->n)
 		return;
 	for (unsigned i = 0; i < HIST_BUCKETS; i++)
 		dst->bucket[i] += src->bucket[i];
-	n = dst->n + src->n;
-	delta = src->mean - dst->mean;
-	dst->m2 += src->m2 + delta * delta * (double)dst->n * (double)src->n / (double)n;
-	dst->mean += delta * (double)src->n / (double)n;
-	dst->n = n;
-	if (src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
+	moments_merge(&dst->m, &src->m);
 }
 
 uint64_t hist_percentile(const struct histogram *h, double p)
@@ -76,5 +94,5 @@ uint64_t hist_percentile(const struct histogram *h, double p)
 
 double hist_stddev(const struct histogram *h)
 {
-	return h->n > 1 ? sqrt(h->m2 / (double)(h->n - 1)) : 0;
+	return moments_stddev(&h->m);
 }

@@ -22,9 +22,41 @@
 #define HIST_GROUPS 31
 #define HIST_BUCKETS (HIST_GROUPS * HIST_PER_GROUP)
 
-struct histogram {
+/* A stream's count, extremes, mean and variance without its values
+ * (Welford: running mean and sum of squared deviations), merged with
+ * Chan's formula: what fio keeps for latencies it gives no percentiles. */
+struct moments {
 	uint64_t n, min, max;
-	double mean, m2;	/* Welford: running mean and sum of squared deviations */
+	double mean, m2;
+};
+
+void moments_init(struct moments *m);
+void moments_merge(struct moments *dst, const struct moments *src);
+double moments_stddev(const struct moments *m);
+
+static inline void moments_add(struct moments *m, uint64_t v)
+{
+	double d;
+
+	m->n++;
+	if (v < m->min)
+		m->min = v;
+	if (v > m->max)
+		m->max = v;
+	d = (double)v - m->mean;
+	m->mean += d / (double)m->n;
+	m->m2 += d * ((double)v - m->mean);
+}
+
+/* The moments and the buckets; h->n, h->mean ... name the moments. */
+struct histogram {
+	union {
+		struct moments m;
+		struct {
+			uint64_t n, min, max;
+			double mean, m2;
+		};
+	};
 	uint64_t bucket[HIST_BUCKETS];
 };
 
@@ -35,17 +67,8 @@ uint64_t hist_value(unsigned index);
 
 static inline void hist_add(struct histogram *h, uint64_t ns)
 {
-	double d;
-
 	h->bucket[hist_index(ns)]++;
-	h->n++;
-	if (ns < h->min)
-		h->min = ns;
-	if (ns > h->max)
-		h->max = ns;
-	d = (double)ns - h->mean;
-	h->mean += d / (double)h->n;
-	h->m2 += d * ((double)ns - h->mean);
+	moments_add(&h->m, ns);
 }
 
 /* dst += src, exactly. */

@@ -46,6 +46,7 @@ void winbuf_roll(struct winbuf *b, uint64_t now)
 					m.ios[d] += o->ios[d];
 					m.bytes[d] += o->bytes[d];
 					m.lat_sum[d] += o->lat_sum[d];
+					m.slat_sum[d] += o->slat_sum[d];
 				}
 				m.end_ns = o->end_ns;
 				b->w[i] = m;

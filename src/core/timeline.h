@@ -21,6 +21,7 @@
 struct win {
 	uint64_t end_ns;		/* since the buffer started */
 	uint64_t ios[2], bytes[2], lat_sum[2];	/* [0] read, [1] write */
+	uint64_t slat_sum[2];		/* fio's slat, where one is kept (winbuf_add_slat) */
 };
 
 struct winbuf {
@@ -44,6 +45,12 @@ static inline void winbuf_add(struct winbuf *b, uint64_t now, int direction, uin
 	b->cur.ios[direction]++;
 	b->cur.bytes[direction] += bytes;
 	b->cur.lat_sum[direction] += lat_ns;
+}
+
+/* The submission part of the latency just added, in the same window. */
+static inline void winbuf_add_slat(struct winbuf *b, int direction, uint64_t slat_ns)
+{
+	b->cur.slat_sum[direction] += slat_ns;
 }
 
 #define TIMELINE_MAX 400

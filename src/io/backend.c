@@ -484,7 +484,8 @@ static int log_io(struct io_thread *t, const struct io_req *r, uint64_t now)
 		t->chunk_used = 0;
 	}
 	t->chunks[t->nchunks - 1][t->chunk_used++] = (struct io_logent){
-		now - t->start_ns, now - r->start_ns, r->len, (uint8_t)r->dir };
+		now - t->start_ns, now - r->start_ns, r->issue_ns - r->start_ns, r->len,
+		(uint8_t)r->dir };
 	return 0;
 }
 
@@ -536,11 +537,18 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 	    io_verify_check(t, r->file, r->buf, r->len, r->offset))
 		return -1;
 	if (t->stats_on) {
-		uint64_t lat = now - r->start_ns;
-		hist_add(&t->clat[r->dir], lat);
+		/* fio's timer placement: clat from the issue, lat from before
+		 * the submit call, slat between (async engines only) */
+		uint64_t clat = now - r->issue_ns;
+		hist_add(&t->clat[r->dir], clat);
 		t->ios[r->dir]++;
 		t->bytes[r->dir] += r->len;
-		winbuf_add(&t->wb, now, r->dir, r->len, lat);
+		winbuf_add(&t->wb, now, r->dir, r->len, clat);
+		if (t->async) {	/* a synchronous call's lat is its clat (job_result) */
+			moments_add(&t->lat[r->dir], now - r->start_ns);
+			moments_add(&t->slat[r->dir], r->issue_ns - r->start_ns);
+			winbuf_add_slat(&t->wb, r->dir, r->issue_ns - r->start_ns);
+		}
 		if (t->log_each && log_io(t, r, now))
 			return -1;
 		if (t->rmin_on && min_rate_check(t, now))
@@ -603,6 +611,10 @@ static void start_stats(struct io_thread *t, uint64_t now)
 	t->deadline = t->o->runtime > 0 ? now + (uint64_t)(t->o->runtime * 1e9) : UINT64_MAX;
 	hist_init(&t->clat[0]);
 	hist_init(&t->clat[1]);
+	for (int d = 0; d < 2; d++) {
+		moments_init(&t->lat[d]);
+		moments_init(&t->slat[d]);
+	}
 	memset(t->ios, 0, sizeof(t->ios));
 	memset(t->bytes, 0, sizeof(t->bytes));
 	winbuf_start(&t->wb, now,
@@ -661,7 +673,7 @@ static void run_sync(struct io_thread *t)
 		}
 		if (!next_io(t, r, 0))
 			break;
-		r->start_ns = now_ns();
+		r->start_ns = r->issue_ns = now_ns();
 		t->ops->queue(t, r);
 		now = now_ns();
 		if (t->stats_on) {	/* one I/O in flight, one per call */
@@ -695,16 +707,22 @@ static void engine_error(struct io_thread *t)
 static int submit(struct io_thread *t, unsigned *newq)
 {
 	uint64_t s = now_ns();
+	unsigned n = *newq;
 
-	for (unsigned i = 0; i < *newq; i++)
+	for (unsigned i = 0; i < n; i++)
 		t->pending[i]->start_ns = s;
 	if (t->stats_on)
-		t->depth_submit[batch_bucket(*newq)]++;
+		t->depth_submit[batch_bucket(n)]++;
 	*newq = 0;
 	if (t->ops->commit && t->ops->commit(t) < 0) {
 		engine_error(t);
 		return -1;
 	}
+	/* fio's libaio and io_uring stamp the issue when the submit call
+	 * returns: a buffered I/O done inside it is slat, not clat */
+	s = now_ns();
+	for (unsigned i = 0; i < n; i++)
+		t->pending[i]->issue_ns = s;
 	return 0;
 }
 
@@ -764,7 +782,7 @@ static void run_async(struct io_thread *t)
 				break;
 			}
 			if (ret == IO_Q_COMPLETED) {
-				r->start_ns = now;
+				r->start_ns = r->issue_ns = now;
 				if (t->stats_on)
 					t->depth_level[depth_bucket(inflight + 1)]++;
 				if (complete(t, r, now_ns()))
@@ -875,7 +893,7 @@ static void verify_back(struct io_thread *t)
 			r->dir = DIR_READ;
 			/* a synchronous engine is timed per call; an async one per
 			 * submission batch, by submit(), as in run_async */
-			r->start_ns = inline_done ? now_ns() : now;
+			r->start_ns = r->issue_ns = inline_done ? now_ns() : now;
 			int ret = t->ops->queue(t, r);
 			if (ret == IO_Q_BUSY) {	/* this block again after a reap */
 				t->free_reqs[t->nfree++] = r;
@@ -970,6 +988,10 @@ static void reset_thread(struct io_thread *t)
 	memset(t->bytes, 0, sizeof(t->bytes));
 	hist_init(&t->clat[0]);
 	hist_init(&t->clat[1]);
+	for (int d = 0; d < 2; d++) {
+		moments_init(&t->lat[d]);
+		moments_init(&t->slat[d]);
+	}
 	for (int i = 0; i < t->nfiles; i++)
 		t->files[i].pos[0] = t->files[i].pos[1] = 0;
 	if (t->use_map)
@@ -1164,12 +1186,18 @@ static void job_result(const struct io_job *job, struct io_result *res)
 	hist_init(&res->clat);
 	hist_init(&res->dir_clat[0]);
 	hist_init(&res->dir_clat[1]);
+	for (int d = 0; d < 2; d++) {
+		moments_init(&res->lat[d]);
+		moments_init(&res->slat[d]);
+	}
 	for (int i = 0; i < job->nthreads; i++) {
 		const struct io_thread *t = &job->threads[i];
 		for (int d = 0; d < 2; d++) {
 			res->ios[d] += t->ios[d];
 			res->bytes[d] += t->bytes[d];
 			hist_merge(&res->dir_clat[d], &t->clat[d]);
+			moments_merge(&res->lat[d], t->async ? &t->lat[d] : &t->clat[d].m);
+			moments_merge(&res->slat[d], &t->slat[d]);
 		}
 		if (t->end_ns - t->start_ns > res->elapsed_ns)
 			res->elapsed_ns = t->end_ns - t->start_ns;

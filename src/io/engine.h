@@ -37,7 +37,8 @@ struct io_req {
 	enum io_dir dir;
 	int res;		/* bytes done, or -errno */
 	unsigned index;		/* slot in the thread's request array */
-	uint64_t start_ns;
+	uint64_t start_ns;	/* fio's start_time: before the submitting call */
+	uint64_t issue_ns;	/* fio's issue_time: async, when that call returned */
 	void *buf;
 };
 

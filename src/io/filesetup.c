@@ -244,6 +244,7 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->job = job;
 	t->id = id;
 	t->depth = (job->ops->flags & ENGINE_SYNC) ? 1 : (unsigned)o->iodepth;
+	t->async = !(job->ops->flags & ENGINE_SYNC);
 	t->nfiles = job->nfiles;
 	io_block_sizes(o, &t->min_bs, &t->max_bs);
 	t->buf_size = (size_t)((t->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);

@@ -229,8 +229,13 @@ struct io_result {
 	uint64_t ios[2], bytes[2];
 	uint64_t elapsed_ns;		/* longest thread's measured time */
 	uint64_t verify_ns;		/* longest read-back after a verified write job */
+	/* fio's three latencies: clat from the I/O's issue (a synchronous
+	 * call's start, or when the async submit call returned) to its
+	 * completion, with percentiles; lat from before the submit call; slat
+	 * the submit call itself (async engines only, as fio) */
 	struct histogram clat;		/* both directions */
 	struct histogram dir_clat[2];
+	struct moments lat[2], slat[2];
 	uint64_t usr_ns, sys_ns;	/* process CPU over the measured window */
 	double compress_ratio;		/* zstd size / size of data written; -1 = none */
 	uint64_t verified_blocks;
@@ -281,6 +286,7 @@ struct io_thread {
 	struct io_req *held;		/* queue() said busy: retry first */
 	int fixed_dir;			/* DIR_READ, DIR_WRITE, or -1 for a mix */
 	bool random, use_map, verify;
+	bool async;			/* the engine completes later: slat is measured */
 	bool refill, scramble;	/* before each write: new data, or fio's small scramble */
 	struct rng rng;
 	struct permutation perm;
@@ -352,6 +358,7 @@ struct io_thread {
 	uint64_t ios[2], bytes[2];
 	uint64_t verified;
 	struct histogram clat[2];
+	struct moments lat[2], slat[2];
 	/* activity windows and fio's distributions */
 	struct winbuf wb;
 	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
@@ -368,7 +375,7 @@ struct io_thread {
 
 /* One logged I/O (log_avg_msec=0). */
 struct io_logent {
-	uint64_t t_ns, lat_ns;
+	uint64_t t_ns, lat_ns, slat_ns;
 	uint32_t len;
 	uint8_t dir;
 };

@@ -49,8 +49,16 @@ static void si(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", v);
 }
 
+/* fio's "slat (usec): ..." lines: nothing when not measured. */
+static void moments_line(struct out *o, const char *name, const struct moments *m)
+{
+	if (m->n)
+		put(o, "    %s (usec): min=%.2f, max=%.2f, avg=%.2f, stdev=%.2f\n", name, m->min / 1e3,
+		    m->max / 1e3, m->mean / 1e3, moments_stddev(m) / 1e3);
+}
+
 static void direction(struct out *o, const char *name, uint64_t ios, uint64_t bytes,
-		      const struct histogram *h, double secs)
+		      const struct histogram *h, const struct moments *slat, double secs)
 {
 	char iops[32], vol[32];
 
@@ -60,8 +68,8 @@ static void direction(struct out *o, const char *name, uint64_t ios, uint64_t by
 	    (double)bytes / secs / (1 << 20), (double)bytes / secs / 1e6, vol, secs * 1e3);
 	if (!h->n)
 		return;
-	put(o, "    clat (usec): min=%.2f, max=%.2f, avg=%.2f, stdev=%.2f\n", h->min / 1e3,
-	    h->max / 1e3, h->mean / 1e3, hist_stddev(h) / 1e3);
+	moments_line(o, "slat", slat);
+	moments_line(o, "clat", &h->m);
 	put(o, "    clat percentiles (usec):");
 	for (size_t i = 0; i < NPCTS; i++)
 		put(o, "%s %.2fth=[%.2f]", i ? "," : "", pcts[i], hist_percentile(h, pcts[i]) / 1e3);
@@ -95,9 +103,11 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 	put(&o, "%s: (groupid=%d, jobs=%lld): err= 0\n", opt->name, group, (long long)opt->numjobs);
 	if (r->ios[DIR_READ] || io_has_reads(opt))
 		direction(&o, "read", r->ios[DIR_READ], r->bytes[DIR_READ], &r->dir_clat[DIR_READ],
+			  &r->slat[DIR_READ],
 			  io_dir_secs(opt, r, DIR_READ));
 	if (r->ios[DIR_WRITE] || io_has_writes(opt))
 		direction(&o, "write", r->ios[DIR_WRITE], r->bytes[DIR_WRITE], &r->dir_clat[DIR_WRITE],
+			  &r->slat[DIR_WRITE],
 			  io_dir_secs(opt, r, DIR_WRITE));
 	put(&o, "  cpu: usr=%.2f%%, sys=%.2f%%\n", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall);
@@ -129,16 +139,18 @@ static const double fio_pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95,
 				   99.95, 99.99 };
 #define FIO_NPCTS (sizeof(fio_pcts) / sizeof(fio_pcts[0]))
 
-static json_t *lat_json(const struct histogram *h, bool pct)
+/* fio's latency object: the moments, and percentiles where there is a
+ * histogram (fio gives them for clat only, by default). */
+static json_t *lat_json(const struct moments *m, const struct histogram *h)
 {
 	json_t *c = json_object();
 
-	json_object_set_new(c, "min", json_integer((json_int_t)(h->n ? h->min : 0)));
-	json_object_set_new(c, "max", json_integer((json_int_t)(h->n ? h->max : 0)));
-	json_object_set_new(c, "mean", json_real(h->n ? h->mean : 0));
-	json_object_set_new(c, "stddev", json_real(h->n ? hist_stddev(h) : 0));
-	json_object_set_new(c, "N", json_integer((json_int_t)h->n));
-	if (pct && h->n) {
+	json_object_set_new(c, "min", json_integer((json_int_t)(m->n ? m->min : 0)));
+	json_object_set_new(c, "max", json_integer((json_int_t)(m->n ? m->max : 0)));
+	json_object_set_new(c, "mean", json_real(m->n ? m->mean : 0));
+	json_object_set_new(c, "stddev", json_real(m->n ? moments_stddev(m) : 0));
+	json_object_set_new(c, "N", json_integer((json_int_t)m->n));
+	if (h && h->n) {
 		json_t *p = json_object();
 		char key[32];
 		for (size_t i = 0; i < FIO_NPCTS; i++) {
@@ -151,12 +163,10 @@ static json_t *lat_json(const struct histogram *h, bool pct)
 }
 
 static json_t *fio_direction(uint64_t ios, uint64_t bytes, const struct histogram *h,
+			     const struct moments *slat, const struct moments *lat,
 			     const struct io_rate_stats *st, double secs)
 {
 	json_t *d = json_object();
-	struct histogram empty;
-
-	hist_init(&empty);
 	json_object_set_new(d, "io_bytes", json_integer((json_int_t)bytes));
 	json_object_set_new(d, "io_kbytes", json_integer((json_int_t)(bytes / 1024)));
 	json_object_set_new(d, "bw_bytes", json_integer((json_int_t)((double)bytes / secs)));
@@ -166,12 +176,10 @@ static json_t *fio_direction(uint64_t ios, uint64_t bytes, const struct histogra
 	json_object_set_new(d, "total_ios", json_integer((json_int_t)ios));
 	json_object_set_new(d, "short_ios", json_integer(0));
 	json_object_set_new(d, "drop_ios", json_integer(0));
-	/* one latency is measured per I/O (submission to completion): it is
-	 * clat, and lat as well; slat is not measured (N = 0), as fio shows
-	 * it for synchronous engines */
-	json_object_set_new(d, "slat_ns", lat_json(&empty, false));
-	json_object_set_new(d, "clat_ns", lat_json(h, true));
-	json_object_set_new(d, "lat_ns", lat_json(h, false));
+	/* slat has N 0 for a synchronous engine, as fio's */
+	json_object_set_new(d, "slat_ns", lat_json(slat, NULL));
+	json_object_set_new(d, "clat_ns", lat_json(&h->m, h));
+	json_object_set_new(d, "lat_ns", lat_json(lat, NULL));
 	bool any = st && st->samples;
 	json_object_set_new(d, "bw_min", json_integer(any ? (json_int_t)st->bw_min : 0));
 	json_object_set_new(d, "bw_max", json_integer(any ? (json_int_t)st->bw_max : 0));
@@ -280,12 +288,14 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	json_object_set_new(j, "elapsed", json_integer((json_int_t)(secs + 0.999)));
 	json_object_set_new(j, "job options", opts);
 	json_object_set_new(j, "read", fio_direction(r->ios[0], r->bytes[0], &r->dir_clat[0],
+						     &r->slat[0], &r->lat[0],
 						     &r->rate[0], io_dir_secs(opt, r, 0)));
 	json_object_set_new(j, "write", fio_direction(r->ios[1], r->bytes[1], &r->dir_clat[1],
+						      &r->slat[1], &r->lat[1],
 						      &r->rate[1], io_dir_secs(opt, r, 1)));
-	json_object_set_new(j, "trim", fio_direction(0, 0, &empty, NULL, secs));
+	json_object_set_new(j, "trim", fio_direction(0, 0, &empty, &empty.m, &empty.m, NULL, secs));
 	json_object_set_new(j, "sync", json_pack("{s:i,s:o}", "total_ios", 0, "lat_ns",
-						 lat_json(&empty, false)));
+						 lat_json(&empty.m, NULL)));
 	/* The threads are one job, as with fio's group_reporting, which sums
 	 * its jobs' runtimes here: usr_cpu x job_runtime is then all the CPU. */
 	json_object_set_new(j, "job_runtime", json_integer((json_int_t)((secs + (double)r->verify_ns / 1e9) *
@@ -343,34 +353,32 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 
 /* ---- fio's terse format, version 3 ----------------------------------- */
 
-static void terse_lat(struct out *o, const struct histogram *h)
+static void terse_lat(struct out *o, const struct moments *m)
 {
-	if (!h->n) {
+	if (!m->n) {
 		put(o, ";0;0;0.000000;0.000000");
 		return;
 	}
-	put(o, ";%llu;%llu;%f;%f", (unsigned long long)(h->min / 1000),
-	    (unsigned long long)(h->max / 1000), h->mean / 1e3, hist_stddev(h) / 1e3);
+	put(o, ";%llu;%llu;%f;%f", (unsigned long long)(m->min / 1000),
+	    (unsigned long long)(m->max / 1000), m->mean / 1e3, moments_stddev(m) / 1e3);
 }
 
 static void terse_dir(struct out *o, uint64_t ios, uint64_t bytes, const struct histogram *h,
+		      const struct moments *slat, const struct moments *lat,
 		      const struct io_rate_stats *st, double secs)
 {
-	struct histogram empty;
-
-	hist_init(&empty);
 	put(o, ";%llu;%llu;%llu;%llu", (unsigned long long)(bytes / 1024),
 	    (unsigned long long)((double)bytes / 1024 / secs), (unsigned long long)((double)ios / secs),
 	    (unsigned long long)(ios ? secs * 1e3 + 0.5 : 0));
-	terse_lat(o, &empty);		/* slat: not measured */
-	terse_lat(o, h);		/* clat */
+	terse_lat(o, slat);
+	terse_lat(o, &h->m);
 	for (size_t i = 0; i < 20; i++)
 		if (i < FIO_NPCTS && h->n)
 			put(o, ";%f%%=%llu", fio_pcts[i],
 			    (unsigned long long)(hist_percentile(h, fio_pcts[i]) / 1000));
 		else
 			put(o, ";0%%=0");
-	terse_lat(o, h);		/* lat: the same measure */
+	terse_lat(o, lat);
 	bool any = st->samples > 0;
 	put(o, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)(any ? st->bw_min : 0),
 	    (unsigned long long)(any ? st->bw_max : 0), any ? 100.0 : 0.0, any ? st->bw_mean : 0,
@@ -388,8 +396,10 @@ void io_result_terse(const struct io_options *opt, const struct io_result *r, in
 
 	buf[0] = 0;
 	put(&o, "3;fsbench-%s;%s;%d;0", fsbench_version, opt->name, group);
-	terse_dir(&o, r->ios[0], r->bytes[0], &r->dir_clat[0], &r->rate[0], io_dir_secs(opt, r, 0));
-	terse_dir(&o, r->ios[1], r->bytes[1], &r->dir_clat[1], &r->rate[1], io_dir_secs(opt, r, 1));
+	terse_dir(&o, r->ios[0], r->bytes[0], &r->dir_clat[0], &r->slat[0], &r->lat[0], &r->rate[0],
+		  io_dir_secs(opt, r, 0));
+	terse_dir(&o, r->ios[1], r->bytes[1], &r->dir_clat[1], &r->slat[1], &r->lat[1], &r->rate[1],
+		  io_dir_secs(opt, r, 1));
 	put(&o, ";%f%%;%f%%;%llu;%llu;%llu", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall, (unsigned long long)r->ctx,
 	    (unsigned long long)r->majf, (unsigned long long)r->minf);

@@ -9,9 +9,8 @@
  * KiB/s and IO/s, and a block size of 0, as fio writes them.  Files are
  * named PREFIX_lat.N.log, PREFIX_clat.N.log, PREFIX_slat.N.log,
  * PREFIX_bw.N.log and PREFIX_iops.N.log, N counting every thread of every
- * job from 1.  fsbench measures one latency per I/O (submission to
- * completion): it goes to both the lat and clat logs, and the slat log is
- * left empty, as fio leaves it for synchronous engines.
+ * job from 1.  clat, lat and slat are fio's (iojob.h): the slat log is
+ * empty for a synchronous engine, as fio leaves it.
  */
 #include "io_internal.h"
 #include "../core/error.h"
@@ -46,7 +45,8 @@ static int close_log(FILE *f, const char *path)
 	return 0;
 }
 
-/* kind: 0 lat (and clat), 1 bw, 2 iops */
+enum { LOG_LAT, LOG_CLAT, LOG_SLAT, LOG_BW, LOG_IOPS };
+
 static void write_entries(FILE *f, const struct io_thread *t, int kind)
 {
 	const struct io_options *o = t->o;
@@ -56,7 +56,9 @@ static void write_entries(FILE *f, const struct io_thread *t, int kind)
 			unsigned n = c + 1 == t->nchunks ? t->chunk_used : IO_LOG_CHUNK;
 			for (unsigned i = 0; i < n; i++) {
 				const struct io_logent *e = &t->chunks[c][i];
-				unsigned long long v = kind == 0 ? e->lat_ns : kind == 2 ? 1 :
+				unsigned long long v = kind == LOG_LAT ? e->lat_ns :
+					kind == LOG_CLAT ? e->lat_ns - e->slat_ns :
+					kind == LOG_SLAT ? e->slat_ns : kind == LOG_IOPS ? 1 :
 					(unsigned long long)((double)e->len / 1024.0 /
 							     ((double)(e->lat_ns ? e->lat_ns : 1) / 1e9));
 				fprintf(f, "%llu, %llu, %u, %u, 0\n", (unsigned long long)(e->t_ns / 1000000),
@@ -71,10 +73,13 @@ static void write_entries(FILE *f, const struct io_thread *t, int kind)
 		for (int d = 0; d < 2; d++) {
 			if (!(d == DIR_READ ? io_has_reads(o) : io_has_writes(o)))
 				continue;
-			if (kind == 0 && !w->ios[d])
+			if (kind <= LOG_SLAT && !w->ios[d])
 				continue;	/* no latency in a window without I/O */
-			unsigned long long v = kind == 0 ? w->lat_sum[d] / w->ios[d] :
-				kind == 1 ? (unsigned long long)((double)w->bytes[d] / 1024.0 / secs) :
+			/* the window keeps clat's sum and slat's; lat is both */
+			unsigned long long v = kind == LOG_CLAT ? w->lat_sum[d] / w->ios[d] :
+				kind == LOG_SLAT ? w->slat_sum[d] / w->ios[d] :
+				kind == LOG_LAT ? (w->lat_sum[d] + w->slat_sum[d]) / w->ios[d] :
+				kind == LOG_BW ? (unsigned long long)((double)w->bytes[d] / 1024.0 / secs) :
 				(unsigned long long)((double)w->ios[d] / secs);
 			fprintf(f, "%llu, %llu, %d, 0, 0\n", (unsigned long long)(w->end_ns / 1000000), v,
 				d);
@@ -97,8 +102,8 @@ int io_write_logs(const struct io_job *job)
 			FILE *f = open_log(o->write_lat_log, lat_kinds[k], n, path, sizeof(path));
 			if (!f)
 				return -1;
-			if (k < 2)
-				write_entries(f, t, 0);
+			if (k < 2 || t->async)	/* fio: no slat for a synchronous engine */
+				write_entries(f, t, LOG_LAT + k);
 			if (close_log(f, path))
 				return -1;
 		}
@@ -109,7 +114,7 @@ int io_write_logs(const struct io_job *job)
 			FILE *f = open_log(prefix[k], k ? "iops" : "bw", n, path, sizeof(path));
 			if (!f)
 				return -1;
-			write_entries(f, t, k + 1);
+			write_entries(f, t, k ? LOG_IOPS : LOG_BW);
 			if (close_log(f, path))
 				return -1;
 		}
