@@ -220,15 +220,21 @@ static int cmd_io(const struct cli_args *a)
 			disk_delta(devname, &da, &db, ns_to_s(now_ns() - t0), &disk);
 		for (int j = first; j < last; j++) {
 			char text[DETAIL_MAX];
+			int h = j;	/* the entry printed */
+			/* fio's group_reporting: a job that has it joins the entry
+			 * before it when both are in its reporting group */
+			while (j + 1 < last && c->set.jobs[j + 1].group_reporting &&
+			       c->set.group[j + 1] == c->set.group[h])
+				io_result_merge(&res[h], &res[++j]);
 			if (c->json) {
-				json_array_append_new(jobs, io_result_json(&c->set.jobs[j], &res[j],
-									   c->set.group[j], c->set.given[j]));
+				json_array_append_new(jobs, io_result_json(&c->set.jobs[h], &res[h],
+									   c->set.group[h], c->set.given[h]));
 			} else if (c->terse) {
-				io_result_terse(&c->set.jobs[j], &res[j], c->set.group[j],
+				io_result_terse(&c->set.jobs[h], &res[h], c->set.group[h],
 						disk.name[0] ? &disk : NULL, text, sizeof(text));
 				fputs(text, stdout);
 			} else {
-				io_result_text(&c->set.jobs[j], &res[j], c->set.group[j], text,
+				io_result_text(&c->set.jobs[h], &res[h], c->set.group[h], text,
 					       sizeof(text));
 				fputs(text, stdout);
 			}

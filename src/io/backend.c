@@ -5,10 +5,12 @@
  * in full when the job reads, fallocated when it only writes), free space
  * is checked first, and each thread gets its descriptors, request slots
  * and aligned buffers.  Run: the threads of all jobs in a run meet at a
- * gate, wait for a wait_for job to end, sleep startdelay, do ramp_time of unrecorded I/O, then the
- * measured part; sync engines time each call, async engines stamp a batch
- * at submission and reap completions in batches.  Close: descriptors
- * closed, files fsbench created removed.
+ * gate, wait for their wait_for job to end, sleep startdelay, do
+ * ramp_time of unrecorded I/O, then the measured part; sync engines time
+ * each call, async engines stamp a batch before and after the submit call
+ * and reap completions in batches.  exitall, steady state (steadystate.c)
+ * and a stop end threads through one flag each checks per I/O.  Close:
+ * descriptors closed, files fsbench created removed.
  */
 #define _GNU_SOURCE
 #include "io_internal.h"
@@ -1209,6 +1211,9 @@ static void job_result(const struct io_job *job, struct io_result *res)
 		res->sys_ns += t->sys_ns;
 		res->verified_blocks += t->verified;
 	}
+	res->nthreads = job->nthreads;
+	res->wall_ns = res->elapsed_ns * (uint64_t)job->nthreads;
+	res->runtime_ns = (res->elapsed_ns + res->verify_ns) * (uint64_t)job->nthreads;
 	struct timespec wall;
 	clock_gettime(CLOCK_REALTIME, &wall);
 	res->start_epoch_ms = ((uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec -
@@ -1227,6 +1232,69 @@ static void job_result(const struct io_job *job, struct io_result *res)
 			close(fd);
 		}
 	}
+}
+
+/* Pooled statistics of two sets of windows from their counts, means and
+ * sample deviations (Chan's formula). */
+static void pool(double *mean, double *dev, uint64_t n, double mean2, double dev2, uint64_t n2)
+{
+	uint64_t all = n + n2;
+	double delta = mean2 - *mean;
+	double m2 = *dev * *dev * (double)(n ? n - 1 : 0) + dev2 * dev2 * (double)(n2 ? n2 - 1 : 0) +
+		    delta * delta * (double)n * (double)n2 / (double)all;
+
+	*mean += delta * (double)n2 / (double)all;
+	*dev = all > 1 ? sqrt(m2 / (double)(all - 1)) : 0;
+}
+
+void io_result_merge(struct io_result *dst, const struct io_result *src)
+{
+	for (int d = 0; d < 2; d++) {
+		struct io_rate_stats *a = &dst->rate[d];
+		const struct io_rate_stats *b = &src->rate[d];
+		dst->ios[d] += src->ios[d];
+		dst->bytes[d] += src->bytes[d];
+		hist_merge(&dst->dir_clat[d], &src->dir_clat[d]);
+		moments_merge(&dst->lat[d], &src->lat[d]);
+		moments_merge(&dst->slat[d], &src->slat[d]);
+		if (b->samples && !a->samples) {
+			*a = *b;
+		} else if (b->samples) {
+			pool(&a->bw_mean, &a->bw_dev, a->samples, b->bw_mean, b->bw_dev, b->samples);
+			pool(&a->iops_mean, &a->iops_dev, a->samples, b->iops_mean, b->iops_dev,
+			     b->samples);
+			a->bw_min = fmin(a->bw_min, b->bw_min);
+			a->bw_max = fmax(a->bw_max, b->bw_max);
+			a->iops_min = fmin(a->iops_min, b->iops_min);
+			a->iops_max = fmax(a->iops_max, b->iops_max);
+			a->samples += b->samples;
+		}
+	}
+	hist_merge(&dst->clat, &src->clat);
+	for (int b = 0; b < IO_DEPTH_BUCKETS; b++) {
+		dst->depth_level[b] += src->depth_level[b];
+		dst->depth_submit[b] += src->depth_submit[b];
+		dst->depth_complete[b] += src->depth_complete[b];
+	}
+	dst->depth_sum += src->depth_sum;
+	dst->depth_n += src->depth_n;
+	dst->elapsed_ns = dst->elapsed_ns > src->elapsed_ns ? dst->elapsed_ns : src->elapsed_ns;
+	dst->verify_ns = dst->verify_ns > src->verify_ns ? dst->verify_ns : src->verify_ns;
+	dst->usr_ns += src->usr_ns;
+	dst->sys_ns += src->sys_ns;
+	dst->ctx += src->ctx;
+	dst->majf += src->majf;
+	dst->minf += src->minf;
+	dst->verified_blocks += src->verified_blocks;
+	dst->nthreads += src->nthreads;
+	dst->wall_ns += src->wall_ns;
+	dst->runtime_ns += src->runtime_ns;
+	if (src->start_ns < dst->start_ns) {
+		dst->start_ns = src->start_ns;
+		dst->start_epoch_ms = src->start_epoch_ms;
+	}
+	if (dst->compress_ratio < 0)
+		dst->compress_ratio = src->compress_ratio;
 }
 
 static int run_jobs(struct io_job **jobs, int njobs, const int *groups,

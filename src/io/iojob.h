@@ -246,6 +246,11 @@ struct io_result {
 	uint64_t ctx, majf, minf;	/* getrusage of the I/O threads */
 	uint64_t start_epoch_ms;	/* when measurement began, wall clock */
 	uint64_t start_ns;		/* the same, CLOCK_MONOTONIC (the first thread's) */
+	/* threads, and their measured time added up (each job's longest
+	 * times its threads; with its read-back, runtime_ns): fio's jobs=,
+	 * and what its CPU percentages and job_runtime are of */
+	int nthreads;
+	uint64_t wall_ns, runtime_ns;
 	uint64_t depth_sum, depth_n;	/* requests in flight as each was queued */
 	/* ss_dur: the steady-state window (fio's), oldest first */
 	struct io_ss_result {
@@ -387,6 +392,12 @@ struct io_logent {
  * thread's error set.  Files fsbench created are removed unless keep. */
 int io_group_run(const struct io_options *jobs, int njobs, const char *dir,
 		 struct io_result *results, bool keep);
+
+/* fio's group_reporting across jobs: src (a later job of dst's reporting
+ * group) added into dst, as fio reports the group as one (its counts,
+ * latencies, bandwidth statistics and CPU pooled; dst's name, options and
+ * timeline). */
+void io_result_merge(struct io_result *dst, const struct io_result *src);
 
 /* The same with what crosses jobs in a job file: groups[i] is job i's
  * reporting group (fio's groupid, which exitall's exit_what=group ends

@@ -185,7 +185,8 @@ const struct param_def io_option_defs[] = {
 	{ "thread", PT_BOOL, P(thread), "0", 0, 0, NULL,
 	  "accepted for fio compatibility: fsbench always uses threads" },
 	{ "group_reporting", PT_BOOL, P(group_reporting), "0", 0, 0, NULL,
-	  "accepted for fio compatibility: each job's threads are always reported together" },
+	  "fsbench io: a job with it is reported with the job before it in its reporting group, "
+	  "as one (a job's own threads always are)" },
 	{ "disk_util", PT_BOOL, P(disk_util), "1", 0, 0, NULL, "accepted for fio compatibility" },
 	{ "clat_percentiles", PT_BOOL, P(clat_percentiles), "1", 0, 0, NULL,
 	  "accepted for fio compatibility: percentiles are always recorded" },

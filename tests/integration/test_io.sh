@@ -122,6 +122,17 @@ check "io json: libaio's slat, clat and lat as fio's" jqt '.jobs[0].read as $r |
 (cd "$T" && FSB io --name=s --rw=randread --bs=4k --size=8m --output-format=json) >"$WORK/s2.json" 2>/dev/null
 check "io json: psync has no slat" jqt '.jobs[0].read | .slat_ns.N == 0 and .lat_ns.N == .total_ios and
 	.lat_ns.mean == .clat_ns.mean' "$WORK/s2.json"
+# fio's group_reporting: jobs of one reporting group are one entry (the
+# first's name, every thread counted); new_group keeps them apart
+printf '[global]\nsize=1m\nrw=read\ngroup_reporting\n[a]\nnumjobs=2\n[b]\n' >"$WORK/g.fio"
+(cd "$T" && FSB io "$WORK/g.fio" --output-format=json) >"$WORK/g.json" 2>/dev/null
+check "io json: group_reporting pools a group's jobs" jqt '(.jobs | length) == 1 and
+	.jobs[0].jobname == "a" and .jobs[0].read.total_ios == 768 and .jobs[0].fsbench.numjobs == 3 and
+	.jobs[0].read.clat_ns.N == 768' "$WORK/g.json"
+printf '[b]\nnew_group\n' >>"$WORK/g.fio"
+(cd "$T" && FSB io "$WORK/g.fio" --output-format=json) >"$WORK/g.json" 2>/dev/null
+check "io json: new_group is its own entry" jqt '(.jobs | length) == 2 and .jobs[1].groupid == 1 and
+	.jobs[1].read.total_ios == 256' "$WORK/g.json"
 check "io json: job options as given" jqt '.jobs[0]["job options"] | .rw == "randrw" and .name == "k" and .iodepth == "4"' "$WORK/k2.json"
 check "io json: distributions sum to 100%" jqt '.jobs[0] | ([.iodepth_level[]] | add) > 99.9 and
 	([.iodepth_submit[]] | add) > 99.9 and ([.latency_ns[], .latency_us[], .latency_ms[]] | add) > 99.9' "$WORK/k2.json"
