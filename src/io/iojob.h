@@ -236,7 +236,7 @@ struct io_result {
 	struct histogram clat;		/* both directions */
 	struct histogram dir_clat[2];
 	struct moments lat[2], slat[2];
-	uint64_t usr_ns, sys_ns;	/* process CPU over the measured window */
+	uint64_t usr_ns, sys_ns;	/* the I/O threads' CPU from the measured start on */
 	double compress_ratio;		/* zstd size / size of data written; -1 = none */
 	uint64_t verified_blocks;
 	struct io_rate_stats rate[2];
@@ -246,11 +246,11 @@ struct io_result {
 	uint64_t ctx, majf, minf;	/* getrusage of the I/O threads */
 	uint64_t start_epoch_ms;	/* when measurement began, wall clock */
 	uint64_t start_ns;		/* the same, CLOCK_MONOTONIC (the first thread's) */
-	/* threads, and their measured time added up (each job's longest
-	 * times its threads; with its read-back, runtime_ns): fio's jobs=,
-	 * and what its CPU percentages and job_runtime are of */
+	/* threads, and their time added up (each job's longest, with its
+	 * read-back, times its threads): fio's jobs=, and what its CPU
+	 * percentages and job_runtime are of */
 	int nthreads;
-	uint64_t wall_ns, runtime_ns;
+	uint64_t runtime_ns;
 	uint64_t depth_sum, depth_n;	/* requests in flight as each was queued */
 	/* ss_dur: the steady-state window (fio's), oldest first */
 	struct io_ss_result {

@@ -92,10 +92,12 @@ static uint64_t ss_mean(const uint64_t *v, unsigned n)
 	return n ? sum / n : 0;
 }
 
-/* The threads' measured time added up, in seconds (never 0). */
+/* The threads' time added up, read-back included, in seconds (never 0):
+ * what fio's CPU percentages are of. */
 static double thread_secs(const struct io_options *opt, const struct io_result *r, double secs)
 {
-	return r->wall_ns ? (double)r->wall_ns / 1e9 : secs * (double)opt->numjobs;
+	return r->runtime_ns ? (double)r->runtime_ns / 1e9
+			     : (secs + (double)r->verify_ns / 1e9) * (double)opt->numjobs;
 }
 
 void io_result_text(const struct io_options *opt, const struct io_result *r, int group,
