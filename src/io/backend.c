@@ -1232,7 +1232,7 @@ static void job_result(const struct io_job *job, struct io_result *res)
 	res->compress_ratio = -1;
 	/* what a compressing filesystem was given to store; a job that only
 	 * read would have its file's pages cached by the sample, for nothing */
-	if (!(job->ops->flags & ENGINE_NO_DATA) && io_has_writes(&job->o)) {
+	if (!(job->ops->flags & (ENGINE_NO_DATA | ENGINE_FAKE_IO)) && io_has_writes(&job->o)) {
 		const struct io_file *f = &job->threads[0].files[0];
 		int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {

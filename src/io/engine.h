@@ -50,6 +50,9 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
 #define ENGINE_SYNC	1u
 /* No data moves (null): verify and lay-out make no sense. */
 #define ENGINE_NO_DATA	2u
+/* Files, but no data moves (fio's FIO_FAKEIO: ftruncate, falloc): no
+ * verify, and nothing written whose compressibility means anything. */
+#define ENGINE_FAKE_IO	4u
 
 struct io_engine_ops {
 	const char *name;	/* ioengine=NAME, as fio calls it */
@@ -78,5 +81,7 @@ extern char engine_choices[];
 /* Transfer a whole request with pread/pwrite-like calls: shared by psync
  * and sync.  Returns bytes done or -errno. */
 int engine_full_transfer(int fd, struct io_req *r, bool positioned);
+/* The same with preadv2/pwritev2 and their RWF_* flags (pvsync, pvsync2). */
+int engine_vector_transfer(int fd, struct io_req *r, int flags);
 
 #endif

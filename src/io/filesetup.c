@@ -398,9 +398,11 @@ int io_job_open(const struct io_options *o, const char *dir, struct io_job **out
 		free(job);
 		return error_set("unknown ioengine %d", o->ioengine);
 	}
-	if (io_verify_mode(o) && (job->ops->flags & ENGINE_NO_DATA)) {
+	if (io_verify_mode(o) && (job->ops->flags & (ENGINE_NO_DATA | ENGINE_FAKE_IO))) {
+		const char *name = job->ops->name;	/* static */
 		free(job);
-		return error_set("option 'verify' needs an engine that moves data, not ioengine=null");
+		return error_set("option 'verify' needs an engine that moves data, not ioengine=%s",
+				 name);
 	}
 	job->nthreads = (int)o->numjobs;
 	job->nfiles = (int)o->nrfiles;

@@ -152,6 +152,9 @@ struct io_options {
 	bool refill_buffers, scramble_buffers;
 	int64_t buffer_compress_percentage;
 	char buffer_pattern[PARAM_STR_MAX];
+	bool hipri;
+	int64_t hipri_percentage;
+	bool nowait;
 	bool registerfiles;
 	bool fixedbufs;
 	bool sqthread_poll;

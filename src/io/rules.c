@@ -445,6 +445,10 @@ int io_options_validate(const struct io_options *o)
 				 "and map disagree there; add norandommap, or use "
 				 "random_generator=lfsr", vmode ? "verify" : "a random map",
 				 (unsigned long long)o->ba, (unsigned long long)min);
+	const struct io_engine_ops *e = engine_at(o->ioengine);
+	if ((o->hipri || o->nowait) && e && strcmp(e->name, "pvsync2"))
+		return error_set("option '%s' is pvsync2's here (fio's io_uring polls with it: "
+				 "fsbench's io_uring does not)", o->hipri ? "hipri" : "nowait");
 	struct ss_spec ss;
 	if (io_ss_spec(o, &ss))
 		return -1;

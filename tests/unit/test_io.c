@@ -212,9 +212,9 @@ static void test_jobfile_errors(void **state)
 	assert_non_null(strstr(error_get(), "'foo'"));
 
 	memset(&set, 0, sizeof(set));
-	assert_int_equal(jobfile_parse("x.fio", "[a]\nfoo=1\nhipri\n", true, &set), 0);
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nfoo=1\ncmdprio_percentage=10\n", true, &set), 0);
 	assert_non_null(strstr(set.warnings, "x.fio:2: option 'foo'"));
-	assert_non_null(strstr(set.warnings, "x.fio:3: option 'hipri'"));
+	assert_non_null(strstr(set.warnings, "x.fio:3: option 'cmdprio_percentage'"));
 
 	memset(&set, 0, sizeof(set));
 	assert_int_equal(jobfile_parse("x.fio", "[a]\nbs=4q\n", false, &set), -1);
@@ -309,7 +309,8 @@ static int engine_unavailable(const char *engine)
 
 static void test_each_engine(void **state)
 {
-	static const char *engines[] = { "psync", "sync", "io_uring", "libaio", "mmap", "null" };
+	static const char *engines[] = { "psync", "sync", "io_uring", "libaio", "mmap", "null",
+					 "pvsync", "pvsync2" };
 	(void)state;
 
 	for (size_t e = 0; e < sizeof(engines) / sizeof(engines[0]); e++) {
@@ -357,6 +358,41 @@ static void test_each_engine(void **state)
 			unlink(path);
 		}
 	}
+}
+
+/* fio's engines that move no data: ftruncate cuts the file to each
+ * write's offset (a 1 MiB sequential job leaves it at 1 MiB less a
+ * block, as fio's), falloc allocates each range; neither verifies, and
+ * neither has written data to sample. */
+static void test_fake_io_engines(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	struct stat st;
+	char path[512];
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/t.dat", dir);
+	job(&o, "rw=write,ioengine=ftruncate,size=1m,bs=4k,filename=t.dat");
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
+	assert_int_equal(res->ios[1], 256);
+	assert_true(res->compress_ratio < 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, (1 << 20) - 4096);
+	job(&o, "rw=randread,ioengine=ftruncate,size=1m,bs=4k,filename=t.dat");
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), -1);
+	assert_non_null(strstr(error_get(), "only writes"));
+	job(&o, "rw=randwrite,ioengine=falloc,size=1m,bs=4k,filename=t.dat");
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
+	assert_int_equal(res->ios[1], 256);
+	assert_true(res->compress_ratio < 0);
+	job(&o, "rw=write,ioengine=falloc,size=1m,verify=crc32c,filename=t.dat");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "not ioengine=falloc"));
+	job(&o, "rw=read,ioengine=psync,hipri=1");
+	assert_int_equal(io_options_validate(&o), -1);	/* pvsync2's flag, refused elsewhere */
+	unlink(path);
+	free(res);
 }
 
 static void test_time_based_and_threads(void **state)
@@ -1288,6 +1324,7 @@ int main(void)
 		cmocka_unit_test(test_jobfile_from_args),
 		cmocka_unit_test(test_jobfile_cross_job),
 		cmocka_unit_test_setup_teardown(test_each_engine, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_fake_io_engines, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_time_based_and_threads, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_catches_corruption, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_interval_and_pattern, setup_dir, teardown_dir),

@@ -1,0 +1,28 @@
+/*
+ * falloc.c: every I/O is fallocate(2) over its range (fio's falloc
+ * engine): a write allocates (mode 0, which may extend the file), a read
+ * allocates without changing the size (FALLOC_FL_KEEP_SIZE).  fio's trims
+ * punch holes; fsbench issues no trims.  No data moves.
+ */
+#define _GNU_SOURCE
+#include "iojob.h"
+
+#include <errno.h>
+#include <fcntl.h>
+
+static int falloc_queue(struct io_thread *t, struct io_req *r)
+{
+	int mode = r->dir == DIR_READ ? FALLOC_FL_KEEP_SIZE : 0;
+
+	(void)t;
+	r->res = fallocate(r->file->fd, mode, (off_t)r->offset, (off_t)r->len) ? -errno : (int)r->len;
+	return IO_Q_COMPLETED;
+}
+
+const struct io_engine_ops engine_falloc = {
+	.name = "falloc",
+	.title = "FAlloc",
+	.help = "each I/O is fallocate over its range (writes allocate, reads keep the size)",
+	.flags = ENGINE_SYNC | ENGINE_FAKE_IO,
+	.queue = falloc_queue,
+};
