@@ -78,10 +78,12 @@ const struct io_engine_ops *engine_at(int index);
  * (filled from the list when the program loads). */
 extern char engine_choices[];
 
-/* Transfer a whole request with pread/pwrite-like calls: shared by psync
- * and sync.  Returns bytes done or -errno. */
-int engine_full_transfer(int fd, struct io_req *r, bool positioned);
-/* The same with preadv2/pwritev2 and their RWF_* flags (pvsync, pvsync2). */
-int engine_vector_transfer(int fd, struct io_req *r, int flags);
+/* Transfer a whole request, a short transfer going on from where it
+ * stopped (as fio's core re-issues the rest): lseek then read/write
+ * (sync), pread/pwrite (psync), preadv/pwritev with one iovec (pvsync),
+ * or preadv2/pwritev2 with the RWF_* flags rwf (pvsync2): each engine's
+ * own calls, as fio's make them.  Bytes done, or -errno. */
+enum xfer { XFER_SEEK, XFER_POSITIONED, XFER_VECTOR, XFER_VECTOR2 };
+int engine_full_transfer(int fd, struct io_req *r, enum xfer how, int rwf);
 
 #endif

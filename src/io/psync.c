@@ -5,24 +5,31 @@
 #include "iojob.h"
 
 #include <errno.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
-int engine_full_transfer(int fd, struct io_req *r, bool positioned)
+int engine_full_transfer(int fd, struct io_req *r, enum xfer how, int rwf)
 {
 	size_t done = 0;
 
-	if (!positioned && lseek(fd, (off_t)r->offset, SEEK_SET) < 0)
+	if (how == XFER_SEEK && lseek(fd, (off_t)r->offset, SEEK_SET) < 0)
 		return -errno;
 	while (done < r->len) {
 		char *p = (char *)r->buf + done;
 		size_t left = r->len - done;
 		off_t at = (off_t)(r->offset + done);
+		struct iovec iov = { p, left };
+		bool rd = r->dir == DIR_READ;
 		ssize_t n;
 
-		if (r->dir == DIR_READ)
-			n = positioned ? pread(fd, p, left, at) : read(fd, p, left);
+		if (how == XFER_VECTOR2)
+			n = rd ? preadv2(fd, &iov, 1, at, rwf) : pwritev2(fd, &iov, 1, at, rwf);
+		else if (how == XFER_VECTOR)
+			n = rd ? preadv(fd, &iov, 1, at) : pwritev(fd, &iov, 1, at);
+		else if (how == XFER_POSITIONED)
+			n = rd ? pread(fd, p, left, at) : pwrite(fd, p, left, at);
 		else
-			n = positioned ? pwrite(fd, p, left, at) : write(fd, p, left);
+			n = rd ? read(fd, p, left) : write(fd, p, left);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -38,7 +45,7 @@ int engine_full_transfer(int fd, struct io_req *r, bool positioned)
 static int psync_queue(struct io_thread *t, struct io_req *r)
 {
 	(void)t;
-	r->res = engine_full_transfer(r->file->fd, r, true);
+	r->res = engine_full_transfer(r->file->fd, r, XFER_POSITIONED, 0);
 	return IO_Q_COMPLETED;
 }
 

@@ -43,7 +43,7 @@ static int pvsync2_queue(struct io_thread *t, struct io_req *r)
 		flags |= RWF_HIPRI;
 	if (t->o->nowait)
 		flags |= RWF_NOWAIT;
-	r->res = engine_vector_transfer(r->file->fd, r, flags);
+	r->res = engine_full_transfer(r->file->fd, r, XFER_VECTOR2, flags);
 	return IO_Q_COMPLETED;
 }
 

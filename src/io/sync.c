@@ -7,7 +7,7 @@
 static int sync_queue(struct io_thread *t, struct io_req *r)
 {
 	(void)t;
-	r->res = engine_full_transfer(r->file->fd, r, false);
+	r->res = engine_full_transfer(r->file->fd, r, XFER_SEEK, 0);
 	return IO_Q_COMPLETED;
 }
 
