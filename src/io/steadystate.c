@@ -120,22 +120,21 @@ static void check_unit(struct io_job *job, struct io_ss_unit *u, const struct ss
 		       uint64_t now)
 {
 	const struct io_options *o = &job->o;
-	struct io_thread *t0 = &job->threads[u->first];
 	unsigned dur = (unsigned)o->ss_dur;
-	uint64_t ios = 0, bytes = 0;
-	bool running = false;
+	uint64_t ios = 0, bytes = 0, epoch = UINT64_MAX;
 
 	if (u->attained)
 		return;
 	for (int i = u->first; i < u->first + u->n; i++) {
 		struct io_thread *t = &job->threads[i];
-		running |= atomic_load(&t->running);
+		/* begin_ns is written before running is set */
+		if (atomic_load(&t->running) && t->begin_ns < epoch)
+			epoch = t->begin_ns;
 		ios += __atomic_load_n(&t->done_ios, __ATOMIC_RELAXED);
 		bytes += __atomic_load_n(&t->done_bytes, __ATOMIC_RELAXED);
 	}
-	if (!running)
-		return;	/* not started, or ended: fio skips it */
-	uint64_t epoch = t0->begin_ns;	/* written before running was set */
+	if (epoch == UINT64_MAX)
+		return;	/* none started, or all ended: fio skips it */
 	if (!u->prev_ns)
 		u->prev_ns = epoch;
 	if (!u->ramp_over && now - epoch >= (uint64_t)(o->ss_ramp * 1e9) + SS_INTERVAL_NS)
