@@ -79,6 +79,12 @@ static void record(char *list, const char *key, const char *value)
 		snprintf(list + n, 2048 - n, "%s=%s\n", key, value);
 }
 
+/* Where the options as given go: the job's being set, or [global]'s. */
+static char *given_list(struct parser *p)
+{
+	return p->job ? p->set->given[p->job - p->set->jobs] : p->set->global_given;
+}
+
 static int set_option(struct parser *p, int line, const char *key, const char *value)
 {
 	struct io_options *o = p->job ? p->job : &p->global;
@@ -113,7 +119,7 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 			return error_prefix("%s%s", p->name, where);
 		if (params_set(io_option_defs, o, io_is_random(o) ? "ddir_seq_nr" : "ddir_seq_add", mod))
 			return error_prefix("%s%s: rw=%s", p->name, where, value);
-		record(p->job ? p->set->given[p->set->njobs - 1] : p->set->global_given, key, value);
+		record(given_list(p), key, value);
 		return 0;
 	}
 	if (!strcmp(key, "rwmixwrite") && value) {	/* fio: the write share of a mix */
@@ -125,7 +131,7 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 		snprintf(mixed, sizeof(mixed), "%ld", 100 - w);
 		if (params_set(io_option_defs, o, "rwmixread", mixed))
 			return error_prefix("%s%s", p->name, where);
-		record(p->job ? p->set->given[p->set->njobs - 1] : p->set->global_given, key, value);
+		record(given_list(p), key, value);
 		return 0;
 	}
 	if (!strcmp(key, "filesize") && value) {
@@ -134,7 +140,7 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 			return error_set("%s%s: filesize=%s: one size per file (fio's ranges are not "
 					 "supported)", p->name, where, value);
 		p->filesize[p->job != NULL] = v;
-		record(p->job ? p->set->given[p->set->njobs - 1] : p->set->global_given, key, value);
+		record(given_list(p), key, value);
 		return 0;
 	}
 	if (!strcmp(key, "size"))
@@ -147,7 +153,7 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 	}
 	if (params_set(io_option_defs, o, key, value))
 		return error_prefix("%s%s", p->name, where);
-	record(p->job ? p->set->given[p->set->njobs - 1] : p->set->global_given, key, value);
+	record(given_list(p), key, value);
 	return 0;
 }
 
@@ -172,6 +178,25 @@ static int start_job(struct parser *p, const char *name, int line)
 	return 0;
 }
 
+/* fio's filesize: size follows from it, or must agree with it. */
+static int apply_filesize(struct parser *p, struct io_options *o)
+{
+	uint64_t all;
+
+	if (!p->filesize[1])
+		return 0;
+	if (__builtin_mul_overflow(p->filesize[1], (uint64_t)o->nrfiles, &all))
+		return error_set("%s: job %s: filesize times nrfiles is too large", p->name, o->name);
+	if (!p->size_given[1])
+		o->size = all;
+	else if (o->size != all)	/* fsbench's size is the files' */
+		return error_set("%s: job %s: filesize=%llu with size=%llu: fsbench does I/O over the "
+				 "whole files (give size=%llu, or leave size out)", p->name, o->name,
+				 (unsigned long long)p->filesize[1], (unsigned long long)o->size,
+				 (unsigned long long)all);
+	return 0;
+}
+
 /* A job's own stonewall puts it (and what follows) in a new run, which
  * waits for the jobs before it, and a new reporting group; new_group only
  * in a new reporting group (fio's groupid), running with the others. */
@@ -184,19 +209,8 @@ static int close_job(struct parser *p)
 	if (!p->job)
 		return 0;
 	o = p->job;
-	if (p->filesize[1]) {
-		uint64_t all;
-		if (__builtin_mul_overflow(p->filesize[1], (uint64_t)o->nrfiles, &all))
-			return error_set("%s: job %s: filesize times nrfiles is too large", p->name,
-					 o->name);
-		if (!p->size_given[1])
-			o->size = all;
-		else if (o->size != all)	/* fsbench's size is the files' */
-			return error_set("%s: job %s: filesize=%llu with size=%llu: fsbench does I/O "
-					 "over the whole files (give size=%llu, or leave size out)",
-					 p->name, o->name, (unsigned long long)p->filesize[1],
-					 (unsigned long long)o->size, (unsigned long long)all);
-	}
+	if (apply_filesize(p, o))
+		return -1;
 	if ((o->stonewall || o->wait_for_previous) && i > 0 && s->run[i] == s->run[i - 1]) {
 		p->run++;
 		s->run[i] = p->run;
@@ -278,12 +292,20 @@ static int finish(struct parser *p, int rc)
 	return rc ? rc : cross_check(p->set);
 }
 
+/* A flag over a job file: the parser's own rules (fio's other names, rw
+ * modifiers, rwmixwrite, filesize), on job j as it stands. */
 int jobfile_set(struct jobset *set, int j, const char *key, const char *value)
 {
-	if (params_set(io_option_defs, &set->jobs[j], key, value))
+	struct parser p;
+
+	memset(&p, 0, sizeof(p));
+	p.name = "command line";
+	p.set = set;
+	p.job = &set->jobs[j];
+	if (set_option(&p, 0, key, value))
 		return -1;
-	record(set->given[j], key, value);
-	return 0;
+	p.size_given[1] = false;	/* a filesize flag sets size, whatever the file said */
+	return apply_filesize(&p, p.job) ? -1 : cross_check(set);
 }
 
 int jobfile_parse(const char *name, const char *text, bool ignore_unknown, struct jobset *out)

@@ -281,6 +281,16 @@ static void test_jobfile_cross_job(void **state)
 	assert_int_equal(set.jobs[1].ba, 4096);
 	assert_int_equal(set.jobs[0].size, 2 << 20);	/* 2 files of 1m */
 
+	/* a flag over a job file takes the parser's rules: fio's other names,
+	 * rw modifiers, filesize */
+	assert_int_equal(jobfile_set(&set, 2, "timeout", "5"), 0);
+	assert_true(set.jobs[2].runtime == 5);
+	assert_int_equal(jobfile_set(&set, 2, "rw", "randread:4"), 0);
+	assert_true(set.jobs[2].rw == RW_RANDREAD && set.jobs[2].ddir_seq_nr == 4);
+	assert_int_equal(jobfile_set(&set, 2, "filesize", "3m"), 0);
+	assert_int_equal(set.jobs[2].size, 6 << 20);	/* nrfiles=2 from [global] */
+	assert_non_null(strstr(set.given[2], "runtime=5"));
+
 	static const struct { const char *text, *error; } bad[] = {
 		{ "[a]\nwait_for=b\n[b]\n", "no job of that name comes before it" },
 		{ "[a]\n[a]\n[b]\nwait_for=a\n", "more than one job" },
