@@ -879,6 +879,23 @@ static void uncache(const char *path)
 	assert_int_equal(resident_pages(path), 0);
 }
 
+/* One pass of 4 KiB random reads (unless opts says otherwise) over the
+ * 16 MiB file `name` in `where`, from out of the page cache: the pages it
+ * left cached from page `from` on. */
+static long pages_read(const char *where, const char *name, const char *opts,
+		       struct io_result *res, size_t from)
+{
+	struct io_options o;
+	char path[128], all[256];
+
+	snprintf(path, sizeof(path), "%s/%s", where, name);
+	uncache(path);
+	snprintf(all, sizeof(all), "rw=randread,size=16m,bs=4k,filename=%s,%s", name, opts);
+	job(&o, all);
+	assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
+	return resident_in(path, from, SIZE_MAX);
+}
+
 /* fio's fadvise_hint: a random job's files are advised FADV_RANDOM, so a
  * buffered read brings in its own pages and no read-ahead (fio-rand-read.fio
  * on the disk here: 1.7x fio's IOPS without it).  Counted with mincore on
@@ -1040,13 +1057,8 @@ static void test_random_distribution(void **state)
 		{ "random_distribution=pareto:0.2", 1, 2000, 0 },	/* fio: 1259 */
 	};
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		char opts[128];
-		uncache(path);
-		snprintf(opts, sizeof(opts), "rw=randread,size=16m,bs=4k,filename=dist,%s", cases[c].opts);
-		job(&o, opts);
-		assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
+		long n = pages_read(where, "dist", cases[c].opts, res, cases[c].from);
 		assert_int_equal(res->ios[0], 4096);
-		long n = resident_in(path, cases[c].from, SIZE_MAX);
 		print_message("# %s: %ld pages read from page %zu on\n", cases[c].opts, n, cases[c].from);
 		assert_true(n >= cases[c].lo && n <= cases[c].hi);
 	}
@@ -1125,18 +1137,11 @@ static void test_random_generator_and_ba(void **state)
 		{ "norandommap=1", 2400, 2800 },	/* 4096 (1 - 1/e) = 2589 */
 	};
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		char opts[128];
-		uncache(path);
-		snprintf(opts, sizeof(opts), "rw=randread,size=16m,bs=4k,filename=gen,%s", cases[c].opts);
-		job(&o, opts);
-		assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
-		long n = resident_pages(path);
+		long n = pages_read(where, "gen", cases[c].opts, res, 0);
 		print_message("# %s: %ld pages\n", cases[c].opts, n);
 		assert_true(n >= cases[c].lo && n <= cases[c].hi);
 	}
-	uncache(path);
-	job(&o, "rw=randread,size=16m,bs=1k,ba=8k,norandommap=1,filename=gen");
-	assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
+	pages_read(where, "gen", "bs=1k,ba=8k,norandommap=1", res, 0);
 	long even = resident_step(path, 0, 2), odd = resident_step(path, 1, 2);
 	print_message("# ba=8k: %ld even and %ld odd pages\n", even, odd);
 	assert_true(odd == 0 && even > 1500);
