@@ -1222,10 +1222,6 @@ static void job_result(const struct io_job *job, struct io_result *res)
 	}
 	res->nthreads = job->nthreads;
 	res->runtime_ns = (res->elapsed_ns + res->verify_ns) * (uint64_t)job->nthreads;
-	struct timespec wall;
-	clock_gettime(CLOCK_REALTIME, &wall);
-	res->start_epoch_ms = ((uint64_t)wall.tv_sec * 1000000000ULL + (uint64_t)wall.tv_nsec -
-			       (now_ns() - res->start_ns)) / 1000000;
 	hist_merge(&res->clat, &res->dir_clat[0]);
 	hist_merge(&res->clat, &res->dir_clat[1]);
 	job_activity(job, res);
@@ -1296,10 +1292,8 @@ void io_result_merge(struct io_result *dst, const struct io_result *src)
 	dst->verified_blocks += src->verified_blocks;
 	dst->nthreads += src->nthreads;
 	dst->runtime_ns += src->runtime_ns;
-	if (src->start_ns < dst->start_ns) {
+	if (src->start_ns < dst->start_ns)
 		dst->start_ns = src->start_ns;
-		dst->start_epoch_ms = src->start_epoch_ms;
-	}
 	if (dst->compress_ratio < 0)
 		dst->compress_ratio = src->compress_ratio;
 }

@@ -68,6 +68,7 @@ struct io_job {
 	bool started;			/* a thread has begun its I/O (gate lock) */
 	struct io_ss_unit *ss;		/* steadystate.c: [nss], NULL without ss_dur */
 	int nss;
+	struct ss_spec ss_spec;		/* ss=, parsed once by io_ss_start */
 };
 
 /* End a thread as at its runtime's end (exitall, steady state). */

@@ -216,7 +216,8 @@ int io_ss_spec(const struct io_options *o, struct ss_spec *s);
  * thread's bytes per second in each direction (0: no cap).  0, or -1 with
  * the error set. */
 int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[2]);
-/* rate_min= and rate_iops_min=, per direction (0: no minimum). */
+/* rate_min= and rate_iops_min=, per direction (0: no minimum); a minimum
+ * above rate= or rate_iops= is an error, as in fio. */
 int io_rate_min(const struct io_options *o, uint64_t bps[2], uint64_t iops[2]);
 /* A random job that keeps fio's random map (every block once a pass). */
 bool io_uses_map(const struct io_options *o);
@@ -247,8 +248,7 @@ struct io_result {
 	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
 		 depth_complete[IO_DEPTH_BUCKETS];
 	uint64_t ctx, majf, minf;	/* getrusage of the I/O threads */
-	uint64_t start_epoch_ms;	/* when measurement began, wall clock */
-	uint64_t start_ns;		/* the same, CLOCK_MONOTONIC (the first thread's) */
+	uint64_t start_ns;		/* when measurement began (the first thread's) */
 	/* threads, and their time added up (each job's longest, with its
 	 * read-back, times its threads): fio's jobs=, and what its CPU
 	 * percentages and job_runtime are of */

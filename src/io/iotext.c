@@ -92,24 +92,21 @@ static uint64_t ss_mean(const uint64_t *v, unsigned n)
 	return n ? sum / n : 0;
 }
 
-/* The threads' time added up, read-back included, in seconds (never 0):
- * what fio's CPU percentages are of. */
-static double thread_secs(const struct io_options *opt, const struct io_result *r, double secs)
+/* The threads' time added up, read-back included, in seconds: what fio's
+ * CPU percentages are of (never 0: a job ended before its first I/O). */
+static double thread_secs(const struct io_result *r)
 {
-	return r->runtime_ns ? (double)r->runtime_ns / 1e9
-			     : (secs + (double)r->verify_ns / 1e9) * (double)opt->numjobs;
+	return r->runtime_ns ? (double)r->runtime_ns / 1e9 : 1e-9;
 }
 
 void io_result_text(const struct io_options *opt, const struct io_result *r, int group,
 		    char *buf, size_t len)
 {
 	struct out o = { buf, len, 0 };
-	double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
-	double wall = thread_secs(opt, r, secs);
+	double wall = thread_secs(r);
 
 	buf[0] = 0;
-	put(&o, "%s: (groupid=%d, jobs=%d): err= 0\n", opt->name, group,
-	    r->nthreads ? r->nthreads : (int)opt->numjobs);
+	put(&o, "%s: (groupid=%d, jobs=%d): err= 0\n", opt->name, group, r->nthreads);
 	if (r->ios[DIR_READ] || io_has_reads(opt))
 		direction(&o, "read", r->ios[DIR_READ], r->bytes[DIR_READ], &r->dir_clat[DIR_READ],
 			  &r->slat[DIR_READ],
@@ -286,7 +283,7 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 {
 	json_t *j = json_object(), *opts = io_given_json(given ? given : "");
 	double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
-	double wall = thread_secs(opt, r, secs);
+	double wall = thread_secs(r);
 	struct histogram empty;
 
 	hist_init(&empty);
@@ -307,9 +304,7 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 						 lat_json(&empty.m, NULL)));
 	/* The threads are one job, as with fio's group_reporting, which sums
 	 * its jobs' runtimes here: usr_cpu x job_runtime is then all the CPU. */
-	double runtime = r->runtime_ns ? (double)r->runtime_ns / 1e9
-				       : (secs + (double)r->verify_ns / 1e9) * (double)opt->numjobs;
-	json_object_set_new(j, "job_runtime", json_integer((json_int_t)(runtime * 1e3 + 0.5)));
+	json_object_set_new(j, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000.0 + 0.5)));
 	json_object_set_new(j, "usr_cpu", json_real(100.0 * (double)r->usr_ns / 1e9 / wall));
 	json_object_set_new(j, "sys_cpu", json_real(100.0 * (double)r->sys_ns / 1e9 / wall));
 	json_object_set_new(j, "ctx", json_integer((json_int_t)r->ctx));
@@ -350,7 +345,7 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	}
 	/* what fsbench adds, in one place fio's tools ignore */
 	json_t *x = json_object();
-	json_object_set_new(x, "numjobs", json_integer(r->nthreads ? r->nthreads : opt->numjobs));
+	json_object_set_new(x, "numjobs", json_integer(r->nthreads));
 	if (r->depth_n)
 		json_object_set_new(x, "mean_inflight", json_real((double)r->depth_sum / (double)r->depth_n));
 	if (r->compress_ratio >= 0)
@@ -399,8 +394,7 @@ void io_result_terse(const struct io_options *opt, const struct io_result *r, in
 		     const struct io_disk *disk, char *buf, size_t len)
 {
 	struct out o = { buf, len, 0 };
-	double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
-	double wall = thread_secs(opt, r, secs);
+	double wall = thread_secs(r);
 	double us[10], ms[12];
 	json_t *scratch = json_object();
 

@@ -247,8 +247,17 @@ int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[2])
 
 int io_rate_min(const struct io_options *o, uint64_t bps[2], uint64_t iops[2])
 {
-	return rate_pair("rate_min", o->rate_min, false, bps) ||
-	       rate_pair("rate_iops_min", o->rate_iops_min, true, iops) ? -1 : 0;
+	uint64_t rate[2], rate_iops[2];
+
+	if (rate_pair("rate_min", o->rate_min, false, bps) ||
+	    rate_pair("rate_iops_min", o->rate_iops_min, true, iops) ||
+	    rate_pair("rate", o->rate, false, rate) || rate_pair("rate_iops", o->rate_iops, true, rate_iops))
+		return -1;
+	for (int d = 0; d < 2; d++)	/* fio refuses these */
+		if ((rate[d] && rate[d] < bps[d]) || (rate_iops[d] && rate_iops[d] < iops[d]))
+			return error_set("option 'rate_min': the minimum %s exceeds the rate",
+					 d ? "for writes" : "for reads");
+	return 0;
 }
 
 /* fio keeps a random map in blocks of the smallest size but draws
@@ -432,14 +441,9 @@ int io_options_validate(const struct io_options *o)
 		if (data_pattern_parse(o->buffer_pattern, &d))
 			return -1;
 	}
-	uint64_t rmin[2][2], rate[2], rate_iops[2];
-	if (io_rate_min(o, rmin[0], rmin[1]) || rate_pair("rate", o->rate, false, rate) ||
-	    rate_pair("rate_iops", o->rate_iops, true, rate_iops))
+	uint64_t rmin[2][2];
+	if (io_rate_min(o, rmin[0], rmin[1]))
 		return -1;
-	for (int d = 0; d < 2; d++)	/* fio refuses these */
-		if ((rate[d] && rate[d] < rmin[0][d]) || (rate_iops[d] && rate_iops[d] < rmin[1][d]))
-			return error_set("option 'rate_min': the minimum %s exceeds the rate",
-					 d ? "for writes" : "for reads");
 	if (o->ba && o->ba != min && io_is_random(o) && (vmode || io_uses_map(o)))
 		return error_set("option 'ba': %s with ba=%llu and blocks of %llu: fio's own offsets "
 				 "and map disagree there; add norandommap, or use "

@@ -178,11 +178,8 @@ static void *ss_main(void *arg)
 		uint64_t now = now_ns();
 		for (int j = 0; j < g->njobs; j++) {
 			struct io_job *job = g->jobs[j];
-			struct ss_spec spec;
-			if (!job->ss || io_ss_spec(&job->o, &spec))
-				continue;
-			for (int k = 0; k < job->nss; k++)
-				check_unit(job, &job->ss[k], &spec, now);
+			for (int k = 0; job->ss && k < job->nss; k++)
+				check_unit(job, &job->ss[k], &job->ss_spec, now);
 		}
 		pthread_mutex_lock(&g->lock);
 	}
@@ -198,6 +195,8 @@ int io_ss_start(struct gate *g)
 		struct io_job *job = g->jobs[j];
 		if (!(job->o.ss_dur > 0))
 			continue;
+		if (io_ss_spec(&job->o, &job->ss_spec))
+			return -1;
 		/* group_reporting: the job's threads as one, as fio's group */
 		job->nss = job->o.group_reporting ? 1 : job->nthreads;
 		job->ss = calloc((size_t)job->nss, sizeof(*job->ss));
@@ -241,8 +240,9 @@ void io_ss_result(const struct io_job *job, struct io_result *res)
 	unsigned dur;
 
 	memset(r, 0, sizeof(*r));
-	if (!job->ss || io_ss_spec(&job->o, &r->spec))
+	if (!job->ss)
 		return;
+	r->spec = job->ss_spec;
 	u = &job->ss[0];	/* without group_reporting, the first thread's */
 	dur = (unsigned)job->o.ss_dur;
 	r->on = true;
