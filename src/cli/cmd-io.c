@@ -62,19 +62,6 @@ static int override_jobs(struct jobset *set, int first, char **flags, int nflags
 	return 0;
 }
 
-/* Whether "key=" is among the options as given (the job's or [global]). */
-static bool given(const struct jobset *set, int j, const char *key)
-{
-	const char *lists[2] = { set->given[j], set->global_given };
-	size_t n = strlen(key);
-
-	for (int k = 0; k < 2; k++)
-		for (const char *p = lists[k]; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : "")
-			if (!strncmp(p, key, n) && p[n] == '=')
-				return true;
-	return false;
-}
-
 /* fio has no default size: without size= a job works on its existing
  * file, whole, and with neither it is an error ("you need to specify
  * size=").  A block device is refused here with the reason: fsbench io
@@ -93,7 +80,7 @@ static int size_as_fio(struct jobset *set, int j)
 			return error_set("filename=%s is a block device: fsbench io works on files (to "
 					 "benchmark a device, format it with `fsbench run --device`)", path);
 	}
-	if (given(set, j, "size") || given(set, j, "filesize") || o->fill_device)
+	if (set->sized[j] || o->fill_device)
 		return 0;
 	if (!o->filename[0] || stat(path, &st))
 		return error_set("you need to specify size= (no size and %s%s, as fio requires)",

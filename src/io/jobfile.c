@@ -209,6 +209,7 @@ static int close_job(struct parser *p)
 	if (!p->job)
 		return 0;
 	o = p->job;
+	s->sized[i] = p->size_given[1] || p->filesize[1];
 	if (apply_filesize(p, o))
 		return -1;
 	if ((o->stonewall || o->wait_for_previous) && i > 0 && s->run[i] == s->run[i - 1]) {
@@ -304,6 +305,7 @@ int jobfile_set(struct jobset *set, int j, const char *key, const char *value)
 	p.job = &set->jobs[j];
 	if (set_option(&p, 0, key, value))
 		return -1;
+	set->sized[j] |= p.size_given[1] || p.filesize[1];
 	p.size_given[1] = false;	/* a filesize flag sets size, whatever the file said */
 	return apply_filesize(&p, p.job) ? -1 : cross_check(set);
 }

@@ -25,6 +25,7 @@ struct jobset {
 	struct io_options jobs[JOBS_MAX];
 	int group[JOBS_MAX];	/* fio's groupid: stonewall or new_group */
 	int run[JOBS_MAX];	/* jobs of a run start together: stonewall */
+	bool sized[JOBS_MAX];	/* size= or filesize= given, in the job or a [global] before it */
 	int njobs;
 	char warnings[2048];	/* ignored options, one per line */
 	/* the options as written, "key=value" lines: fio's "job options" and
