@@ -135,6 +135,18 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
 	if (!rc && c->set.warnings[0])
 		fputs(c->set.warnings, stderr);
+	for (int j = 0; !rc && j < c->set.njobs; j++) {	/* said once, for the first */
+		const struct io_options *o = &c->set.jobs[j];
+		const struct io_engine_ops *e = engine_at(o->ioengine);
+		if (e && (e->flags & ENGINE_FILE_OP) && !o->create_on_open) {
+			fprintf(stderr, "io: job %s%s: ioengine=%s with create_on_open=0 (fio's "
+				"default) makes each file's operation before the clock: its latency "
+				"counts, but the IOPS and bandwidth are of the untimed I/Os after it; "
+				"create_on_open=1 times the operations in the run\n", o->name,
+				c->set.njobs > 1 ? " (and any other job like it)" : "", e->name);
+			break;
+		}
+	}
 	return rc;
 }
 

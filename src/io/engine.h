@@ -26,6 +26,10 @@ struct io_file {
 	uint64_t size;		/* bytes of the region */
 	void *map;		/* mmap engine: the region, mapped */
 	bool created;		/* fsbench made it, so fsbench removes it */
+	/* what fsbench made (st_dev, st_ino; ino 0: not known): removed at
+	 * the end only if the name still leads to it */
+	uint64_t dev, ino;
+	uint64_t op_pass;	/* file-operation engines: the pass (from 1) of its last */
 	uint64_t pos[2];	/* sequential position per direction */
 	char path[4096];
 };
@@ -39,6 +43,9 @@ struct io_req {
 	unsigned index;		/* slot in the thread's request array */
 	uint64_t start_ns;	/* fio's start_time: before the submitting call */
 	uint64_t issue_ns;	/* fio's issue_time: async, when that call returned */
+	/* a file-operation engine's block after its file's operation: an I/O
+	 * counted, with no latency (fio's FIO_NOSTATS) */
+	bool untimed;
 	void *buf;
 };
 
@@ -53,6 +60,16 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
 /* Files, but no data moves (fio's FIO_FAKEIO: ftruncate, falloc): no
  * verify, and nothing written whose compressibility means anything. */
 #define ENGINE_FAKE_IO	4u
+/* The I/O is an operation on the file's name (fio's filecreate, filestat,
+ * filedelete): no file is held open.  A file's first request in a pass is
+ * its operation, whose time alone is the latency (an engine may move
+ * issue_ns past its own checks); the rest are untimed.  With
+ * create_on_open=0, as in fio, each file's first operation is made when
+ * the job starts, before the clock, and only its latency counts. */
+#define ENGINE_FILE_OP	8u
+/* With ENGINE_FILE_OP: the operation makes the files (filecreate), so none
+ * is laid out, and a file that is already there is refused. */
+#define ENGINE_MAKES_FILES 16u
 
 struct io_engine_ops {
 	const char *name;	/* ioengine=NAME, as fio calls it */
@@ -67,6 +84,9 @@ struct io_engine_ops {
 	/* Reap between min and max completions; returns how many. */
 	int (*getevents)(struct io_thread *t, unsigned min, unsigned max);
 	struct io_req *(*event)(struct io_thread *t, unsigned i);
+	/* The thread's I/O is over, its clock still running (optional):
+	 * filecreate closes the files fio would close in its last sweep. */
+	int (*end)(struct io_thread *t);
 	void (*cleanup)(struct io_thread *t);
 };
 
@@ -85,5 +105,13 @@ extern char engine_choices[];
  * own calls, as fio's make them.  Bytes done, or -errno. */
 enum xfer { XFER_SEEK, XFER_POSITIONED, XFER_VECTOR, XFER_VECTOR2 };
 int engine_full_transfer(int fd, struct io_req *r, enum xfer how, int rwf);
+
+/* A file-operation engine's queue() asks this first (fileop.c): true when
+ * the request's file has had no operation this pass (it is marked done);
+ * otherwise the request is completed untimed and false comes back. */
+bool engine_file_op_due(struct io_thread *t, struct io_req *r);
+/* Their init(): a file operation has no direction, so a mixed rw= is
+ * refused (fio files every latency of the job under one).  0 or -1. */
+int engine_file_op_init(struct io_thread *t);
 
 #endif

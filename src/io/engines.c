@@ -9,11 +9,13 @@
 #include <string.h>
 
 extern const struct io_engine_ops engine_psync, engine_sync, engine_io_uring, engine_libaio,
-	engine_mmap, engine_null, engine_pvsync, engine_pvsync2, engine_ftruncate, engine_falloc;
+	engine_mmap, engine_null, engine_pvsync, engine_pvsync2, engine_ftruncate, engine_falloc,
+	engine_filecreate, engine_filestat, engine_filedelete;
 
 static const struct io_engine_ops *const all[] = {
 	&engine_psync, &engine_sync, &engine_io_uring, &engine_libaio, &engine_mmap,
-	&engine_null, &engine_pvsync, &engine_pvsync2, &engine_ftruncate, &engine_falloc, NULL,
+	&engine_null, &engine_pvsync, &engine_pvsync2, &engine_ftruncate, &engine_falloc,
+	&engine_filecreate, &engine_filestat, &engine_filedelete, NULL,
 };
 
 char engine_choices[256];

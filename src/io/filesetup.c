@@ -129,6 +129,10 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 		return error_set("%s is not a regular file: fsbench io works on files (use `fsbench "
 				 "run --device` for a device)", f->path);
 	}
+	if (f->created) {
+		f->dev = (uint64_t)st.st_dev;
+		f->ino = (uint64_t)st.st_ino;
+	}
 	if (!f->created && !o->filename[0] && (st.st_nlink != 1 || st.st_uid != geteuid())) {
 		close(fd);
 		return error_set("%s was there before and is not a plain file of uid %d: name it "
@@ -146,7 +150,17 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 			return -1;
 		}
 	} else if ((uint64_t)st.st_size < need && !o->fill_device) {
-		int e = posix_fallocate(fd, st.st_size, (off_t)(need - (uint64_t)st.st_size));
+		/* fio's fallocate=: allocated (native, posix, 1: the size
+		 * with it), allocated then extended (keep), or only extended
+		 * (truncate, none, 0: sparse).  e: 0 done, else the error, -1
+		 * for "extend it". */
+		off_t at = st.st_size, len = (off_t)(need - (uint64_t)st.st_size);
+		int e = -1;
+		if (o->fallocate == FALLOC_KEEP)
+			e = fallocate(fd, FALLOC_FL_KEEP_SIZE, at, len) ? errno : -1;
+		else if (o->fallocate != FALLOC_TRUNCATE && o->fallocate != FALLOC_NONE &&
+			 o->fallocate != FALLOC_0)
+			e = posix_fallocate(fd, at, len);
 		if (e == ENOSPC || e == EDQUOT) {
 			char asked[32];
 			close(fd);
@@ -163,14 +177,39 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 	return 0;
 }
 
+static int open_flags(const struct io_options *o)
+{
+	int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | (io_is_direct(o) ? O_DIRECT : 0);
+
+	if (o->sync == SYNC_SYNC || o->sync == SYNC_1)
+		flags |= O_SYNC;
+	else if (o->sync == SYNC_DSYNC)
+		flags |= O_DSYNC;
+	return flags;
+}
+
+int io_thread_reopen(struct io_thread *t)
+{
+	for (int k = 0; k < t->nfiles; k++) {
+		struct io_file *f = &t->files[k];
+		int fd;
+		if (f->fd < 0)
+			continue;
+		fd = open(f->path, open_flags(t->o));
+		if (fd < 0)
+			return error_errno("opening %s", f->path);
+		if (dup2(fd, f->fd) < 0) {
+			close(fd);
+			return error_errno("dup2 for %s", f->path);
+		}
+		close(fd);
+	}
+	return 0;
+}
+
 static int open_for_io(struct io_job *job, struct io_file *f)
 {
-	int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | (io_is_direct(&job->o) ? O_DIRECT : 0);
-
-	if (job->o.sync == SYNC_SYNC || job->o.sync == SYNC_1)
-		flags |= O_SYNC;
-	else if (job->o.sync == SYNC_DSYNC)
-		flags |= O_DSYNC;
+	int flags = open_flags(&job->o);
 
 	f->fd = open(f->path, flags);
 	if (f->fd >= 0)
@@ -245,6 +284,7 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->id = id;
 	t->depth = (job->ops->flags & ENGINE_SYNC) ? 1 : (unsigned)o->iodepth;
 	t->async = !(job->ops->flags & ENGINE_SYNC);
+	t->ops_at_open = (job->ops->flags & ENGINE_FILE_OP) && !o->create_on_open;
 	t->nfiles = job->nfiles;
 	io_block_sizes(o, &t->min_bs, &t->max_bs);
 	t->buf_size = (size_t)((t->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
@@ -350,6 +390,42 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	return 0;
 }
 
+/* A file's set-up: laid out (once, for a file the threads share) and
+ * opened; a file-operation engine's is not opened, and one that makes its
+ * files (filecreate) must find none there. */
+static int set_up_file(struct io_job *job, struct io_thread *t, struct io_file *f, int thread)
+{
+	struct stat st;
+
+	if (job->ops->flags & ENGINE_MAKES_FILES) {
+		if (!lstat(f->path, &st))
+			return error_set("%s is there already: ioengine=%s creates its files, and "
+					 "fsbench does not take one it did not make: remove it",
+					 f->path, job->ops->name);
+		return 0;
+	}
+	if ((thread == 0 || !job->o.filename[0]) && lay_out(job, t, f))
+		return -1;
+	if (job->ops->flags & ENGINE_FILE_OP)
+		return 0;
+	return open_for_io(job, f);
+}
+
+/* Remove a file fsbench made, if its name still leads to it (the same
+ * device and inode): what has replaced it since is not fsbench's. */
+static void remove_ours(struct io_file *f)
+{
+	struct stat st;
+
+	if (!f->created)
+		return;
+	f->created = false;
+	if (!lstat(f->path, &st) && f->ino && (uint64_t)st.st_dev == f->dev &&
+	    (uint64_t)st.st_ino == f->ino)
+		unlink(f->path);
+	f->ino = 0;
+}
+
 void io_job_close(struct io_job *job)
 {
 	if (!job)
@@ -359,8 +435,7 @@ void io_job_close(struct io_job *job)
 		for (int k = 0; t->files && k < t->nfiles; k++) {
 			if (t->files[k].fd >= 0)
 				close(t->files[k].fd);
-			if (t->files[k].created)
-				unlink(t->files[k].path);
+			remove_ours(&t->files[k]);
 		}
 		free(t->files);
 		free(t->reqs);
@@ -437,20 +512,32 @@ int io_job_open(const struct io_options *o, const char *dir, struct io_job **out
 		*out = job;
 		return 0;
 	}
-	if (check_space(job))
+	if (!(job->ops->flags & ENGINE_MAKES_FILES) && check_space(job))
 		goto fail;
-	for (int i = 0; i < job->nthreads; i++) {
-		struct io_thread *t = &job->threads[i];
-		for (int k = 0; k < t->nfiles; k++) {
-			if ((i == 0 || !o->filename[0]) && lay_out(job, t, &t->files[k]))
+	for (int i = 0; i < job->nthreads; i++)
+		for (int k = 0; k < job->threads[i].nfiles; k++)
+			if (set_up_file(job, &job->threads[i], &job->threads[i].files[k], i))
 				goto fail;
-			if (open_for_io(job, &t->files[k]))
-				goto fail;
-		}
-	}
 	*out = job;
 	return 0;
 fail:
 	io_job_close(job);
 	return -1;
+}
+
+int io_job_refresh(struct io_job *job)
+{
+	if (!(job->ops->flags & ENGINE_FILE_OP))
+		return 0;
+	for (int i = 0; i < job->nthreads; i++)
+		for (int k = 0; k < job->threads[i].nfiles; k++) {
+			struct io_file *f = &job->threads[i].files[k];
+			struct stat st;
+			if (job->ops->flags & ENGINE_MAKES_FILES)
+				remove_ours(f);
+			else if (lstat(f->path, &st) && errno == ENOENT &&
+				 set_up_file(job, &job->threads[i], f, i))
+				return -1;
+		}
+	return 0;
 }

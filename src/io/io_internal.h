@@ -69,6 +69,7 @@ struct io_job {
 	struct io_ss_unit *ss;		/* steadystate.c: [nss], NULL without ss_dur */
 	int nss;
 	struct ss_spec ss_spec;		/* ss=, parsed once by io_ss_start */
+	unsigned runs;			/* io_job_run calls so far */
 };
 
 /* End a thread as at its runtime's end (exitall, steady state). */
@@ -78,6 +79,15 @@ static inline void io_terminate(struct io_thread *t)
 }
 
 
+/* filesetup.c: a file-operation job's files as io_job_open left them,
+ * for another repetition: filecreate's removed, filedelete's laid out
+ * again.  0, or -1 with the error set. */
+int io_job_refresh(struct io_job *job);
+/* filesetup.c: in an I/O thread with a file table of its own, each file
+ * opened again under the same descriptor number, so that the thread's is
+ * a file of its own (a reference count of one, as a fio process has:
+ * read and write then skip the file position's lock).  0, or -1. */
+int io_thread_reopen(struct io_thread *t);
 /* logs.c: the job's write_lat_log / write_bw_log / write_iops_log files,
  * numbered on from the previous job's as fio numbers them. */
 int io_write_logs(const struct io_job *job);

@@ -38,6 +38,14 @@ enum sync_mode { SYNC_NONE, SYNC_0, SYNC_SYNC, SYNC_1, SYNC_DSYNC };
 enum rate_process { RATE_LINEAR, RATE_POISSON };
 enum random_generator { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 };
 enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
+/* filestat's stat_type */
+enum stat_type { STAT_STAT, STAT_LSTAT, STAT_STATX };
+/* fio's fallocate=, how a write job's missing bytes are made: native and
+ * posix (and 1) allocate them, keep allocates without the size and then
+ * truncates, truncate and none (and 0) only truncate (the file is sparse) */
+enum fallocate_mode { FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE, FALLOC_NONE,
+		      FALLOC_0, FALLOC_1 };
+#define FALLOCATE_CHOICES "native|posix|keep|truncate|none|0|1"
 
 /* fio's bssplit for one direction: sizes with their percentages, in the
  * order fio looks them up (by percentage). */
@@ -98,6 +106,10 @@ struct io_options {
 	uint64_t offset;
 	char filename[PARAM_STR_MAX];
 	int64_t nrfiles;
+	int64_t openfiles;
+	bool create_on_open;
+	int stat_type;
+	int fallocate;
 	char directory[PARAM_STR_MAX];
 	int64_t numjobs;
 	int64_t iodepth;
@@ -295,6 +307,7 @@ struct io_thread {
 	int fixed_dir;			/* DIR_READ, DIR_WRITE, or -1 for a mix */
 	bool random, use_map, verify;
 	bool async;			/* the engine completes later: slat is measured */
+	bool ops_at_open;		/* ENGINE_FILE_OP, create_on_open=0 (backend.c) */
 	bool refill, scramble;	/* before each write: new data, or fio's small scramble */
 	struct rng rng;
 	struct permutation perm;

@@ -43,6 +43,20 @@ const struct param_def io_option_defs[] = {
 	PARAM_STRING("filename", struct io_options, filename, "",
 		     "file to use, shared by all threads (default: one file per thread)"),
 	{ "nrfiles", PT_INT, P(nrfiles), "1", 1, 100000, NULL, "files per thread" },
+	{ "openfiles", PT_INT, P(openfiles), "0", 0, 100000, NULL,
+	  "fio's limit of files open at once (0 = nrfiles): fsbench holds every file open, so "
+	  "a limit below nrfiles is refused (fio would open and close files in the run), but for "
+	  "the file-operation engines, which hold none" },
+	{ "create_on_open", PT_BOOL, P(create_on_open), "0", 0, 0, NULL,
+	  "filecreate, filestat, filedelete: each file's operation in the run, on the clock, at "
+	  "its first I/O; 0 (fio's default): when the job starts, off the clock, its latency "
+	  "still counted (other engines: accepted; fsbench opens files before the clock)" },
+	{ "stat_type", PT_ENUM, P(stat_type), "stat", 0, 0, "stat|lstat|statx",
+	  "filestat: the call that looks each file up (statx of the absolute path, as fio)" },
+	{ "fallocate", PT_ENUM, P(fallocate), "native", 0, 0, FALLOCATE_CHOICES,
+	  "how a write job's missing bytes are made before the clock: allocated (native, posix, "
+	  "1), allocated without the size then extended (keep), or only extended (truncate, "
+	  "none, 0: a sparse file)" },
 	PARAM_STRING("directory", struct io_options, directory, "",
 		     "directory for the files, relative to the target"),
 	{ "numjobs", PT_INT, P(numjobs), "1", 1, 1024, NULL, "threads running this job" },
@@ -189,7 +203,9 @@ const struct param_def io_option_defs[] = {
 	{ "wait_for_previous", PT_BOOL, P(wait_for_previous), "0", 0, 0, NULL,
 	  "job files: same as stonewall" },
 	{ "thread", PT_BOOL, P(thread), "0", 0, 0, NULL,
-	  "accepted for fio compatibility: fsbench always uses threads" },
+	  "the job's threads share one file table, as fio's threads do; without it (fio's "
+	  "default, processes) each has its own and opens its files itself (fsbench always runs "
+	  "threads)" },
 	{ "group_reporting", PT_BOOL, P(group_reporting), "0", 0, 0, NULL,
 	  "fsbench io: a job with it is reported with the job before it in its reporting group, "
 	  "as one (a job's own threads always are)" },
@@ -210,8 +226,8 @@ const struct param_def io_option_defs[] = {
 	  "accepted for fio compatibility: it only trims fio's own time keeping; fsbench "
 	  "still times every I/O" },
 	PARAM_STRING("write_lat_log", struct io_options, write_lat_log, "",
-		     "fsbench io: write PREFIX_lat.N.log and PREFIX_clat.N.log (and an empty "
-		     "_slat log: fsbench measures one latency) in fio's log format"),
+		     "fsbench io: write PREFIX_lat.N.log and PREFIX_clat.N.log (and PREFIX_slat.N.log "
+		     "for libaio and io_uring, whose submit call is timed) in fio's log format"),
 	PARAM_STRING("write_bw_log", struct io_options, write_bw_log, "",
 		     "fsbench io: write PREFIX_bw.N.log (KiB/s)"),
 	PARAM_STRING("write_iops_log", struct io_options, write_iops_log, "",

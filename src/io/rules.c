@@ -408,6 +408,15 @@ int io_options_validate(const struct io_options *o)
 		return error_set("option 'bs': at most 1g per I/O");
 	if (o->time_based && o->runtime <= 0)
 		return error_set("option 'time_based' needs runtime= (how long to run)");
+	const struct io_engine_ops *eng = engine_at(o->ioengine);
+	bool file_op = eng && (eng->flags & ENGINE_FILE_OP);
+	if (o->openfiles && o->openfiles < o->nrfiles && !file_op)
+		return error_set("option 'openfiles': %lld of %lld files open at once: fsbench holds "
+				 "every file of a job open, where fio would open and close them in the "
+				 "run; drop openfiles=", (long long)o->openfiles, (long long)o->nrfiles);
+	if (eng && (eng->flags & ENGINE_MAKES_FILES) && o->filename[0] && o->numjobs > 1)
+		return error_set("ioengine=%s with filename= and numjobs=%lld: the threads would "
+				 "create one file", eng->name, (long long)o->numjobs);
 	int vmode = io_verify_mode(o);
 	uint64_t chunk = o->verify_interval ? o->verify_interval : min;
 	if (vmode && (o->bsrange[0] || min != max))

@@ -405,6 +405,120 @@ static void test_fake_io_engines(void **state)
 	free(res);
 }
 
+/* fio's file-operation engines: one operation per file per pass, and
+ * only it timed (a file of two blocks is two I/Os, one latency); with
+ * create_on_open=0 the operations come before the clock and still count;
+ * filecreate makes the files in the run and refuses one already there;
+ * filedelete deletes only what fsbench made, and a repetition starts as
+ * the first did.  Nothing is left behind. */
+static void test_file_op_engines(void **state)
+{
+	static const char *const cases[] = {
+		"ioengine=filecreate,create_on_open=1", "ioengine=filecreate,openfiles=1",
+		"ioengine=filestat", "ioengine=filestat,stat_type=statx,create_on_open=1",
+		"ioengine=filedelete,create_on_open=1", "ioengine=filedelete,rw=randwrite",
+	};
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	struct io_job *j;
+	char opts[256], path[512], moved[512];
+	struct stat st;
+	(void)state;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		snprintf(opts, sizeof(opts), "name=fo,nrfiles=40,size=320k,bs=4k,%s", cases[c]);
+		job(&o, opts);
+		assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+		print_message("# %s: %llu I/Os, %llu timed, mean %.0f ns\n", cases[c],
+			      (unsigned long long)(res->ios[0] + res->ios[1]),
+			      (unsigned long long)res->clat.n, res->clat.mean);
+		assert_int_equal(res->ios[0] + res->ios[1], 80);	/* two blocks a file */
+		assert_int_equal(res->clat.n, 40);			/* one operation a file */
+		assert_true(res->clat.min > 0);
+		assert_int_equal(count_entries(dir), 0);
+	}
+	/* the files exist while the job runs, and repetitions measure alike */
+	job(&o, "name=fo,nrfiles=20,size=80k,bs=4k,ioengine=filecreate,create_on_open=1");
+	assert_int_equal(io_job_open(&o, dir, &j), 0);
+	assert_int_equal(count_entries(dir), 0);
+	for (int rep = 0; rep < 2; rep++) {
+		assert_int_equal(io_job_run(j, res), 0);
+		assert_int_equal(res->clat.n, 20);
+		assert_int_equal(count_entries(dir), 20);
+	}
+	io_job_close(j);
+	assert_int_equal(count_entries(dir), 0);
+	job(&o, "name=fo,nrfiles=20,size=80k,bs=4k,ioengine=filedelete");
+	assert_int_equal(io_job_open(&o, dir, &j), 0);
+	assert_int_equal(count_entries(dir), 20);
+	for (int rep = 0; rep < 2; rep++) {
+		assert_int_equal(io_job_run(j, res), 0);
+		assert_int_equal(res->clat.n, 20);
+		assert_int_equal(count_entries(dir), 0);
+	}
+	io_job_close(j);
+	/* a file that was there is refused by filecreate and by filedelete */
+	snprintf(path, sizeof(path), "%s/mine", dir);
+	assert_int_equal(close(open(path, O_CREAT | O_WRONLY, 0644)), 0);
+	job(&o, "filename=mine,size=4k,ioengine=filecreate");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "is there already"));
+	job(&o, "filename=mine,size=4k,ioengine=filedelete");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "was there before"));
+	assert_int_equal(stat(path, &st), 0);
+	/* a file replaced after fsbench made it is not fsbench's: not deleted */
+	job(&o, "name=fo,size=4k,ioengine=filedelete,create_on_open=1");
+	assert_int_equal(io_job_open(&o, dir, &j), 0);
+	snprintf(path, sizeof(path), "%s/fo.0.0", dir);
+	snprintf(moved, sizeof(moved), "%s/moved", dir);
+	assert_int_equal(rename(path, moved), 0);	/* kept, so its inode is not reused */
+	assert_int_equal(close(open(path, O_CREAT | O_WRONLY | O_EXCL, 0644)), 0);
+	assert_int_equal(io_job_run(j, res), -1);
+	assert_non_null(strstr(error_get(), "no longer the file fsbench made"));
+	io_job_close(j);
+	assert_int_equal(stat(path, &st), 0);
+	unlink(path);
+	unlink(moved);
+	snprintf(path, sizeof(path), "%s/mine", dir);
+	unlink(path);
+	/* no direction to a file operation; openfiles below nrfiles only here */
+	job(&o, "name=fo,rw=randrw,ioengine=filestat");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "no direction"));
+	job(&o, "nrfiles=4,openfiles=2,size=64k");
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "openfiles"));
+	assert_int_equal(count_entries(dir), 0);
+	free(res);
+}
+
+/* Each I/O thread has a file table of its own (fio's jobs are processes),
+ * with a file of its own under each descriptor; thread=1 shares the
+ * table, as fio's threads do.  Seen from a thread: a file made there is
+ * not in the main thread's table unless thread=1. */
+static void test_file_table(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	char opts[128];
+	(void)state;
+
+	for (int shared = 0; shared < 2; shared++) {
+		snprintf(opts, sizeof(opts), "name=ft,nrfiles=8,size=32k,ioengine=filecreate,"
+			 "create_on_open=1,openfiles=8,thread=%d", shared);
+		job(&o, opts);
+		assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+		assert_int_equal(res->clat.n, 8);
+	}
+	/* the reopened descriptors still reach the files: a verified job */
+	job(&o, "rw=randwrite,size=256k,numjobs=2,filename=ft.dat,verify=crc32c");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	assert_int_equal(res->verified_blocks, 128);
+	assert_int_equal(count_entries(dir), 0);
+	free(res);
+}
+
 static void test_time_based_and_threads(void **state)
 {
 	struct io_options o;
@@ -1340,6 +1454,8 @@ int main(void)
 		cmocka_unit_test(test_jobfile_cross_job),
 		cmocka_unit_test_setup_teardown(test_each_engine, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_fake_io_engines, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_file_op_engines, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_file_table, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_time_based_and_threads, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_catches_corruption, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_interval_and_pattern, setup_dir, teardown_dir),
