@@ -2,7 +2,11 @@
  * 002 shape with significance marks), JSON, CSV and Markdown. */
 #include "testutil.h"
 #include "fixture_run.h"
+#include "report/progress.h"
 #include "report/report.h"
+
+#include <dirent.h>
+#include <fcntl.h>
 
 #include <jansson.h>
 #include <math.h>
@@ -304,6 +308,74 @@ static void test_drift_warning(void **state)
 	assert_null(strstr(warn, "drift"));
 }
 
+/* The live line's thread keeps a file table of its own with only the
+ * standard streams, so the workloads' table is theirs alone (a shared
+ * table costs each system call on a descriptor a reference count). */
+static int count_fds(const char *where, int *highest)
+{
+	DIR *d = opendir(where);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	*highest = -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			n++;
+			if (atoi(e->d_name) > *highest)
+				*highest = atoi(e->d_name);
+		}
+	closedir(d);
+	return n;
+}
+
+static void test_progress_file_table(void **state)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY), pts, saved = dup(2), highest = -1;
+	char fds[128], other[300] = "";
+	(void)state;
+
+	assert_true(m >= 0 && saved >= 0);
+	assert_int_equal(grantpt(m), 0);
+	assert_int_equal(unlockpt(m), 0);
+	pts = open(ptsname(m), O_RDWR | O_NOCTTY);
+	assert_true(pts >= 0);
+	assert_true(dup2(pts, 2) == 2);
+	setenv("TERM", "xterm", 1);
+	struct progress *p = progress_start(0);
+	/* find the ticker among the tasks, and wait for it to let go */
+	for (int tries = 0; tries < 500; tries++) {
+		DIR *d = opendir("/proc/self/task");
+		struct dirent *e;
+		other[0] = 0;
+		while ((e = readdir(d)))
+			if (e->d_name[0] != '.' && atoi(e->d_name) != (int)gettid())
+				snprintf(other, sizeof(other), "%s", e->d_name);
+		closedir(d);
+		if (other[0]) {
+			snprintf(fds, sizeof(fds), "/proc/self/task/%s/fd", other);
+			count_fds(fds, &highest);
+			if (highest <= 2)
+				break;
+		}
+		usleep(10000);
+	}
+	int fd = open("/dev/null", O_RDONLY);	/* opened after: the ticker's table lacks it */
+	assert_true(fd > 2);
+	assert_true(other[0] != 0);
+	assert_int_equal(count_fds(fds, &highest), 3);
+	assert_int_equal(highest, 2);
+	snprintf(fds, sizeof(fds), "/proc/self/task/%d/fd", (int)gettid());
+	count_fds(fds, &highest);
+	assert_true(highest >= fd);
+	progress_stop(p);
+	close(fd);
+	assert_true(dup2(saved, 2) == 2);
+	close(saved);
+	close(pts);
+	close(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_too_few_runs),
 		cmocka_unit_test(test_drift_warning),
 		cmocka_unit_test(test_golden_views),
+		cmocka_unit_test(test_progress_file_table),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
