@@ -1,6 +1,6 @@
 /*
  * iotext.c: one I/O job's result in fio's shape: the text fio users read
- * (IOPS=, BW= in MiB/s and MB/s, clat line, percentiles, cpu), kept as the
+ * (IOPS=, BW= in fio's units, clat line, percentiles, cpu), kept as the
  * io workload's per-repetition detail and printed by `fsbench io`; and the
  * same numbers as JSON for scripts (--output-format=json).  It belongs to
  * the I/O core: it reads the core's own result structures, which the
@@ -39,14 +39,50 @@ static void put(struct out *o, const char *fmt, ...)
 		o->at = o->len - 1;
 }
 
-static void si(double v, char *buf, size_t len)
+/* A figure as fio's text prints it (its num2str with 4 digits): divided by
+ * 1000 (or 1024, binary) until at most 4 digits are left, then as many
+ * decimals as fit in 4 characters from what the last division left, the
+ * last one rounded; none when only one would fit, rounding the whole.
+ * 8189 -> "8189", 40960 -> "40.0Ki", 1280000 -> "1280k".  p: the prefix v
+ * is in already (fio's steady-state line gives KiB with p 1, and its
+ * decimal form keeps the count, as kB). */
+static void fio_num_at(uint64_t v, int p, bool binary, const char *unit, char *buf, size_t len)
 {
-	if (v >= 1e6)
-		snprintf(buf, len, "%.2fM", v / 1e6);
-	else if (v >= 1e4)
-		snprintf(buf, len, "%.1fk", v / 1e3);
-	else
-		snprintf(buf, len, "%.0f", v);
+	static const char *const si[] = { "", "k", "M", "G", "T", "P", "E" };
+	static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei" };
+	const uint64_t k = binary ? 1024 : 1000;
+	uint64_t rest = 0;
+	int digits;
+	bool divided = false;
+
+	while (v > 9999 && p < 6) {
+		rest = v % k;
+		v /= k;
+		p++;
+		divided = true;
+	}
+	digits = v > 999 ? 4 : v > 99 ? 3 : v > 9 ? 2 : 1;
+	const char *prefix = binary ? iec[p] : si[p];
+	if (!divided) {
+		snprintf(buf, len, "%llu%s%s", (unsigned long long)v, prefix, unit);
+	} else if (4 - digits <= 1) {
+		snprintf(buf, len, "%llu%s%s", (unsigned long long)(v + (rest >= k / 2)), prefix, unit);
+	} else {
+		int decimals = 4 - digits - 1;
+		double scale = decimals == 2 ? 100 : 10;
+		uint64_t frac = (uint64_t)((double)rest / (double)k * scale + 0.5);
+		if (frac >= (uint64_t)scale) {	/* .96 to one decimal is 1.0: carried */
+			v++;
+			frac = 0;
+		}
+		snprintf(buf, len, "%llu.%0*llu%s%s", (unsigned long long)v, decimals,
+			 (unsigned long long)frac, prefix, unit);
+	}
+}
+
+static void fio_num(uint64_t v, bool binary, const char *unit, char *buf, size_t len)
+{
+	fio_num_at(v, 0, binary, unit, buf, len);
 }
 
 /* fio's "slat (usec): ..." lines: nothing when not measured. */
@@ -60,12 +96,16 @@ static void moments_line(struct out *o, const char *name, const struct moments *
 static void direction(struct out *o, const char *name, uint64_t ios, uint64_t bytes,
 		      const struct histogram *h, const struct moments *slat, double secs)
 {
-	char iops[32], vol[32];
+	char iops[32], bw[32], bw10[32], vol[32];
+	uint64_t rate = (uint64_t)((double)bytes / secs);
 
-	si((double)ios / secs, iops, sizeof(iops));
-	bytes_text(bytes, vol, sizeof(vol));
-	put(o, "  %s: IOPS=%s, BW=%.1fMiB/s (%.1fMB/s)(%s/%.0fmsec)\n", name, iops,
-	    (double)bytes / secs / (1 << 20), (double)bytes / secs / 1e6, vol, secs * 1e3);
+	/* fio's units: whole I/Os a second, bytes a second and bytes, each
+	 * scaled to 4 digits */
+	fio_num((uint64_t)((double)ios / secs), false, "", iops, sizeof(iops));
+	fio_num(rate, true, "B/s", bw, sizeof(bw));
+	fio_num(rate, false, "B/s", bw10, sizeof(bw10));
+	fio_num(bytes, true, "B", vol, sizeof(vol));
+	put(o, "  %s: IOPS=%s, BW=%s (%s)(%s/%.0fmsec)\n", name, iops, bw, bw10, vol, secs * 1e3);
 	if (!h->n)
 		return;
 	moments_line(o, "slat", slat);
@@ -118,10 +158,14 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 	put(&o, "  cpu: usr=%.2f%%, sys=%.2f%%\n", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall);
 	if (r->ss.on) {	/* fio's line */
-		uint64_t bw = ss_mean(r->ss.bw, r->ss.dur);
-		put(&o, "  steadystate  : attained=%s, bw=%.1fMiB/s (%.1fMB/s), iops=%llu, %s%s=%.3f%s\n",
-		    r->ss.attained ? "yes" : "no", (double)bw / (1 << 20), (double)bw / 1e6,
-		    (unsigned long long)ss_mean(r->ss.iops, r->ss.dur),
+		char bw[32], bw10[32], iops[32];
+		/* fio's: the mean in whole KiB/s, scaled from Ki (and as k) */
+		uint64_t kib = ss_mean(r->ss.bw, r->ss.dur) / 1024;
+		fio_num_at(kib, 1, true, "B/s", bw, sizeof(bw));
+		fio_num_at(kib, 1, false, "B/s", bw10, sizeof(bw10));
+		fio_num(ss_mean(r->ss.iops, r->ss.dur), false, "", iops, sizeof(iops));
+		put(&o, "  steadystate  : attained=%s, bw=%s (%s), iops=%s, %s%s=%.3f%s\n",
+		    r->ss.attained ? "yes" : "no", bw, bw10, iops,
 		    r->ss.spec.measure == SS_IOPS ? "iops" : "bw",
 		    r->ss.spec.slope ? " slope" : " mean dev", r->ss.criterion, r->ss.spec.pct ? "%" : "");
 	}

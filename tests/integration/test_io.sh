@@ -42,7 +42,9 @@ check "io: refill_buffers=1 writes incompressible data" \
 check "io: files removed afterwards" [ -z "$(ls -A "$T")" ]
 
 (cd "$T" && FSB io --rw=randread --bs=4k --size=2m --ioengine=io_uring --iodepth=4) >"$WORK/flags.out" 2>&1
-check "io: fio-style flags, fio-shaped text" grep -q "^  read: IOPS=.*, BW=.*MiB/s (.*MB/s)" "$WORK/flags.out"
+check "io: fio-style flags, fio-shaped text" \
+	grep -Eq "^  read: IOPS=[0-9.]+[kMG]?, BW=[0-9.]+[KMGT]?iB/s \([0-9.]+[kMGT]?B/s\)\([0-9.]+[KMGT]?iB/[0-9]+msec\)" \
+	"$WORK/flags.out"
 check "io: percentiles printed" grep -q "99.99th=" "$WORK/flags.out"
 
 # null is diskless, as fio's: a read job makes, lays out and opens no file

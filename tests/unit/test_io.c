@@ -519,6 +519,41 @@ static void test_file_table(void **state)
 	free(res);
 }
 
+/* The text line's figures in fio's own units, as fio 3.33 printed them
+ * for the same counts and times. */
+static void test_fio_text_units(void **state)
+{
+	static const struct {
+		const char *rw;
+		uint64_t ios, bytes, ms;
+		const char *line;
+	} cases[] = {
+		{ "randread", 1072139, 4391481344ULL, 1001,
+		  "read: IOPS=1071k, BW=4184MiB/s (4387MB/s)(4188MiB/1001msec)" },
+		{ "write", 64, 67108864, 24, "write: IOPS=2666, BW=2667MiB/s (2796MB/s)(64.0MiB/24msec)" },
+		{ "randread", 6, 24576, 3001, "read: IOPS=1, BW=8189B/s (8189B/s)(24.0KiB/3001msec)" },
+	};
+	struct io_options o;
+	struct io_result *res = calloc(1, sizeof(*res));
+	char text[4096], opts[64];
+	(void)state;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		snprintf(opts, sizeof(opts), "rw=%s", cases[c].rw);
+		job(&o, opts);
+		memset(res, 0, sizeof(*res));
+		int d = strcmp(cases[c].rw, "write") ? DIR_READ : DIR_WRITE;
+		res->ios[d] = cases[c].ios;
+		res->bytes[d] = cases[c].bytes;
+		res->elapsed_ns = res->runtime_ns = cases[c].ms * 1000000ULL;
+		res->nthreads = 1;
+		io_result_text(&o, res, 0, text, sizeof(text));
+		if (!strstr(text, cases[c].line))
+			fail_msg("want '%s' in:\n%s", cases[c].line, text);
+	}
+	free(res);
+}
+
 static void test_time_based_and_threads(void **state)
 {
 	struct io_options o;
@@ -1456,6 +1491,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fake_io_engines, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_file_op_engines, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_file_table, setup_dir, teardown_dir),
+		cmocka_unit_test(test_fio_text_units),
 		cmocka_unit_test_setup_teardown(test_time_based_and_threads, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_catches_corruption, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_interval_and_pattern, setup_dir, teardown_dir),
