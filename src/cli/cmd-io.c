@@ -202,6 +202,7 @@ static int cmd_io(const struct cli_args *a)
 	struct timespec wall;
 	clock_gettime(CLOCK_REALTIME, &wall);
 	memset(&disk, 0, sizeof(disk));
+	bool failed = false;
 	for (int first = 0, last; first < c->set.njobs && rc == EXIT_OK; first = last) {
 		struct devstat da, db;
 		for (last = first; last < c->set.njobs && c->set.run[last] == c->set.run[first];)
@@ -210,11 +211,23 @@ static int cmd_io(const struct cli_args *a)
 		uint64_t t0 = now_ns();
 		struct io_run run = { &c->set.jobs[first], &c->set.group[first], last - first, ".",
 				      c->keep, &res[first], false };
-		if (io_run_jobs(&run)) {
+		if (io_run_jobs(&run) && !run.ran) {
 			rc = workload_stopped() ? EXIT_INTERRUPTED : EXIT_FAIL;
 			cli_fail(rc, "io: %s", error_get());
 			break;
 		}
+		/* as fio: a failed job is said, every job reported, and the
+		 * jobs after it still run; the exit status says it failed */
+		for (int j = first; j < last; j++)
+			if (res[j].error) {
+				const char *name = c->set.jobs[j].name, *msg = res[j].errmsg;
+				size_t n = strlen(name);
+				if (!strncmp(msg, name, n) && !strncmp(msg + n, ": ", 2))
+					fprintf(stderr, "io: %s\n", msg);	/* it names the job */
+				else
+					fprintf(stderr, "io: job %s: %s\n", name, msg);
+				failed = true;
+			}
 		if (counted && !devstat_read("", devname, &db))
 			disk_delta(devname, &da, &db, ns_to_s(now_ns() - t0), &disk);
 		for (int j = first; j < last; j++) {
@@ -271,7 +284,7 @@ static int cmd_io(const struct cli_args *a)
 	json_decref(jobs);
 	free(res);
 	free(c);
-	return rc;
+	return rc == EXIT_OK && failed ? EXIT_FAIL : rc;
 }
 
 const struct cmd_entry cmd_io_entry = {

@@ -447,7 +447,7 @@ static int io_failed(struct io_thread *t, const struct io_req *r)
 	/* fill_device: a full filesystem is where the job ends, not an error */
 	if (t->o->fill_device && r->dir == DIR_WRITE && (r->res == -ENOSPC || r->res == -EDQUOT))
 		return -1;
-	t->error = 1;
+	t->error = r->res < 0 ? -r->res : EIO;	/* a short transfer: fio's EIO */
 	if (t->ops->flags & ENGINE_FILE_OP) {
 		snprintf(t->errmsg, sizeof(t->errmsg), "ioengine=%s on %s: %s", t->ops->name,
 			 r->file->path, r->res == -ESTALE ? "it is no longer the file fsbench made "
@@ -484,7 +484,7 @@ static int log_io(struct io_thread *t, const struct io_req *r, uint64_t now)
 		if (c)
 			t->chunks = c;
 		if (!e) {
-			t->error = 1;
+			t->error = ENOMEM;
 			snprintf(t->errmsg, sizeof(t->errmsg), "out of memory for the I/O log: set "
 				 "log_avg_msec to log window means");
 			return -1;
@@ -516,7 +516,7 @@ static int min_rate_check(struct io_thread *t, uint64_t now)
 						      : (t->ios[d] - t->rmin_ios[d]) * 1000 / spent;
 			uint64_t want = t->rmin_bps[d] ? t->rmin_bps[d] : t->rmin_iops[d];
 			if (got < want) {
-				t->error = 1;
+				t->error = EIO;	/* fio's check_min_rate */
 				snprintf(t->errmsg, sizeof(t->errmsg), "%s: %s=%llu%s not met, got "
 					 "%llu%s over %llu ms (%s)", t->o->name,
 					 t->rmin_bps[d] ? "rate_min" : "rate_iops_min",
@@ -657,7 +657,7 @@ static int sync_file(struct io_thread *t)
 		return 0;	/* null: fio's null engine completes a sync at once */
 	if ((t->o->fsync ? fsync(fd) : fdatasync(fd)) == 0)
 		return 0;
-	t->error = 1;
+	t->error = errno;
 	snprintf(t->errmsg, sizeof(t->errmsg), "%s %s: %s", t->o->fsync ? "fsync" : "fdatasync",
 		 t->sync_file->path, strerror(errno));
 	return -1;
@@ -744,7 +744,7 @@ static void run_sync(struct io_thread *t)
 
 static void engine_error(struct io_thread *t)
 {
-	t->error = 1;
+	t->error = EIO;
 	str_copy(t->errmsg, sizeof(t->errmsg), error_get());
 }
 
@@ -818,7 +818,7 @@ static void run_async(struct io_thread *t)
 				 * would never end. */
 				t->held = r;
 				if (!inflight && !newq) {
-					t->error = 1;
+					t->error = EIO;
 					snprintf(t->errmsg, sizeof(t->errmsg),
 						 "ioengine=%s refused a request with nothing in flight",
 						 t->ops->name);
@@ -962,7 +962,7 @@ static void verify_back(struct io_thread *t)
 			return;
 		if (!inflight) {
 			if (busy && !t->error) {
-				t->error = 1;
+				t->error = EIO;
 				snprintf(t->errmsg, sizeof(t->errmsg), "ioengine=%s refused a verify read "
 					 "with nothing in flight", t->ops->name);
 			}
@@ -1145,7 +1145,7 @@ static void *thread_main(void *arg)
 	if (!t->error && (o->end_fsync || o->fsync_on_close) && t->fixed_dir != DIR_READ) {
 		for (int i = 0; i < t->nfiles; i++)
 			if (t->files[i].fd >= 0 && fsync(t->files[i].fd) && !t->error) {
-				t->error = 1;
+				t->error = errno;
 				snprintf(t->errmsg, sizeof(t->errmsg), "fsync %s: %s", t->files[i].path,
 					 strerror(errno));
 			}
@@ -1279,6 +1279,10 @@ static void job_result(const struct io_job *job, struct io_result *res)
 		res->usr_ns += t->usr_ns;
 		res->sys_ns += t->sys_ns;
 		res->verified_blocks += t->verified;
+		if (t->error && !res->error) {
+			res->error = t->error;
+			str_copy(res->errmsg, sizeof(res->errmsg), t->errmsg);
+		}
 	}
 	res->nthreads = job->nthreads;
 	res->runtime_ns = (res->elapsed_ns + res->verify_ns) * (uint64_t)job->nthreads;
@@ -1313,6 +1317,10 @@ static void pool(double *mean, double *dev, uint64_t n, double mean2, double dev
 
 void io_result_merge(struct io_result *dst, const struct io_result *src)
 {
+	if (src->error && !dst->error) {	/* the group's first */
+		dst->error = src->error;
+		str_copy(dst->errmsg, sizeof(dst->errmsg), src->errmsg);
+	}
 	for (int d = 0; d < 2; d++) {
 		struct io_rate_stats *a = &dst->rate[d];
 		const struct io_rate_stats *b = &src->rate[d];
@@ -1359,7 +1367,7 @@ void io_result_merge(struct io_result *dst, const struct io_result *src)
 }
 
 static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
-		    struct io_result *results, bool *exit_all)
+		    struct io_result *results, bool *exit_all, bool *ran)
 {
 	struct gate gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0,
 			     jobs, njobs, false, .nflows = 0 };
@@ -1443,10 +1451,15 @@ static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
 			}
 	if (!rc && stop_requested())
 		rc = error_set("interrupted");
-	for (int j = 0; j < njobs && !rc; j++) {
+	/* a job's failure leaves the others' figures, and its own, to report
+	 * (fio's err=); a stop leaves nothing */
+	bool report = !stop_requested() && started == total;
+	for (int j = 0; j < njobs && report; j++) {
 		job_result(jobs[j], &results[j]);
 		io_ss_result(jobs[j], &results[j]);
 	}
+	if (ran)
+		*ran = report;
 	io_ss_free(&gate);
 	if (exit_all)
 		*exit_all = gate.exit_all;
@@ -1458,7 +1471,7 @@ int io_job_run(struct io_job *job, struct io_result *res)
 	/* a repetition of a file-operation job starts where the first did */
 	if (job->runs++ && io_job_refresh(job))
 		return -1;
-	return run_jobs(&job, 1, NULL, res, NULL);
+	return run_jobs(&job, 1, NULL, res, NULL, NULL);
 }
 
 int io_run_jobs(struct io_run *run)
@@ -1474,10 +1487,12 @@ int io_run_jobs(struct io_run *run)
 			break;
 		}
 	run->exit_all = false;
+	run->ran = false;
 	if (!rc)
-		rc = run_jobs(jobs, njobs, run->groups, run->results, &run->exit_all);
-	for (int j = 0; j < njobs && !rc; j++)
-		rc = io_write_logs(jobs[j]);
+		rc = run_jobs(jobs, njobs, run->groups, run->results, &run->exit_all, &run->ran);
+	for (int j = 0; j < njobs && run->ran; j++)
+		if (io_write_logs(jobs[j]) && !rc)
+			rc = -1;
 	for (int j = 0; j < opened; j++) {
 		if (run->keep)
 			for (int i = 0; i < jobs[j]->nthreads; i++)
@@ -1492,7 +1507,7 @@ int io_run_jobs(struct io_run *run)
 int io_group_run(const struct io_options *opts, int njobs, const char *dir,
 		 struct io_result *results, bool keep)
 {
-	struct io_run run = { opts, NULL, njobs, dir, keep, results, false };
+	struct io_run run = { opts, NULL, njobs, dir, keep, results, false, false };
 
 	return io_run_jobs(&run);
 }

@@ -260,6 +260,10 @@ struct io_result {
 	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
 		 depth_complete[IO_DEPTH_BUCKETS];
 	uint64_t ctx, majf, minf;	/* getrusage of the I/O threads */
+	/* a thread's failure, as fio's err=: the errno (EIO for rate_min,
+	 * EILSEQ for verify, as fio's), and what fsbench said of it */
+	int error;
+	char errmsg[512];
 	uint64_t start_ns;		/* when measurement began (the first thread's) */
 	/* threads, and their time added up (each job's longest, with its
 	 * read-back, times its threads): fio's jobs=, and what its CPU
@@ -428,6 +432,10 @@ struct io_run {
 	bool keep;
 	struct io_result *results;	/* [njobs] */
 	bool exit_all;
+	/* the jobs ran and results[] holds their figures, though a job may
+	 * have failed (its error set; io_run_jobs then returns -1, as fio's
+	 * run does, and still reports every job) */
+	bool ran;
 };
 int io_run_jobs(struct io_run *run);
 

@@ -146,7 +146,11 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 	double wall = thread_secs(r);
 
 	buf[0] = 0;
-	put(&o, "%s: (groupid=%d, jobs=%d): err= 0\n", opt->name, group, r->nthreads);
+	if (r->error)	/* fio's: "err= 5 (file:..., func=..., error=Input/output error)" */
+		put(&o, "%s: (groupid=%d, jobs=%d): err=%2d (error=%s)\n", opt->name, group,
+		    r->nthreads, r->error, strerror(r->error));
+	else
+		put(&o, "%s: (groupid=%d, jobs=%d): err= 0\n", opt->name, group, r->nthreads);
 	if (r->ios[DIR_READ] || io_has_reads(opt))
 		direction(&o, "read", r->ios[DIR_READ], r->bytes[DIR_READ], &r->dir_clat[DIR_READ],
 			  &r->slat[DIR_READ],
@@ -333,7 +337,7 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	hist_init(&empty);
 	json_object_set_new(j, "jobname", json_string(opt->name));
 	json_object_set_new(j, "groupid", json_integer(group));
-	json_object_set_new(j, "error", json_integer(0));
+	json_object_set_new(j, "error", json_integer(r->error));
 	json_object_set_new(j, "eta", json_integer(0));
 	json_object_set_new(j, "elapsed", json_integer((json_int_t)(secs + 0.999)));
 	json_object_set_new(j, "job options", opts);
@@ -443,7 +447,7 @@ void io_result_terse(const struct io_options *opt, const struct io_result *r, in
 	json_t *scratch = json_object();
 
 	buf[0] = 0;
-	put(&o, "3;fsbench-%s;%s;%d;0", fsbench_version, opt->name, group);
+	put(&o, "3;fsbench-%s;%s;%d;%d", fsbench_version, opt->name, group, r->error);
 	terse_dir(&o, r->ios[0], r->bytes[0], &r->dir_clat[0], &r->slat[0], &r->lat[0], &r->rate[0],
 		  io_dir_secs(opt, r, 0));
 	terse_dir(&o, r->ios[1], r->bytes[1], &r->dir_clat[1], &r->slat[1], &r->lat[1], &r->rate[1],

@@ -109,7 +109,7 @@ static int chunk_check(struct io_thread *t, const struct io_file *f, const unsig
 		 "verify failed: %s offset %llu: byte %u of the %u-byte chunk is 0x%02x, where "
 		 "verify_pattern has 0x%02x", f->path, (unsigned long long)offset, bad, len,
 		 buf[bad], t->vtemplate[bad]);
-	t->error = 1;
+	t->error = EILSEQ;	/* fio's verify error */
 	return -1;
 header_bad:
 	snprintf(t->errmsg, sizeof(t->errmsg),
@@ -120,7 +120,7 @@ header_bad:
 		 (unsigned long long)offset, (unsigned long long)t->seed, h.magic, h.len,
 		 (unsigned long long)h.offset, (unsigned long long)h.seed,
 		 (unsigned long long)h.generation, h.crc, crc);
-	t->error = 1;
+	t->error = EILSEQ;	/* fio's verify error */
 	return -1;
 }
 

@@ -16,6 +16,7 @@
 #include "io/iojob.h"
 #include "io/jobfile.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>
 #include <sys/mman.h>
@@ -670,7 +671,7 @@ static void test_thinktime(void **state)
 static int run_set(const struct io_options *jobs, const int *groups, int n,
 		   struct io_result *res, bool *exit_all)
 {
-	struct io_run run = { jobs, groups, n, dir, false, res, false };
+	struct io_run run = { jobs, groups, n, dir, false, res, false, false };
 	int rc = io_run_jobs(&run);
 
 	if (exit_all)
@@ -729,6 +730,20 @@ static void test_cross_job_controls(void **state)
 	assert_int_equal(run_set(o, NULL, 1, res, NULL), -1);
 	print_message("# %s\n", error_get());
 	assert_non_null(strstr(error_get(), "rate_min=1048576B/s not met"));
+	/* a failed job is reported with its errno, as fio's err=5, and the
+	 * job beside it with its figures */
+	job(&o[0], "name=ok,rw=read,size=256k,runtime=3,time_based=1");
+	job(&o[1], "name=slow,rw=read,size=256k,thinktime=100ms,rate_iops_min=100,runtime=10");
+	{
+		struct io_run run = { o, one_group, 2, dir, false, res, false, false };
+		assert_int_equal(io_run_jobs(&run), -1);
+		assert_true(run.ran);
+	}
+	assert_int_equal(res[0].error, 0);
+	assert_true(res[0].ios[0] > 1000);
+	assert_int_equal(res[1].error, EIO);
+	assert_non_null(strstr(res[1].errmsg, "rate_iops_min=100 not met"));
+	assert_true(res[1].ios[0] >= 18 && res[1].ios[0] <= 40);	/* 10 a second for 2-3 s */
 	job(&o[0], "rw=read,size=1m,rate=100k,rate_min=200k");
 	assert_int_equal(io_options_validate(&o[0]), -1);	/* fio refuses it too */
 
