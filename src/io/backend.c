@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sched.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -533,6 +534,15 @@ static int min_rate_check(struct io_thread *t, uint64_t now)
 	return 0;
 }
 
+/* fio's max_latency: the job ends with ETIMEDOUT. */
+static int max_latency_failed(struct io_thread *t, uint64_t lat)
+{
+	t->error = ETIMEDOUT;
+	snprintf(t->errmsg, sizeof(t->errmsg), "max_latency=%.0fus exceeded: an I/O took %.0fus",
+		 t->max_lat_ns / 1e3, lat / 1e3);
+	return -1;
+}
+
 static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 {
 	t->completed_n++;
@@ -560,6 +570,8 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 			moments_add(&t->slat[r->dir], r->issue_ns - r->start_ns);
 			winbuf_add_slat(&t->wb, r->dir, r->issue_ns - r->start_ns);
 		}
+		if (t->max_lat_ns && now - r->start_ns > t->max_lat_ns)
+			return max_latency_failed(t, now - r->start_ns);
 		if (t->log_each && log_io(t, r, now))
 			return -1;
 		if (t->rmin_on && min_rate_check(t, now))
@@ -1014,7 +1026,9 @@ static void reset_thread(struct io_thread *t)
 	t->pass_index = 0;
 	t->pass_end = t->pass_bytes;
 	t->issued_bytes = 0;
-	t->target_bytes = o->time_based ? UINT64_MAX : t->pass_bytes * (uint64_t)o->loops;
+	/* io_size: fio's amount of I/O, over the region and around it */
+	t->target_bytes = o->time_based ? UINT64_MAX
+			: sat_mul(o->io_size ? o->io_size : t->pass_bytes, (uint64_t)o->loops);
 	t->writes_since_sync = 0;
 	t->next_file = 0;
 	t->stats_on = false;
@@ -1097,6 +1111,27 @@ static void exit_all_check(struct io_thread *t)
 		g->exit_all = true;
 }
 
+/* fio's cpus_allowed/cpumask, nice, prio and prioclass, for this thread
+ * (fio sets them in each job's process). */
+static int thread_placement(struct io_thread *t)
+{
+	const struct io_options *o = t->o;
+
+	if (t->ncpus && sched_setaffinity(0, sizeof(t->cpus), &t->cpus))
+		return error_errno("cpus_allowed: sched_setaffinity");
+	if (o->nice && setpriority(PRIO_PROCESS, (id_t)gettid(), (int)o->nice))
+		return error_errno("nice=%lld: setpriority", (long long)o->nice);
+	if (o->prio >= 0 || o->prioclass) {
+		/* the ioprio ABI: the class above bit 13; as fio's, best-effort
+		 * when no class is given, and level 0 when only one is */
+		int class = o->prioclass ? (int)o->prioclass : 2;
+		int level = o->prio >= 0 ? (int)o->prio : 0;
+		if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, gettid(), class << 13 | level))
+			return error_errno("prio=%d prioclass=%d: ioprio_set", level, class);
+	}
+	return 0;
+}
+
 static void *thread_main(void *arg)
 {
 	struct io_thread *t = arg;
@@ -1112,6 +1147,10 @@ static void *thread_main(void *arg)
 	 * creates/s shared, 230k own) */
 	if (!o->thread && (unshare(CLONE_FILES) ? error_errno("unshare(CLONE_FILES)")
 						 : io_thread_reopen(t))) {
+		engine_error(t);
+		failed = true;
+	}
+	if (!failed && thread_placement(t)) {
 		engine_error(t);
 		failed = true;
 	}

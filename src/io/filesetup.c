@@ -285,6 +285,20 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->depth = (job->ops->flags & ENGINE_SYNC) ? 1 : (unsigned)o->iodepth;
 	t->async = !(job->ops->flags & ENGINE_SYNC);
 	t->ops_at_open = (job->ops->flags & ENGINE_FILE_OP) && !o->create_on_open;
+	t->max_lat_ns = (uint64_t)(o->max_latency * 1e9);
+	t->ncpus = io_cpu_set(o, &t->cpus);
+	if (t->ncpus < 0)
+		return -1;
+	if (t->ncpus && o->cpus_allowed_policy == CPUS_SPLIT) {	/* split: the id-th CPU of the set, in turn */
+		int want = id % t->ncpus, seen = 0;
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &t->cpus) && seen++ == want) {
+				CPU_ZERO(&t->cpus);
+				CPU_SET(c, &t->cpus);
+				t->ncpus = 1;
+				break;
+			}
+	}
 	t->nfiles = job->nfiles;
 	io_block_sizes(o, &t->min_bs, &t->max_bs);
 	t->buf_size = (size_t)((t->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);

@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sched.h>
 
 #include "engine.h"
 #include "../core/histogram.h"
@@ -40,6 +41,7 @@ enum random_generator { RANDGEN_TAUSWORTHE, RANDGEN_LFSR, RANDGEN_TAUSWORTHE64 }
 enum exit_what { EXIT_GROUP, EXIT_STONEWALL, EXIT_ALL };
 /* filestat's stat_type */
 enum stat_type { STAT_STAT, STAT_LSTAT, STAT_STATX };
+enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 /* fio's fallocate=, how a write job's missing bytes are made: native and
  * posix (and 1) allocate them, keep allocates without the size and then
  * truncates, truncate and none (and 0) only truncate (the file is sparse) */
@@ -110,6 +112,13 @@ struct io_options {
 	bool create_on_open;
 	int stat_type;
 	int fallocate;
+	char cpus_allowed[PARAM_STR_MAX];
+	char cpumask[PARAM_STR_MAX];
+	int cpus_allowed_policy;
+	int64_t nice, prio, prioclass;
+	uint64_t io_size;
+	double max_latency;
+	char percentile_list[PARAM_STR_MAX];
 	char directory[PARAM_STR_MAX];
 	int64_t numjobs;
 	int64_t iodepth;
@@ -208,6 +217,17 @@ struct io_rate_stats {
 
 /* The parameter table for struct io_options (io.c). */
 extern const struct param_def io_option_defs[];
+
+/* fio's cpus_allowed ("0-3,6") or cpumask (a bitmask, 0x prefix for hex)
+ * as a CPU set, and how many CPUs it holds (0: neither given).  -1 with
+ * the error set for a bad list or a CPU this machine does not have. */
+int io_cpu_set(const struct io_options *o, cpu_set_t *set);
+
+/* fio's percentile_list ("99:99.9:99.99"): the percentiles a job's
+ * results list, at most IO_PCTS_MAX; 0 when none is given (fio's
+ * defaults), -1 with the error set. */
+#define IO_PCTS_MAX 20
+int io_percentiles(const struct io_options *o, double out[IO_PCTS_MAX]);
 
 /* Checks across options (bsrange syntax, verify with bsrange, ...). */
 int io_options_validate(const struct io_options *o);
@@ -312,6 +332,11 @@ struct io_thread {
 	bool random, use_map, verify;
 	bool async;			/* the engine completes later: slat is measured */
 	bool ops_at_open;		/* ENGINE_FILE_OP, create_on_open=0 (backend.c) */
+	/* cpus_allowed/cpumask: the CPUs this thread may run on (its own one
+	 * with cpus_allowed_policy=split); ncpus 0: any */
+	cpu_set_t cpus;
+	int ncpus;
+	uint64_t max_lat_ns;		/* max_latency: an I/O's lat above it fails the job */
 	bool refill, scramble;	/* before each write: new data, or fio's small scramble */
 	struct rng rng;
 	struct permutation perm;

@@ -14,8 +14,26 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The text's percentiles, and fio's default list (clat_percentiles) for
+ * JSON and terse; percentile_list replaces both, as in fio. */
 static const double pcts[] = { 1, 5, 10, 50, 90, 95, 99, 99.5, 99.9, 99.99 };
-#define NPCTS (sizeof(pcts) / sizeof(pcts[0]))
+static const double fio_pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9,
+				   99.95, 99.99 };
+struct pct_list {
+	double v[IO_PCTS_MAX];
+	int n;
+};
+
+static void pct_list_of(const struct io_options *o, const double *def, int ndef,
+			struct pct_list *l)
+{
+	l->n = io_percentiles(o, l->v);
+	if (l->n <= 0) {	/* none given (an error was refused before the run) */
+		l->n = ndef;
+		memcpy(l->v, def, sizeof(double) * (size_t)ndef);
+	}
+}
+#define PCTS_OF(o, def, l) pct_list_of(o, def, (int)(sizeof(def) / sizeof(def[0])), l)
 
 struct out {
 	char *buf;
@@ -94,7 +112,7 @@ static void moments_line(struct out *o, const char *name, const struct moments *
 }
 
 static void direction(struct out *o, const char *name, uint64_t ios, uint64_t bytes,
-		      const struct histogram *h, const struct moments *slat, double secs)
+		      const struct histogram *h, const struct moments *slat, double secs, const struct pct_list *pl)
 {
 	char iops[32], bw[32], bw10[32], vol[32];
 	uint64_t rate = (uint64_t)((double)bytes / secs);
@@ -111,8 +129,8 @@ static void direction(struct out *o, const char *name, uint64_t ios, uint64_t by
 	moments_line(o, "slat", slat);
 	moments_line(o, "clat", &h->m);
 	put(o, "    clat percentiles (usec):");
-	for (size_t i = 0; i < NPCTS; i++)
-		put(o, "%s %.2fth=[%.2f]", i ? "," : "", pcts[i], hist_percentile(h, pcts[i]) / 1e3);
+	for (int i = 0; i < pl->n; i++)
+		put(o, "%s %.2fth=[%.2f]", i ? "," : "", pl->v[i], hist_percentile(h, pl->v[i]) / 1e3);
 	put(o, "\n");
 }
 
@@ -144,7 +162,9 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 {
 	struct out o = { buf, len, 0 };
 	double wall = thread_secs(r);
+	struct pct_list pl;
 
+	PCTS_OF(opt, pcts, &pl);
 	buf[0] = 0;
 	if (r->error)	/* fio's: "err= 5 (file:..., func=..., error=Input/output error)" */
 		put(&o, "%s: (groupid=%d, jobs=%d): err=%2d (error=%s)\n", opt->name, group,
@@ -153,12 +173,10 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 		put(&o, "%s: (groupid=%d, jobs=%d): err= 0\n", opt->name, group, r->nthreads);
 	if (r->ios[DIR_READ] || io_has_reads(opt))
 		direction(&o, "read", r->ios[DIR_READ], r->bytes[DIR_READ], &r->dir_clat[DIR_READ],
-			  &r->slat[DIR_READ],
-			  io_dir_secs(opt, r, DIR_READ));
+			  &r->slat[DIR_READ], io_dir_secs(opt, r, DIR_READ), &pl);
 	if (r->ios[DIR_WRITE] || io_has_writes(opt))
 		direction(&o, "write", r->ios[DIR_WRITE], r->bytes[DIR_WRITE], &r->dir_clat[DIR_WRITE],
-			  &r->slat[DIR_WRITE],
-			  io_dir_secs(opt, r, DIR_WRITE));
+			  &r->slat[DIR_WRITE], io_dir_secs(opt, r, DIR_WRITE), &pl);
 	put(&o, "  cpu: usr=%.2f%%, sys=%.2f%%\n", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall);
 	if (r->ss.on) {	/* fio's line */
@@ -188,14 +206,10 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 
 /* ---- fio's JSON layout (fio 3.x --output-format=json) ------------------ */
 
-/* fio's default percentile list (clat_percentiles). */
-static const double fio_pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9,
-				   99.95, 99.99 };
-#define FIO_NPCTS (sizeof(fio_pcts) / sizeof(fio_pcts[0]))
-
 /* fio's latency object: the moments, and percentiles where there is a
  * histogram (fio gives them for clat only, by default). */
-static json_t *lat_json(const struct moments *m, const struct histogram *h)
+static json_t *lat_json(const struct moments *m, const struct histogram *h,
+			const struct pct_list *pl)
 {
 	json_t *c = json_object();
 
@@ -207,9 +221,9 @@ static json_t *lat_json(const struct moments *m, const struct histogram *h)
 	if (h && h->n) {
 		json_t *p = json_object();
 		char key[32];
-		for (size_t i = 0; i < FIO_NPCTS; i++) {
-			snprintf(key, sizeof(key), "%f", fio_pcts[i]);
-			json_object_set_new(p, key, json_integer((json_int_t)hist_percentile(h, fio_pcts[i])));
+		for (int i = 0; i < pl->n; i++) {
+			snprintf(key, sizeof(key), "%f", pl->v[i]);
+			json_object_set_new(p, key, json_integer((json_int_t)hist_percentile(h, pl->v[i])));
 		}
 		json_object_set_new(c, "percentile", p);
 	}
@@ -218,7 +232,7 @@ static json_t *lat_json(const struct moments *m, const struct histogram *h)
 
 static json_t *fio_direction(uint64_t ios, uint64_t bytes, const struct histogram *h,
 			     const struct moments *slat, const struct moments *lat,
-			     const struct io_rate_stats *st, double secs)
+			     const struct io_rate_stats *st, double secs, const struct pct_list *pl)
 {
 	json_t *d = json_object();
 	json_object_set_new(d, "io_bytes", json_integer((json_int_t)bytes));
@@ -231,9 +245,9 @@ static json_t *fio_direction(uint64_t ios, uint64_t bytes, const struct histogra
 	json_object_set_new(d, "short_ios", json_integer(0));
 	json_object_set_new(d, "drop_ios", json_integer(0));
 	/* slat has N 0 for a synchronous engine, as fio's */
-	json_object_set_new(d, "slat_ns", lat_json(slat, NULL));
-	json_object_set_new(d, "clat_ns", lat_json(&h->m, h));
-	json_object_set_new(d, "lat_ns", lat_json(lat, NULL));
+	json_object_set_new(d, "slat_ns", lat_json(slat, NULL, pl));
+	json_object_set_new(d, "clat_ns", lat_json(&h->m, h, pl));
+	json_object_set_new(d, "lat_ns", lat_json(lat, NULL, pl));
 	bool any = st && st->samples;
 	json_object_set_new(d, "bw_min", json_integer(any ? (json_int_t)st->bw_min : 0));
 	json_object_set_new(d, "bw_max", json_integer(any ? (json_int_t)st->bw_max : 0));
@@ -331,6 +345,9 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 {
 	json_t *j = json_object(), *opts = io_given_json(given ? given : "");
 	double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
+	struct pct_list pl;
+
+	PCTS_OF(opt, fio_pcts, &pl);
 	double wall = thread_secs(r);
 	struct histogram empty;
 
@@ -343,13 +360,14 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	json_object_set_new(j, "job options", opts);
 	json_object_set_new(j, "read", fio_direction(r->ios[0], r->bytes[0], &r->dir_clat[0],
 						     &r->slat[0], &r->lat[0],
-						     &r->rate[0], io_dir_secs(opt, r, 0)));
+						     &r->rate[0], io_dir_secs(opt, r, 0), &pl));
 	json_object_set_new(j, "write", fio_direction(r->ios[1], r->bytes[1], &r->dir_clat[1],
 						      &r->slat[1], &r->lat[1],
-						      &r->rate[1], io_dir_secs(opt, r, 1)));
-	json_object_set_new(j, "trim", fio_direction(0, 0, &empty, &empty.m, &empty.m, NULL, secs));
+						      &r->rate[1], io_dir_secs(opt, r, 1), &pl));
+	json_object_set_new(j, "trim", fio_direction(0, 0, &empty, &empty.m, &empty.m, NULL, secs,
+						     &pl));
 	json_object_set_new(j, "sync", json_pack("{s:i,s:o}", "total_ios", 0, "lat_ns",
-						 lat_json(&empty.m, NULL)));
+						 lat_json(&empty.m, NULL, &pl)));
 	/* The threads are one job, as with fio's group_reporting, which sums
 	 * its jobs' runtimes here: usr_cpu x job_runtime is then all the CPU. */
 	json_object_set_new(j, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000.0 + 0.5)));
@@ -418,17 +436,17 @@ static void terse_lat(struct out *o, const struct moments *m)
 
 static void terse_dir(struct out *o, uint64_t ios, uint64_t bytes, const struct histogram *h,
 		      const struct moments *slat, const struct moments *lat,
-		      const struct io_rate_stats *st, double secs)
+		      const struct io_rate_stats *st, double secs, const struct pct_list *pl)
 {
 	put(o, ";%llu;%llu;%llu;%llu", (unsigned long long)(bytes / 1024),
 	    (unsigned long long)((double)bytes / 1024 / secs), (unsigned long long)((double)ios / secs),
 	    (unsigned long long)(ios ? secs * 1e3 + 0.5 : 0));
 	terse_lat(o, slat);
 	terse_lat(o, &h->m);
-	for (size_t i = 0; i < 20; i++)
-		if (i < FIO_NPCTS && h->n)
-			put(o, ";%f%%=%llu", fio_pcts[i],
-			    (unsigned long long)(hist_percentile(h, fio_pcts[i]) / 1000));
+	for (int i = 0; i < IO_PCTS_MAX; i++)
+		if (i < pl->n && h->n)
+			put(o, ";%f%%=%llu", pl->v[i],
+			    (unsigned long long)(hist_percentile(h, pl->v[i]) / 1000));
 		else
 			put(o, ";0%%=0");
 	terse_lat(o, lat);
@@ -445,13 +463,15 @@ void io_result_terse(const struct io_options *opt, const struct io_result *r, in
 	double wall = thread_secs(r);
 	double us[10], ms[12];
 	json_t *scratch = json_object();
+	struct pct_list pl;
 
+	PCTS_OF(opt, fio_pcts, &pl);
 	buf[0] = 0;
 	put(&o, "3;fsbench-%s;%s;%d;%d", fsbench_version, opt->name, group, r->error);
 	terse_dir(&o, r->ios[0], r->bytes[0], &r->dir_clat[0], &r->slat[0], &r->lat[0], &r->rate[0],
-		  io_dir_secs(opt, r, 0));
+		  io_dir_secs(opt, r, 0), &pl);
 	terse_dir(&o, r->ios[1], r->bytes[1], &r->dir_clat[1], &r->slat[1], &r->lat[1], &r->rate[1],
-		  io_dir_secs(opt, r, 1));
+		  io_dir_secs(opt, r, 1), &pl);
 	put(&o, ";%f%%;%f%%;%llu;%llu;%llu", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall, (unsigned long long)r->ctx,
 	    (unsigned long long)r->majf, (unsigned long long)r->minf);

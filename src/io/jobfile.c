@@ -30,6 +30,8 @@ static const char *const aliases[][2] = {
 	{ "steadystate_duration", "ss_dur" },
 	{ "steadystate_ramp_time", "ss_ramp" },
 	{ "randrepeat", NULL },	/* fsbench always repeats for a given seed */
+	{ "allrandrepeat", NULL },
+	{ "io_limit", "io_size" },
 	/* fio's tiobench profile option, which fio takes and ignores in a
 	 * plain job (fio's steadystate.fio and waitfor.fio give it) */
 	{ "threads", NULL },

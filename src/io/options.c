@@ -51,6 +51,27 @@ const struct param_def io_option_defs[] = {
 	  "filecreate, filestat, filedelete: each file's operation in the run, on the clock, at "
 	  "its first I/O; 0 (fio's default): when the job starts, off the clock, its latency "
 	  "still counted (other engines: accepted; fsbench opens files before the clock)" },
+	PARAM_STRING("cpus_allowed", struct io_options, cpus_allowed, "",
+		     "the CPUs the job's threads run on, as fio's list: 0-3,6 (empty: any)"),
+	PARAM_STRING("cpumask", struct io_options, cpumask, "",
+		     "the same as a bitmask of CPUs, 0x3 for CPUs 0 and 1 (cpus_allowed wins)"),
+	{ "cpus_allowed_policy", PT_ENUM, P(cpus_allowed_policy), "shared", 0, 0, "shared|split",
+	  "shared: every thread may run on every CPU of the set; split: each thread on one CPU of "
+	  "it, in turn" },
+	{ "nice", PT_INT, P(nice), "0", -20, 19, NULL, "the job's threads' nice value" },
+	{ "prio", PT_INT, P(prio), "-1", -1, 7, NULL,
+	  "I/O priority within its class, 0 (highest) to 7 (-1: the default, as fio)" },
+	{ "prioclass", PT_INT, P(prioclass), "0", 0, 3, NULL,
+	  "I/O priority class: 1 real-time, 2 best-effort (with prio=, if not given), 3 idle" },
+	{ "io_size", PT_SIZE, P(io_size), "0", 0, 1ULL << 50, NULL,
+	  "bytes of I/O per thread per loop, over the region size= sets, around again when it is "
+	  "done (0 = size)" },
+	{ "max_latency", PT_DURATION, P(max_latency), "0", 0, 3600, NULL,
+	  "fail the job (ETIMEDOUT, as fio) when an I/O's latency from before its submission is "
+	  "above this (a number alone is us; 0 = none)", PF_USEC },
+	PARAM_STRING("percentile_list", struct io_options, percentile_list, "",
+		     "the completion latency percentiles reported, P:P:... (at most 20; empty: fio's "
+		     "list)"),
 	{ "stat_type", PT_ENUM, P(stat_type), "stat", 0, 0, "stat|lstat|statx",
 	  "filestat: the call that looks each file up (statx of the absolute path, as fio)" },
 	{ "fallocate", PT_ENUM, P(fallocate), "native", 0, 0, FALLOCATE_CHOICES,

@@ -398,6 +398,84 @@ int io_block_sizes(const struct io_options *o, uint64_t *min, uint64_t *max)
 	return 0;
 }
 
+/* "0-3,6": CPUs and ranges of them, as fio's cpus_allowed. */
+static int cpu_list(const char *text, cpu_set_t *set, long ncpu)
+{
+	const char *p = text;
+
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (end == p || a < 0)
+			return error_set("option 'cpus_allowed': '%s' is not a list of CPUs such as 0-3,6",
+					 text);
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				return error_set("option 'cpus_allowed': '%s' has a bad range", text);
+			p = end;
+		}
+		if (b >= ncpu || b >= CPU_SETSIZE)
+			return error_set("option 'cpus_allowed': CPU %ld: this machine has CPUs 0-%ld",
+					 b, ncpu - 1);
+		for (long c = a; c <= b; c++)
+			CPU_SET((int)c, set);
+		if (*p == ',' && p[1])
+			p++;
+		else if (*p)
+			return error_set("option 'cpus_allowed': '%s' is not a list of CPUs such as 0-3,6",
+					 text);
+	}
+	return 0;
+}
+
+int io_percentiles(const struct io_options *o, double out[IO_PCTS_MAX])
+{
+	const char *p = o->percentile_list;
+	int n = 0;
+
+	while (*p) {
+		char *end;
+		double v = strtod(p, &end);
+		if (end == p || !(v >= 0 && v <= 100) || (*end && *end != ':'))
+			return error_set("option 'percentile_list': '%s' is not a list of percentiles "
+					 "such as 99:99.9:99.99", o->percentile_list);
+		if (n == IO_PCTS_MAX)
+			return error_set("option 'percentile_list': at most %d percentiles, as fio",
+					 IO_PCTS_MAX);
+		out[n++] = v;
+		p = *end ? end + 1 : end;
+	}
+	return n;
+}
+
+int io_cpu_set(const struct io_options *o, cpu_set_t *set)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	CPU_ZERO(set);
+	if (o->cpus_allowed[0]) {
+		if (cpu_list(o->cpus_allowed, set, ncpu))
+			return -1;
+	} else if (o->cpumask[0]) {
+		char *end;
+		errno = 0;
+		unsigned long long mask = strtoull(o->cpumask, &end, 0);
+		if (errno || end == o->cpumask || *end || !mask)
+			return error_set("option 'cpumask': '%s' is not a bitmask of CPUs such as 0x3",
+					 o->cpumask);
+		for (int c = 0; c < 64; c++)
+			if (mask >> c & 1) {
+				if (c >= ncpu)
+					return error_set("option 'cpumask': CPU %d: this machine has CPUs "
+							 "0-%ld", c, ncpu - 1);
+				CPU_SET(c, set);
+			}
+	}
+	return CPU_COUNT(set);
+}
+
 int io_options_validate(const struct io_options *o)
 {
 	uint64_t min, max;
@@ -408,6 +486,10 @@ int io_options_validate(const struct io_options *o)
 		return error_set("option 'bs': at most 1g per I/O");
 	if (o->time_based && o->runtime <= 0)
 		return error_set("option 'time_based' needs runtime= (how long to run)");
+	cpu_set_t cpus;
+	double pcts[IO_PCTS_MAX];
+	if (io_cpu_set(o, &cpus) < 0 || io_percentiles(o, pcts) < 0)
+		return -1;
 	const struct io_engine_ops *eng = engine_at(o->ioengine);
 	bool file_op = eng && (eng->flags & ENGINE_FILE_OP);
 	if (o->openfiles && o->openfiles < o->nrfiles && !file_op)

@@ -555,6 +555,71 @@ static void test_fio_text_units(void **state)
 	free(res);
 }
 
+/* fio's io_size (I/O past the region, around it), max_latency (ETIMEDOUT),
+ * percentile_list and the CPU lists, with their parsers' refusals. */
+static void test_job_limits_and_lists(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	double p[IO_PCTS_MAX];
+	cpu_set_t cpus;
+	(void)state;
+
+	job(&o, "rw=randread,size=64k,io_size=256k");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	assert_int_equal(res->ios[0], 64);		/* four times over the 16 blocks */
+	job(&o, "rw=write,bs=1m,size=4m,max_latency=10us");	/* a 1 MiB copy takes longer */
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "max_latency=10us exceeded"));
+	job(&o, "rw=write,bs=1m,size=4m,max_latency=1000s");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+
+	job(&o, "percentile_list=50:99.5:99.999");
+	assert_int_equal(io_percentiles(&o, p), 3);
+	assert_true(p[1] == 99.5 && p[2] == 99.999);
+	job(&o, "rw=randread,size=64k,percentile_list=50:99.5");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	json_t *j = io_result_json(&o, res, 0, "");
+	json_t *pct = json_object_get(json_object_get(json_object_get(j, "read"), "clat_ns"),
+				      "percentile");
+	assert_int_equal(json_object_size(pct), 2);
+	assert_non_null(json_object_get(pct, "99.500000"));
+	json_decref(j);
+	static const char *const bad_pcts[] = { "101", "x", ":50", "50::60",
+		"1:2:3:4:5:6:7:8:9:10:11:12:13:14:15:16:17:18:19:20:21" };
+	for (size_t i = 0; i < sizeof(bad_pcts) / sizeof(bad_pcts[0]); i++) {
+		snprintf(o.percentile_list, sizeof(o.percentile_list), "%s", bad_pcts[i]);
+		assert_int_equal(io_percentiles(&o, p), -1);
+	}
+
+	job(&o, "cpus_allowed=0");
+	assert_int_equal(io_cpu_set(&o, &cpus), 1);
+	assert_true(CPU_ISSET(0, &cpus));
+	job(&o, "cpumask=0x1");
+	assert_int_equal(io_cpu_set(&o, &cpus), 1);
+	job(&o, "rw=read");
+	assert_int_equal(io_cpu_set(&o, &cpus), 0);
+	static const char *const bad_lists[] = { "x", "1-0", "0-99999", "0,", "-1", "0;1" };
+	for (size_t i = 0; i < sizeof(bad_lists) / sizeof(bad_lists[0]); i++) {
+		job(&o, "rw=read");
+		snprintf(o.cpus_allowed, sizeof(o.cpus_allowed), "%s", bad_lists[i]);
+		assert_int_equal(io_cpu_set(&o, &cpus), -1);
+		assert_int_equal(io_options_validate(&o), -1);
+	}
+	static const char *const bad_masks[] = { "0", "0xg", "-", "0x10000000000000000" };
+	for (size_t i = 0; i < sizeof(bad_masks) / sizeof(bad_masks[0]); i++) {
+		job(&o, "rw=read");
+		snprintf(o.cpumask, sizeof(o.cpumask), "%s", bad_masks[i]);
+		assert_int_equal(io_cpu_set(&o, &cpus), -1);
+	}
+	/* the threads run where they are put, split one CPU each in turn */
+	job(&o, "rw=randread,size=64k,numjobs=2,cpus_allowed=0,cpus_allowed_policy=split,nice=1,"
+	    "prio=7");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	assert_int_equal(res->ios[0], 32);
+	free(res);
+}
+
 static void test_time_based_and_threads(void **state)
 {
 	struct io_options o;
@@ -1507,6 +1572,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_file_op_engines, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_file_table, setup_dir, teardown_dir),
 		cmocka_unit_test(test_fio_text_units),
+		cmocka_unit_test_setup_teardown(test_job_limits_and_lists, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_time_based_and_threads, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_catches_corruption, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_interval_and_pattern, setup_dir, teardown_dir),
