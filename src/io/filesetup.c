@@ -235,9 +235,15 @@ static int check_space(struct io_job *job)
 		for (int k = 0; k < job->nfiles; k++) {
 			struct io_file *f = &job->threads[i].files[k];
 			struct stat st;
-			uint64_t size = stat(f->path, &st) ? 0 : (uint64_t)st.st_size;
-			if (size < f->base + f->size)
-				missing += f->base + f->size - size;
+			uint64_t size = stat(f->path, &st) ? 0 : (uint64_t)st.st_size, end = 0;
+			/* a shared file ends where its last thread's region does */
+			for (int j = 0; j < (job->o.filename[0] ? job->nthreads : 1); j++) {
+				const struct io_file *g = &job->threads[j].files[k];
+				if (sat_add(g->base, g->size) > end)
+					end = sat_add(g->base, g->size);
+			}
+			if (size < end)
+				missing += end - size;
 		}
 	}
 	if (!missing)
@@ -396,7 +402,8 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 		struct io_file *f = &t->files[k];
 		f->fd = -1;
 		f->index = k;
-		f->base = o->offset;
+		/* fio's offset_increment: each thread of the job its own region */
+		f->base = sat_add(o->offset, sat_mul(o->offset_increment, (uint64_t)id));
 		f->size = job->per_file;
 		if (make_path(job, id, k, f->path, sizeof(f->path)))
 			return -1;
@@ -418,7 +425,8 @@ static int set_up_file(struct io_job *job, struct io_thread *t, struct io_file *
 					 f->path, job->ops->name);
 		return 0;
 	}
-	if ((thread == 0 || !job->o.filename[0]) && lay_out(job, t, f))
+	/* a shared file once, unless each thread has its region of it */
+	if ((thread == 0 || !job->o.filename[0] || job->o.offset_increment) && lay_out(job, t, f))
 		return -1;
 	if (job->ops->flags & ENGINE_FILE_OP)
 		return 0;

@@ -106,6 +106,7 @@ struct io_options {
 	char random_distribution[PARAM_STR_MAX];
 	uint64_t size;
 	uint64_t offset;
+	uint64_t offset_increment;
 	char filename[PARAM_STR_MAX];
 	int64_t nrfiles;
 	int64_t openfiles;

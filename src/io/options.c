@@ -40,6 +40,9 @@ const struct param_def io_option_defs[] = {
 	{ "size", PT_SIZE, P(size), "1g", 1, 1ULL << 50, NULL,
 	  "bytes of I/O per thread per pass, split over nrfiles files", PF_SCALE },
 	{ "offset", PT_SIZE, P(offset), "0", 0, 0, NULL, "byte offset where the I/O region starts" },
+	{ "offset_increment", PT_SIZE, P(offset_increment), "0", 0, 0, NULL,
+	  "each thread's region starts this much further: offset + N times it for the job's N-th "
+	  "thread (disjoint regions of one shared file)" },
 	PARAM_STRING("filename", struct io_options, filename, "",
 		     "file to use, shared by all threads (default: one file per thread)"),
 	{ "nrfiles", PT_INT, P(nrfiles), "1", 1, 100000, NULL, "files per thread" },

@@ -486,6 +486,12 @@ int io_options_validate(const struct io_options *o)
 		return error_set("option 'bs': at most 1g per I/O");
 	if (o->time_based && o->runtime <= 0)
 		return error_set("option 'time_based' needs runtime= (how long to run)");
+	uint64_t last_base, end;
+	if (__builtin_mul_overflow(o->offset_increment, (uint64_t)(o->numjobs - 1), &last_base) ||
+	    __builtin_add_overflow(last_base, o->offset, &last_base) ||
+	    __builtin_add_overflow(last_base, o->size, &end) || end > (uint64_t)INT64_MAX)
+		return error_set("option 'offset_increment': the last thread's region would end past "
+				 "the largest file offset");
 	cpu_set_t cpus;
 	double pcts[IO_PCTS_MAX];
 	if (io_cpu_set(o, &cpus) < 0 || io_percentiles(o, pcts) < 0)

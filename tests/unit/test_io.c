@@ -556,7 +556,8 @@ static void test_fio_text_units(void **state)
 }
 
 /* fio's io_size (I/O past the region, around it), max_latency (ETIMEDOUT),
- * percentile_list and the CPU lists, with their parsers' refusals. */
+ * percentile_list, offset_increment and the CPU lists, with their
+ * parsers' refusals. */
 static void test_job_limits_and_lists(void **state)
 {
 	struct io_options o;
@@ -612,6 +613,23 @@ static void test_job_limits_and_lists(void **state)
 		snprintf(o.cpumask, sizeof(o.cpumask), "%s", bad_masks[i]);
 		assert_int_equal(io_cpu_set(&o, &cpus), -1);
 	}
+	/* offset_increment: three disjoint regions of one shared file, each
+	 * laid out, read and written by its own thread */
+	char path[512];
+	struct stat st;
+	snprintf(path, sizeof(path), "%s/oi.dat", dir);
+	job(&o, "rw=read,bs=64k,size=1m,numjobs=3,offset_increment=2m,filename=oi.dat");
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
+	assert_int_equal(res->ios[0], 48);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 5 << 20);
+	assert_int_equal(unlink(path), 0);
+	job(&o, "rw=randwrite,bs=64k,size=1m,numjobs=3,offset_increment=2m,filename=oi.dat,"
+	    "verify=crc32c");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	assert_int_equal(res->verified_blocks, 48);
+	job(&o, "size=1m,numjobs=3,offset_increment=4611686018427387904");
+	assert_int_equal(io_options_validate(&o), -1);
 	/* the threads run where they are put, split one CPU each in turn */
 	job(&o, "rw=randread,size=64k,numjobs=2,cpus_allowed=0,cpus_allowed_policy=split,nice=1,"
 	    "prio=7");
