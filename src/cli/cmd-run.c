@@ -620,7 +620,7 @@ static void on_test_done(void *arg, int64_t run_id, int test, int ntargets,
 	struct report_opts o;
 
 	struct progress_done d = { out->runs, out->failed, out->met, out->fixed, out->unfinished,
-				   out->seconds, out->interval, out->precision };
+				   out->seconds, out->interval, out->precision, out->again };
 	progress_test_done(c->pg, c->rq.tests[test].name, ntargets, &d);
 	if (c->rq.opts.quiet || store_load_run(c->store, run_id, &r))
 		return;

@@ -213,13 +213,17 @@ void progress_test_done(struct progress *p, const char *test, int ntargets,
 			 out->unfinished ? " (more runs later if the time budget allows)" : "");
 	else if (out->interval >= 0)
 		snprintf(how, sizeof(how), "; +-%.1f%%", 100 * out->interval);
+	/* runs: this pass's, over all targets (a later pass's are more) */
+	const char *more = out->again ? " more" : "";
 	if (!p->tty && !p->quiet)
-		fprintf(stderr, "%s: %s, %d run%s on %d target%s, %.1f s%s\n", test,
-			out->failed ? "FAILED" : "done", out->runs, out->runs == 1 ? "" : "s",
+		fprintf(stderr, "%s: %s, %d%s run%s on %d target%s, %.1f s%s\n", test,
+			out->failed ? "FAILED" : "done", out->runs, more, out->runs == 1 ? "" : "s",
 			ntargets, ntargets == 1 ? "" : "s", out->seconds, how);
 	else if (!p->quiet && out->interval >= 0 && out->precision > 0 && !out->fixed && !out->met)
-		fprintf(stderr, "%s: +-%.1f%% after %d runs, missed the +-%g%% target%s\n", test,
-			100 * out->interval, out->runs, 100 * out->precision,
+		fprintf(stderr, "%s: +-%.1f%% after %d%s run%s on %d target%s, missed the +-%g%% "
+			"target%s\n", test, 100 * out->interval, out->runs, more,
+			out->runs == 1 ? "" : "s", ntargets, ntargets == 1 ? "" : "s",
+			100 * out->precision,
 			out->unfinished ? "; more runs later if the time budget allows" : "");
 	pthread_mutex_unlock(&p->lock);
 }

@@ -30,6 +30,7 @@ void progress_rep(struct progress *p, const struct progress_pos *pos);
 struct progress_done {
 	int runs, failed, met, fixed, unfinished;
 	double seconds, interval, precision;	/* interval -1 unknown */
+	int again;				/* runs are a later pass's, more */
 };
 void progress_test_done(struct progress *p, const char *test, int ntargets,
 			const struct progress_done *out);

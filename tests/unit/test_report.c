@@ -376,6 +376,35 @@ static void test_progress_file_table(void **state)
 	close(m);
 }
 
+/* A test's line counts its runs over all targets; a later pass's are more. */
+static void test_progress_done_line(void **state)
+{
+	char tmpl[] = "/tmp/fsbench-progress.XXXXXX", line[512] = "";
+	int fd = mkstemp(tmpl), saved = dup(2);
+	(void)state;
+
+	assert_true(fd >= 0 && saved >= 0);
+	unlink(tmpl);
+	assert_true(dup2(fd, 2) == 2);
+	struct progress *p = progress_start(0);	/* stderr is a file: no live line */
+	struct progress_done first = { 6, 0, 0, 0, 1, 1.5, 0.1, 0.03, 0 };
+	struct progress_done later = { 4, 0, 1, 0, 0, 2.5, 0.02, 0.03, 1 };
+	progress_test_done(p, "t", 2, &first);
+	progress_test_done(p, "t", 2, &later);
+	progress_stop(p);
+	fflush(stderr);
+	assert_true(dup2(saved, 2) == 2);
+	close(saved);
+	FILE *f = fdopen(fd, "r");
+	assert_non_null(f);
+	rewind(f);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_non_null(strstr(line, "t: done, 6 runs on 2 targets, 1.5 s; +-10.0%, missed"));
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_non_null(strstr(line, "t: done, 4 more runs on 2 targets, 2.5 s; +-2.0%, within"));
+	fclose(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_drift_warning),
 		cmocka_unit_test(test_golden_views),
 		cmocka_unit_test(test_progress_file_table),
+		cmocka_unit_test(test_progress_done_line),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
