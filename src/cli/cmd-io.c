@@ -220,12 +220,7 @@ static int cmd_io(const struct cli_args *a)
 		 * jobs after it still run; the exit status says it failed */
 		for (int j = first; j < last; j++)
 			if (res[j].error) {
-				const char *name = c->set.jobs[j].name, *msg = res[j].errmsg;
-				size_t n = strlen(name);
-				if (!strncmp(msg, name, n) && !strncmp(msg + n, ": ", 2))
-					fprintf(stderr, "io: %s\n", msg);	/* it names the job */
-				else
-					fprintf(stderr, "io: job %s: %s\n", name, msg);
+				fprintf(stderr, "io: job %s: %s\n", c->set.jobs[j].name, res[j].errmsg);
 				failed = true;
 			}
 		if (counted && !devstat_read("", devname, &db))

@@ -518,8 +518,8 @@ static int min_rate_check(struct io_thread *t, uint64_t now)
 			uint64_t want = t->rmin_bps[d] ? t->rmin_bps[d] : t->rmin_iops[d];
 			if (got < want) {
 				t->error = EIO;	/* fio's check_min_rate */
-				snprintf(t->errmsg, sizeof(t->errmsg), "%s: %s=%llu%s not met, got "
-					 "%llu%s over %llu ms (%s)", t->o->name,
+				snprintf(t->errmsg, sizeof(t->errmsg), "%s=%llu%s not met, got "
+					 "%llu%s over %llu ms (%s)",
 					 t->rmin_bps[d] ? "rate_min" : "rate_iops_min",
 					 (unsigned long long)want, t->rmin_bps[d] ? "B/s" : "",
 					 (unsigned long long)got, t->rmin_bps[d] ? "B/s" : " IOPS",
@@ -1145,16 +1145,8 @@ static void *thread_main(void *arg)
 	 * descriptor a reference count (fdget's slow path), and every table
 	 * growth an RCU grace period (filecreate at 2000 files open: 41k
 	 * creates/s shared, 230k own) */
-	if (!o->thread && (unshare(CLONE_FILES) ? error_errno("unshare(CLONE_FILES)")
-						 : io_thread_reopen(t))) {
-		engine_error(t);
-		failed = true;
-	}
-	if (!failed && thread_placement(t)) {
-		engine_error(t);
-		failed = true;
-	}
-	if (!failed && t->ops->init && t->ops->init(t)) {
+	if ((!o->thread && io_thread_own_files(t)) || thread_placement(t) ||
+	    (t->ops->init && t->ops->init(t))) {
 		engine_error(t);
 		failed = true;
 	}

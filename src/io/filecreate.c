@@ -104,8 +104,7 @@ static void filecreate_cleanup(struct io_thread *t)
 
 	if (!d)
 		return;
-	while (d->n)
-		close_oldest(d);
+	filecreate_end(t);	/* what an error left open */
 	free(d->fd);
 	free(d->file);
 	free(d);

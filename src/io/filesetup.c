@@ -15,6 +15,7 @@
 #include "../core/stop.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -188,8 +189,16 @@ static int open_flags(const struct io_options *o)
 	return flags;
 }
 
-int io_thread_reopen(struct io_thread *t)
+int io_thread_own_files(struct io_thread *t)
 {
+	if (unshare(CLONE_FILES))
+		return error_errno("unshare(CLONE_FILES)");
+	/* the copy holds every descriptor of the process: only the
+	 * standard streams stay, and this thread's files come back under
+	 * their numbers, opened again (a number open returns is free or one
+	 * of a later file's, which its own dup2 then takes) */
+	if (close_range(3, ~0U, 0))
+		return error_errno("close_range");
 	for (int k = 0; k < t->nfiles; k++) {
 		struct io_file *f = &t->files[k];
 		int fd;
@@ -198,11 +207,12 @@ int io_thread_reopen(struct io_thread *t)
 		fd = open(f->path, open_flags(t->o));
 		if (fd < 0)
 			return error_errno("opening %s", f->path);
-		if (dup2(fd, f->fd) < 0) {
+		if (fd != f->fd) {
+			int e = dup2(fd, f->fd) < 0 ? errno : 0;
 			close(fd);
-			return error_errno("dup2 for %s", f->path);
+			if (e)
+				return errno = e, error_errno("dup2 for %s", f->path);
 		}
-		close(fd);
 	}
 	return 0;
 }
@@ -295,7 +305,8 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->ncpus = io_cpu_set(o, &t->cpus);
 	if (t->ncpus < 0)
 		return -1;
-	if (t->ncpus && o->cpus_allowed_policy == CPUS_SPLIT) {	/* split: the id-th CPU of the set, in turn */
+	/* split: the id-th CPU of the set, in turn */
+	if (t->ncpus && o->cpus_allowed_policy == CPUS_SPLIT) {
 		int want = id % t->ncpus, seen = 0;
 		for (int c = 0; c < CPU_SETSIZE; c++)
 			if (CPU_ISSET(c, &t->cpus) && seen++ == want) {

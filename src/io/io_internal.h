@@ -83,11 +83,12 @@ static inline void io_terminate(struct io_thread *t)
  * for another repetition: filecreate's removed, filedelete's laid out
  * again.  0, or -1 with the error set. */
 int io_job_refresh(struct io_job *job);
-/* filesetup.c: in an I/O thread with a file table of its own, each file
- * opened again under the same descriptor number, so that the thread's is
- * a file of its own (a reference count of one, as a fio process has:
- * read and write then skip the file position's lock).  0, or -1. */
-int io_thread_reopen(struct io_thread *t);
+/* filesetup.c: the calling I/O thread's own file table, as a fio job's
+ * process has: unshared, holding the standard streams and this thread's
+ * files, each opened again under its number so that it is a file of its
+ * own (one reference: read and write then skip the position's lock).
+ * 0, or -1 with the error set. */
+int io_thread_own_files(struct io_thread *t);
 /* logs.c: the job's write_lat_log / write_bw_log / write_iops_log files,
  * numbered on from the previous job's as fio numbers them. */
 int io_write_logs(const struct io_job *job);

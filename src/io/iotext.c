@@ -112,7 +112,8 @@ static void moments_line(struct out *o, const char *name, const struct moments *
 }
 
 static void direction(struct out *o, const char *name, uint64_t ios, uint64_t bytes,
-		      const struct histogram *h, const struct moments *slat, double secs, const struct pct_list *pl)
+		      const struct histogram *h, const struct moments *slat, double secs,
+		      const struct pct_list *pl)
 {
 	char iops[32], bw[32], bw10[32], vol[32];
 	uint64_t rate = (uint64_t)((double)bytes / secs);

@@ -251,7 +251,8 @@ int io_rate_min(const struct io_options *o, uint64_t bps[2], uint64_t iops[2])
 
 	if (rate_pair("rate_min", o->rate_min, false, bps) ||
 	    rate_pair("rate_iops_min", o->rate_iops_min, true, iops) ||
-	    rate_pair("rate", o->rate, false, rate) || rate_pair("rate_iops", o->rate_iops, true, rate_iops))
+	    rate_pair("rate", o->rate, false, rate) ||
+	    rate_pair("rate_iops", o->rate_iops, true, rate_iops))
 		return -1;
 	for (int d = 0; d < 2; d++)	/* fio refuses these */
 		if ((rate[d] && rate[d] < bps[d]) || (rate_iops[d] && rate_iops[d] < iops[d]))
@@ -546,8 +547,7 @@ int io_options_validate(const struct io_options *o)
 				 "and map disagree there; add norandommap, or use "
 				 "random_generator=lfsr", vmode ? "verify" : "a random map",
 				 (unsigned long long)o->ba, (unsigned long long)min);
-	const struct io_engine_ops *e = engine_at(o->ioengine);
-	if ((o->hipri || o->nowait) && e && strcmp(e->name, "pvsync2"))
+	if ((o->hipri || o->nowait) && eng && strcmp(eng->name, "pvsync2"))
 		return error_set("option '%s' is pvsync2's here (fio's io_uring polls with it: "
 				 "fsbench's io_uring does not)", o->hipri ? "hipri" : "nowait");
 	struct ss_spec ss;

@@ -16,8 +16,15 @@
 #include "io/iojob.h"
 #include "io/jobfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/kcmp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <linux/magic.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -494,30 +501,120 @@ static void test_file_op_engines(void **state)
 	free(res);
 }
 
+/* A job run in the background, so that its I/O threads can be looked at
+ * from here while they run. */
+struct bg_run {
+	struct io_options o;
+	struct io_result res;
+	int rc;
+	pid_t tid;		/* the thread that called io_group_run */
+	atomic_bool done;
+};
+
+static void *bg_main(void *arg)
+{
+	struct bg_run *b = arg;
+
+	b->tid = gettid();
+	b->rc = io_group_run(&b->o, 1, dir, &b->res, false);
+	atomic_store(&b->done, true);
+	return NULL;
+}
+
+/* Up to max of the job's I/O threads (every task but this one and the
+ * caller of io_group_run), once want of them are there, or 0. */
+static int io_tids(struct bg_run *b, pid_t *tids, int want)
+{
+	for (int tries = 0; tries < 1000 && !atomic_load(&b->done); tries++) {
+		DIR *d = opendir("/proc/self/task");
+		struct dirent *e;
+		int n = 0;
+		while ((e = readdir(d)) && n < want) {
+			pid_t t = (pid_t)atoi(e->d_name);
+			if (t > 0 && t != gettid() && t != b->tid)
+				tids[n++] = t;
+		}
+		closedir(d);
+		if (n == want)
+			return n;
+		usleep(2000);
+	}
+	return 0;
+}
+
 /* Each I/O thread has a file table of its own (fio's jobs are processes),
- * with a file of its own under each descriptor; thread=1 shares the
- * table, as fio's threads do.  Seen from a thread: a file made there is
- * not in the main thread's table unless thread=1. */
+ * holding a file of its own under each descriptor; thread=1 shares the
+ * table, as fio's threads do (kcmp compares the kernel's objects).  Each
+ * is placed and prioritised as cpus_allowed, nice and prio say. */
 static void test_file_table(void **state)
 {
-	struct io_options o;
-	struct io_result *res = malloc(sizeof(*res));
-	char opts[128];
+	struct bg_run *b = calloc(1, sizeof(*b));
+	char link[4096], want[512];
+	pthread_t th;
+	pid_t tids[2];
 	(void)state;
 
+	snprintf(want, sizeof(want), "%s/ft.dat", dir);
 	for (int shared = 0; shared < 2; shared++) {
-		snprintf(opts, sizeof(opts), "name=ft,nrfiles=8,size=32k,ioengine=filecreate,"
-			 "create_on_open=1,openfiles=8,thread=%d", shared);
-		job(&o, opts);
-		assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
-		assert_int_equal(res->clat.n, 8);
+		char opts[256];
+		snprintf(opts, sizeof(opts), "rw=randread,size=64k,filename=ft.dat,runtime=3,"
+			 "time_based=1,numjobs=2,thread=%d,cpus_allowed=0,cpus_allowed_policy=split,"
+			 "nice=%d,prio=6", shared, 1 + shared);
+		job(&b->o, opts);
+		atomic_store(&b->done, false);
+		assert_int_equal(pthread_create(&th, NULL, bg_main, b), 0);
+		assert_int_equal(io_tids(b, tids, 2), 2);
+		for (int i = 0; i < 2; i++) {
+			long tables = syscall(SYS_kcmp, getpid(), tids[i], KCMP_FILES, 0, 0);
+			cpu_set_t cpus;
+			int nfd = 0, fd = -1;
+			char where[64];
+			/* its own table: the standard streams and its one file */
+			snprintf(where, sizeof(where), "/proc/self/task/%d/fd", (int)tids[i]);
+			DIR *d = opendir(where);
+			struct dirent *e;
+			assert_non_null(d);
+			while ((e = readdir(d))) {
+				char p[320];
+				ssize_t n;
+				if (e->d_name[0] == '.')
+					continue;
+				nfd++;
+				snprintf(p, sizeof(p), "%s/%s", where, e->d_name);
+				n = readlink(p, link, sizeof(link) - 1);
+				if (n > 0 && (link[n] = 0, !strcmp(link, want)))
+					fd = atoi(e->d_name);
+			}
+			closedir(d);
+			assert_true(fd > 2);
+			/* the same number here is this process's open of the file */
+			long files = syscall(SYS_kcmp, getpid(), tids[i], KCMP_FILE, fd, fd);
+			print_message("# thread=%d: task %d: tables %s, file %s, %d descriptors\n", shared,
+				      (int)tids[i], tables ? "apart" : "shared", files ? "apart" : "shared",
+				      nfd);
+			if (shared) {
+				assert_int_equal(tables, 0);
+				assert_int_equal(files, 0);
+			} else {
+				assert_true(tables > 0 && files > 0);
+				assert_int_equal(nfd, 4);
+			}
+			assert_int_equal(sched_getaffinity(tids[i], sizeof(cpus), &cpus), 0);
+			assert_true(CPU_COUNT(&cpus) == 1 && CPU_ISSET(0, &cpus));
+			errno = 0;
+			assert_int_equal(getpriority(PRIO_PROCESS, (id_t)tids[i]), 1 + shared);
+			assert_int_equal(syscall(SYS_ioprio_get, 1, tids[i]), 2 << 13 | 6);
+		}
+		assert_int_equal(pthread_join(th, NULL), 0);
+		assert_int_equal(b->rc, 0);
+		assert_true(b->res.ios[0] > 32);
 	}
 	/* the reopened descriptors still reach the files: a verified job */
-	job(&o, "rw=randwrite,size=256k,numjobs=2,filename=ft.dat,verify=crc32c");
-	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
-	assert_int_equal(res->verified_blocks, 128);
+	job(&b->o, "rw=randwrite,size=256k,numjobs=2,filename=ft.dat,verify=crc32c");
+	assert_int_equal(io_group_run(&b->o, 1, dir, &b->res, false), 0);
+	assert_int_equal(b->res.verified_blocks, 128);
 	assert_int_equal(count_entries(dir), 0);
-	free(res);
+	free(b);
 }
 
 /* The text line's figures in fio's own units, as fio 3.33 printed them
@@ -630,11 +727,6 @@ static void test_job_limits_and_lists(void **state)
 	assert_int_equal(res->verified_blocks, 48);
 	job(&o, "size=1m,numjobs=3,offset_increment=4611686018427387904");
 	assert_int_equal(io_options_validate(&o), -1);
-	/* the threads run where they are put, split one CPU each in turn */
-	job(&o, "rw=randread,size=64k,numjobs=2,cpus_allowed=0,cpus_allowed_policy=split,nice=1,"
-	    "prio=7");
-	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
-	assert_int_equal(res->ios[0], 32);
 	free(res);
 }
 
