@@ -203,6 +203,8 @@ static int cmd_io(const struct cli_args *a)
 	clock_gettime(CLOCK_REALTIME, &wall);
 	memset(&disk, 0, sizeof(disk));
 	bool failed = false;
+	struct io_made made = { 0 };	/* removed when the last group is done */
+	int threads = 0;
 	for (int first = 0, last; first < c->set.njobs && rc == EXIT_OK; first = last) {
 		struct devstat da, db;
 		for (last = first; last < c->set.njobs && c->set.run[last] == c->set.run[first];)
@@ -210,7 +212,9 @@ static int cmd_io(const struct cli_args *a)
 		int counted = have_dev && !devstat_read("", devname, &da);
 		uint64_t t0 = now_ns();
 		struct io_run run = { &c->set.jobs[first], &c->set.group[first], last - first, ".",
-				      c->keep, &res[first], false };
+				      c->keep, &res[first], false, false, threads, &made };
+		for (int j = first; j < last; j++)
+			threads += (int)c->set.jobs[j].numjobs;
 		if (io_run_jobs(&run) && !run.ran) {
 			rc = workload_stopped() ? EXIT_INTERRUPTED : EXIT_FAIL;
 			cli_fail(rc, "io: %s", error_get());
@@ -251,6 +255,10 @@ static int cmd_io(const struct cli_args *a)
 				"not run\n", c->set.jobs[last].name);
 			break;
 		}
+	}
+	if (io_made_remove(&made)) {
+		fprintf(stderr, "io: %s\n", error_get());
+		failed = true;
 	}
 	if (c->json && rc == EXIT_OK) {
 		/* fio's layout, so fio's own tools read it; "fio version" says

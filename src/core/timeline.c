@@ -71,17 +71,17 @@ void timeline_from(struct timeline *tl, const struct winbuf *const *bufs, int n)
 	per = per ? per : 1;
 	tl->width_ms = n ? (double)bufs[0]->width_ns * per / 1e6 : 0;
 	for (unsigned k = 0; k < most && tl->n < TIMELINE_MAX; k += per) {
-		uint64_t ios[2] = { 0, 0 }, lat[2] = { 0, 0 }, end = 0;
+		uint64_t ios[TL_DIRS] = { 0 }, lat[TL_DIRS] = { 0 }, end = 0;
 		for (int i = 0; i < n; i++)
 			for (unsigned j = k; j < k + per && j < bufs[i]->n; j++) {
-				for (int d = 0; d < 2; d++) {
+				for (int d = 0; d < TL_DIRS; d++) {
 					ios[d] += bufs[i]->w[j].ios[d];
 					lat[d] += bufs[i]->w[j].lat_sum[d];
 				}
 				end = bufs[i]->w[j].end_ns > end ? bufs[i]->w[j].end_ns : end;
 			}
 		tl->t_ms[tl->n] = (double)end / 1e6;
-		for (int d = 0; d < 2; d++) {
+		for (int d = 0; d < TL_DIRS; d++) {
 			tl->iops[d][tl->n] = (double)ios[d] / (tl->width_ms / 1e3);
 			tl->lat_us[d][tl->n] = ios[d] ? (double)lat[d] / (double)ios[d] / 1e3 : NAN;
 		}
@@ -143,33 +143,37 @@ static void hist_bins(const struct histogram *h, uint64_t *counts)
 }
 
 size_t timeline_json(const struct timeline *tl, const struct histogram *read,
-		     const struct histogram *write, char *buf, size_t len)
+		     const struct histogram *write, const struct histogram *trim, char *buf,
+		     size_t len)
 {
 	struct out o = { buf, len, 0, 0 };
-	uint64_t counts[2][BINS];
+	const struct histogram *h[TL_DIRS] = { read, write, trim };
+	int dirs = trim ? 3 : 2;
+	uint64_t counts[BINS];
 
 	if (!len)
 		return 0;
 	put(&o, "{\"width_ms\":%.6g,\"t_ms\":", tl->width_ms);
 	array(&o, tl->t_ms, tl->n);
 	put(&o, ",\"iops\":[");
-	array(&o, tl->iops[0], tl->n);
-	put(&o, ",");
-	array(&o, tl->iops[1], tl->n);
+	for (int d = 0; d < dirs; d++) {
+		put(&o, "%s", d ? "," : "");
+		array(&o, tl->iops[d], tl->n);
+	}
 	put(&o, "],\"lat_us\":[");
-	array(&o, tl->lat_us[0], tl->n);
-	put(&o, ",");
-	array(&o, tl->lat_us[1], tl->n);
+	for (int d = 0; d < dirs; d++) {
+		put(&o, "%s", d ? "," : "");
+		array(&o, tl->lat_us[d], tl->n);
+	}
 	put(&o, "],\"hist\":{\"edges_ns\":[");
 	for (int i = 0; i < BINS; i++)
 		put(&o, "%s%.6g", i ? "," : "", bin_edge(i));
 	put(&o, "],\"counts\":[");
-	hist_bins(read, counts[0]);
-	hist_bins(write, counts[1]);
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < dirs; d++) {
+		hist_bins(h[d], counts);
 		put(&o, "%s[", d ? "," : "");
 		for (int i = 0; i < BINS; i++)
-			put(&o, "%s%llu", i ? "," : "", (unsigned long long)counts[d][i]);
+			put(&o, "%s%llu", i ? "," : "", (unsigned long long)counts[i]);
 		put(&o, "]");
 	}
 	put(&o, "]}}");

@@ -18,10 +18,12 @@
 
 #include "histogram.h"
 
+/* Directions, in fio's order: [0] read, [1] write, [2] trim. */
+#define TL_DIRS 3
 struct win {
 	uint64_t end_ns;		/* since the buffer started */
-	uint64_t ios[2], bytes[2], lat_sum[2];	/* [0] read, [1] write */
-	uint64_t slat_sum[2];		/* fio's slat, where one is kept (winbuf_add_slat) */
+	uint64_t ios[TL_DIRS], bytes[TL_DIRS], lat_sum[TL_DIRS];
+	uint64_t slat_sum[TL_DIRS];	/* fio's slat, where one is kept (winbuf_add_slat) */
 };
 
 struct winbuf {
@@ -58,8 +60,8 @@ struct timeline {
 	int n;
 	double width_ms;
 	double t_ms[TIMELINE_MAX];		/* window ends */
-	double iops[2][TIMELINE_MAX];
-	double lat_us[2][TIMELINE_MAX];	/* mean; NAN where a window had no I/O */
+	double iops[TL_DIRS][TIMELINE_MAX];
+	double lat_us[TL_DIRS][TIMELINE_MAX];	/* mean; NAN where a window had no I/O */
 };
 
 /* Buffers (one per thread or rank) summed window by window. */
@@ -67,9 +69,11 @@ void timeline_from(struct timeline *tl, const struct winbuf *const *bufs, int n)
 /* A sample's series as compact JSON text: the timeline and, for the
  * latency distribution chart, each direction's histogram in 10 bins per
  * decade ({"width_ms","t_ms","iops":[[r],[w]],"lat_us":[[r],[w]],
- * "hist":{"edges_ns":[...],"counts":[[r],[w]]}}).  Bytes written (0 when
- * it does not fit: no partial document). */
+ * "hist":{"edges_ns":[...],"counts":[[r],[w]]}}), each with a third
+ * array, [t], when trim is given (a job that trims).  Bytes written (0
+ * when it does not fit: no partial document). */
 size_t timeline_json(const struct timeline *tl, const struct histogram *read,
-		     const struct histogram *write, char *buf, size_t len);
+		     const struct histogram *write, const struct histogram *trim, char *buf,
+		     size_t len);
 
 #endif

@@ -71,8 +71,8 @@ static void new_pass(struct io_thread *t)
 		t->mapped = 0;
 	}
 	if (t->use_map)
-		perm_init(&t->perm, t->total_blocks, t->seed ^ (t->pass << 20) ^ (uint64_t)t->id);
-	if (o->fsync_on_close && t->fixed_dir != DIR_READ)
+		perm_init(&t->perm, t->total_blocks, t->seed ^ (t->pass << 20) ^ (uint64_t)t->seq);
+	if (o->fsync_on_close && io_has_writes(o))
 		for (int i = 0; i < t->nfiles; i++)
 			if (t->files[i].fd >= 0)
 				fsync(t->files[i].fd);
@@ -328,6 +328,25 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 		return false;
 	if (dir < 0)
 		dir = rng_below(&t->rng, 100) < (uint64_t)t->o->rwmixread ? DIR_READ : DIR_WRITE;
+	if (t->trimwrite && t->random) {
+		/* randtrimwrite: a trim at a random offset, then a write of the
+		 * range it freed (fio keeps these writes out of the map) */
+		if (t->trim_pending) {
+			t->trim_pending = false;
+			f = t->trim_file;
+			off = t->trim_off;
+			len = t->trim_len;
+			block = (uint64_t)f->index * t->blocks + off / t->min_bs;
+			dir = DIR_WRITE;
+			goto chosen;
+		}
+		dir = DIR_TRIM;
+	} else if (t->trimwrite) {
+		/* trimwrite: the next file's block is trimmed, then written
+		 * (fio compares the file's last trim and write offsets) */
+		const struct io_file *nf = &t->files[t->next_file];
+		dir = nf->pos[DIR_WRITE] == nf->pos[DIR_TRIM] ? DIR_TRIM : DIR_WRITE;
+	}
 	if (t->rated && !rate_gate(t, &dir, inflight))
 		return false;
 	if (t->split[dir].n)
@@ -415,12 +434,21 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 		len = map_take(t, block, len / t->min_bs) * t->min_bs;
 	if (!t->random || t->o->ddir_seq_nr > 1)
 		f->pos[dir] = off + len;
+	if (t->trimwrite && t->random) {
+		t->trim_pending = true;
+		t->trim_file = f;
+		t->trim_off = off;
+		t->trim_len = len;
+	}
+chosen:
 	t->last_file = f;
 	r->file = f;
 	r->offset = f->base + off;
 	r->len = (uint32_t)len;
 	r->dir = (enum io_dir)dir;
-	t->issued_bytes += len;
+	/* fio counts a trimwrite job's size in its writes */
+	if (!t->trimwrite || dir == DIR_WRITE)
+		t->issued_bytes += len;
 	if (t->rated) {
 		t->rate_issued[dir] += len;
 		t->rate_next[dir] = rate_schedule(t, dir);
@@ -442,7 +470,9 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 
 static int io_failed(struct io_thread *t, const struct io_req *r)
 {
-	const char *what = r->dir == DIR_READ ? "reading" : "writing";
+	static const char *const doing[IO_DIRS] = { "reading", "writing", "trimming" };
+	static const char *const noun[IO_DIRS] = { "read", "write", "trim" };
+	const char *what = doing[r->dir];
 	char done[32], asked[32];
 
 	/* fill_device: a full filesystem is where the job ends, not an error */
@@ -455,7 +485,7 @@ static int io_failed(struct io_thread *t, const struct io_req *r)
 			 "there, so it is left alone" : strerror(-r->res));
 	} else if (r->res >= 0) {
 		snprintf(t->errmsg, sizeof(t->errmsg), "short %s on %s at offset %llu: %d of %u bytes",
-			 r->dir == DIR_READ ? "read" : "write", r->file->path,
+			 noun[r->dir], r->file->path,
 			 (unsigned long long)r->offset, r->res, r->len);
 	} else if (r->res == -EINVAL && io_is_direct(t->o)) {
 		snprintf(t->errmsg, sizeof(t->errmsg),
@@ -506,7 +536,7 @@ static int min_rate_check(struct io_thread *t, uint64_t now)
 {
 	if (now - t->begin_ns < 2000000000ULL)
 		return 0;
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < IO_DIRS; d++) {
 		if (!t->bytes[d] || !(t->rmin_bps[d] || t->rmin_iops[d]))
 			continue;
 		if (t->rmin_bytes[d] || t->rmin_ios[d]) {
@@ -523,7 +553,8 @@ static int min_rate_check(struct io_thread *t, uint64_t now)
 					 t->rmin_bps[d] ? "rate_min" : "rate_iops_min",
 					 (unsigned long long)want, t->rmin_bps[d] ? "B/s" : "",
 					 (unsigned long long)got, t->rmin_bps[d] ? "B/s" : " IOPS",
-					 (unsigned long long)spent, d == DIR_READ ? "reads" : "writes");
+					 (unsigned long long)spent,
+					 d == DIR_READ ? "reads" : d == DIR_WRITE ? "writes" : "trims");
 				return -1;
 			}
 		}
@@ -640,9 +671,8 @@ static void start_stats(struct io_thread *t, uint64_t now)
 {
 	t->stats_on = true;
 	start_clock(t, now);
-	hist_init(&t->clat[0]);
-	hist_init(&t->clat[1]);
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < IO_DIRS; d++) {
+		hist_init(&t->clat[d]);
 		moments_init(&t->lat[d]);
 		moments_init(&t->slat[d]);
 	}
@@ -1023,6 +1053,7 @@ static void reset_thread(struct io_thread *t)
 	for (unsigned i = 0; i < t->depth; i++)
 		t->free_reqs[i] = &t->reqs[i];
 	t->pass = 0;
+	t->trim_pending = false;
 	t->pass_index = 0;
 	t->pass_end = t->pass_bytes;
 	t->issued_bytes = 0;
@@ -1045,25 +1076,24 @@ static void reset_thread(struct io_thread *t)
 	t->usr_ns = t->sys_ns = 0;
 	memset(t->ios, 0, sizeof(t->ios));
 	memset(t->bytes, 0, sizeof(t->bytes));
-	hist_init(&t->clat[0]);
-	hist_init(&t->clat[1]);
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < IO_DIRS; d++) {
+		hist_init(&t->clat[d]);
 		moments_init(&t->lat[d]);
 		moments_init(&t->slat[d]);
 	}
 	for (int i = 0; i < t->nfiles; i++) {
-		t->files[i].pos[0] = t->files[i].pos[1] = 0;
+		memset(t->files[i].pos, 0, sizeof(t->files[i].pos));
 		t->files[i].op_pass = 0;
 	}
 	if (t->use_map)
-		perm_init(&t->perm, t->total_blocks, t->seed ^ (uint64_t)t->id);
+		perm_init(&t->perm, t->total_blocks, t->seed ^ (uint64_t)t->seq);
 	if (t->written)
 		memset(t->written, 0, (size_t)(t->total_blocks + 7) / 8);
 	if (t->map) {
 		memset(t->map, 0, (size_t)(t->total_blocks + 63) / 64 * 8);
 		t->mapped = 0;
 	}
-	rng_seed(&t->rng, t->seed + 0x9e3779b9ULL * (uint64_t)(t->id + 1));
+	rng_seed(&t->rng, t->seed + 0x9e3779b9ULL * (uint64_t)(t->seq + 1));
 }
 
 /* wait_for: until every thread of the waitee has ended, or exitall ends
@@ -1173,7 +1203,7 @@ static void *thread_main(void *arg)
 	atomic_store(&t->running, false);
 	/* fio's do_io ends with end_fsync (and fsync_on_close's last one) on
 	 * its clock: the job's time and bandwidth include it */
-	if (!t->error && (o->end_fsync || o->fsync_on_close) && t->fixed_dir != DIR_READ) {
+	if (!t->error && (o->end_fsync || o->fsync_on_close) && io_has_writes(o)) {
 		for (int i = 0; i < t->nfiles; i++)
 			if (t->files[i].fd >= 0 && fsync(t->files[i].fd) && !t->error) {
 				t->error = errno;
@@ -1193,7 +1223,7 @@ ended:
 			t->end_ns = now_ns();
 		start_stats(t, t->end_ns);
 	}
-	if (!t->error && t->verify && o->do_verify && t->fixed_dir != DIR_READ) {
+	if (!t->error && t->verify && o->do_verify && io_has_writes(o)) {
 		/* fio times the read-back as the job's read phase */
 		uint64_t v0 = now_ns();
 		verify_back(t);
@@ -1229,7 +1259,7 @@ static void job_activity(const struct io_job *job, struct io_result *res)
 {
 	const struct winbuf **bufs = calloc((size_t)job->nthreads + 1, sizeof(*bufs));
 
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < IO_DIRS; d++) {
 		struct io_rate_stats *st = &res->rate[d];
 		double bs = 0, bs2 = 0, is = 0, is2 = 0;
 		uint64_t n = 0;
@@ -1286,15 +1316,14 @@ static void job_result(const struct io_job *job, struct io_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	hist_init(&res->clat);
-	hist_init(&res->dir_clat[0]);
-	hist_init(&res->dir_clat[1]);
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < IO_DIRS; d++) {
+		hist_init(&res->dir_clat[d]);
 		moments_init(&res->lat[d]);
 		moments_init(&res->slat[d]);
 	}
 	for (int i = 0; i < job->nthreads; i++) {
 		const struct io_thread *t = &job->threads[i];
-		for (int d = 0; d < 2; d++) {
+		for (int d = 0; d < IO_DIRS; d++) {
 			res->ios[d] += t->ios[d];
 			res->bytes[d] += t->bytes[d];
 			hist_merge(&res->dir_clat[d], &t->clat[d]);
@@ -1317,8 +1346,8 @@ static void job_result(const struct io_job *job, struct io_result *res)
 	}
 	res->nthreads = job->nthreads;
 	res->runtime_ns = (res->elapsed_ns + res->verify_ns) * (uint64_t)job->nthreads;
-	hist_merge(&res->clat, &res->dir_clat[0]);
-	hist_merge(&res->clat, &res->dir_clat[1]);
+	for (int d = 0; d < IO_DIRS; d++)
+		hist_merge(&res->clat, &res->dir_clat[d]);
 	job_activity(job, res);
 	res->compress_ratio = -1;
 	/* what a compressing filesystem was given to store; a job that only
@@ -1352,7 +1381,7 @@ void io_result_merge(struct io_result *dst, const struct io_result *src)
 		dst->error = src->error;
 		str_copy(dst->errmsg, sizeof(dst->errmsg), src->errmsg);
 	}
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < IO_DIRS; d++) {
 		struct io_rate_stats *a = &dst->rate[d];
 		const struct io_rate_stats *b = &src->rate[d];
 		dst->ios[d] += src->ios[d];
@@ -1508,15 +1537,17 @@ int io_job_run(struct io_job *job, struct io_result *res)
 int io_run_jobs(struct io_run *run)
 {
 	struct io_job **jobs = calloc((size_t)run->njobs, sizeof(*jobs));
-	int rc = 0, opened = 0, njobs = run->njobs;
+	int rc = 0, opened = 0, njobs = run->njobs, threads = run->first_thread;
 
 	if (!jobs)
 		return error_set("out of memory");
-	for (; opened < njobs; opened++)
-		if (io_job_open(&run->jobs[opened], run->dir, &jobs[opened])) {
+	for (; opened < njobs; opened++) {
+		if (io_job_open_at(&run->jobs[opened], run->dir, threads, &jobs[opened])) {
 			rc = -1;
 			break;
 		}
+		threads += jobs[opened]->nthreads;
+	}
 	run->exit_all = false;
 	run->ran = false;
 	if (!rc)
@@ -1529,6 +1560,8 @@ int io_run_jobs(struct io_run *run)
 			for (int i = 0; i < jobs[j]->nthreads; i++)
 				for (int k = 0; k < jobs[j]->threads[i].nfiles; k++)
 					jobs[j]->threads[i].files[k].created = false;
+		else if (run->made && io_job_hand_over(jobs[j], run->made) && !rc)
+			rc = -1;	/* what was not handed over is removed now */
 		io_job_close(jobs[j]);
 	}
 	free(jobs);
@@ -1538,7 +1571,7 @@ int io_run_jobs(struct io_run *run)
 int io_group_run(const struct io_options *opts, int njobs, const char *dir,
 		 struct io_result *results, bool keep)
 {
-	struct io_run run = { opts, NULL, njobs, dir, keep, results, false, false };
+	struct io_run run = { opts, NULL, njobs, dir, keep, results, false, false, 0, NULL };
 
 	return io_run_jobs(&run);
 }

@@ -17,7 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum io_dir { DIR_READ = 0, DIR_WRITE = 1 };
+/* fio's data directions, in its order (the index of every per-direction
+ * array): a trim frees its range (the falloc engine punches a hole). */
+enum io_dir { DIR_READ = 0, DIR_WRITE = 1, DIR_TRIM = 2 };
+#define IO_DIRS 3
 
 struct io_file {
 	int fd;
@@ -30,7 +33,7 @@ struct io_file {
 	 * the end only if the name still leads to it */
 	uint64_t dev, ino;
 	uint64_t op_pass;	/* file-operation engines: the pass (from 1) of its last */
-	uint64_t pos[2];	/* sequential position per direction */
+	uint64_t pos[IO_DIRS];	/* sequential position per direction */
 	char path[4096];
 };
 

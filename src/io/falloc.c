@@ -1,8 +1,8 @@
 /*
  * falloc.c: every I/O is fallocate(2) over its range (fio's falloc
  * engine): a write allocates (mode 0, which may extend the file), a read
- * allocates without changing the size (FALLOC_FL_KEEP_SIZE).  fio's trims
- * punch holes; fsbench issues no trims.  No data moves.
+ * allocates without changing the size (FALLOC_FL_KEEP_SIZE), a trim
+ * punches a hole (FALLOC_FL_PUNCH_HOLE, keeping the size).  No data moves.
  */
 #define _GNU_SOURCE
 #include "iojob.h"
@@ -12,7 +12,8 @@
 
 static int falloc_queue(struct io_thread *t, struct io_req *r)
 {
-	int mode = r->dir == DIR_READ ? FALLOC_FL_KEEP_SIZE : 0;
+	int mode = r->dir == DIR_READ ? FALLOC_FL_KEEP_SIZE
+		 : r->dir == DIR_TRIM ? FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE : 0;
 
 	(void)t;
 	r->res = fallocate(r->file->fd, mode, (off_t)r->offset, (off_t)r->len) ? -errno : (int)r->len;
@@ -22,7 +23,8 @@ static int falloc_queue(struct io_thread *t, struct io_req *r)
 const struct io_engine_ops engine_falloc = {
 	.name = "falloc",
 	.title = "FAlloc",
-	.help = "each I/O is fallocate over its range (writes allocate, reads keep the size)",
+	.help = "each I/O is fallocate over its range (writes allocate, reads keep the size, "
+		"trims punch holes)",
 	.flags = ENGINE_SYNC | ENGINE_FAKE_IO,
 	.queue = falloc_queue,
 };

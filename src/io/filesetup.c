@@ -298,6 +298,7 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->ops = job->ops;
 	t->job = job;
 	t->id = id;
+	t->seq = job->first_thread + id;
 	t->depth = (job->ops->flags & ENGINE_SYNC) ? 1 : (unsigned)o->iodepth;
 	t->async = !(job->ops->flags & ENGINE_SYNC);
 	t->ops_at_open = (job->ops->flags & ENGINE_FILE_OP) && !o->create_on_open;
@@ -328,7 +329,7 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 		t->use_map = false;	/* fio: a non-uniform distribution keeps no map */
 	if (io_bssplit(o, t->split))
 		return -1;
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < IO_DIRS; d++) {
 		t->split_min[d] = UINT64_MAX;
 		for (unsigned i = 0; i < t->split[d].n; i++)
 			if (t->split[d].bs[i] < t->split_min[d])
@@ -341,7 +342,11 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 				     io_verify_template(t)))
 		return -1;
 	t->fixed_dir = o->rw == RW_READ || o->rw == RW_RANDREAD ? DIR_READ
-		     : o->rw == RW_WRITE || o->rw == RW_RANDWRITE ? DIR_WRITE : -1;
+		     : o->rw == RW_WRITE || o->rw == RW_RANDWRITE ? DIR_WRITE
+		     : o->rw == RW_TRIM || o->rw == RW_RANDTRIM ? DIR_TRIM
+		     : o->rw == RW_TRIMWRITE || o->rw == RW_RANDTRIMWRITE ? DIR_WRITE : -1;
+	t->trimwrite = o->rw == RW_TRIMWRITE || o->rw == RW_RANDTRIMWRITE;
+	t->trim_pending = false;
 	t->seed = (uint64_t)o->randseed;
 	/* fio's last_block: random offsets in units of ba, the last one
 	 * leaving room for the smallest I/O */
@@ -369,14 +374,14 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->think_ns = (uint64_t)(o->thinktime * 1e9);
 	/* fio spins at most the whole stall */
 	t->think_spin_ns = (uint64_t)(fmin(o->thinktime_spin, o->thinktime) * 1e9);
-	rng_seed(&t->rate_rng, t->seed ^ 0x7261746555ULL ^ (uint64_t)id);
+	rng_seed(&t->rate_rng, t->seed ^ 0x7261746555ULL ^ (uint64_t)t->seq);
 	data_spec_of(o, &t->data);
 	/* fio refills for verify and for a compression percentage, and
 	 * scrambles only random data (not zeros or a pattern) */
 	t->refill = (o->refill_buffers || t->verify || t->data.kind == DATA_COMPRESS) &&
 		    !t->vpat.pattern_len;	/* verify_pattern is the data, laid per write */
 	t->scramble = !t->refill && !t->verify && o->scramble_buffers && t->data.kind == DATA_RANDOM;
-	rng_seed(&t->rng, t->seed + (uint64_t)id);
+	rng_seed(&t->rng, t->seed + (uint64_t)t->seq);
 
 	t->files = calloc((size_t)t->nfiles, sizeof(*t->files));
 	t->reqs = calloc(t->depth, sizeof(*t->reqs));
@@ -390,7 +395,7 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 			return error_set("out of memory");
 		for (int k = 0; k < t->nfiles; k++)
 			dist_init(&t->dstate[k], &t->dist, t->blocks,
-				  t->seed ^ (0x6469737400000000ULL + ((uint64_t)id << 20) + (uint64_t)k),
+				  t->seed ^ (0x6469737400000000ULL + ((uint64_t)t->seq << 20) + (uint64_t)k),
 				  k ? &t->dstate[0] : id ? &job->threads[0].dstate[0] : NULL);
 	}
 	if (t->use_map && t->max_bs != t->min_bs && o->random_generator != RANDGEN_LFSR &&
@@ -459,6 +464,50 @@ static void remove_ours(struct io_file *f)
 	f->ino = 0;
 }
 
+int io_made_remove(struct io_made *m)
+{
+	int rc = 0;
+
+	for (int i = 0; i < m->n; i++) {
+		struct stat st;
+		if (!lstat(m->f[i].path, &st) && (uint64_t)st.st_dev == m->f[i].dev &&
+		    (uint64_t)st.st_ino == m->f[i].ino && unlink(m->f[i].path) && !rc)
+			rc = error_errno("removing %s", m->f[i].path);
+		free(m->f[i].path);
+	}
+	free(m->f);
+	memset(m, 0, sizeof(*m));
+	return rc;
+}
+
+/* The job's files it made go on m (identity and all) rather than being
+ * removed at io_job_close; -1 (error set) when the list cannot grow. */
+int io_job_hand_over(struct io_job *job, struct io_made *m)
+{
+	if (job->o.unlink)	/* fio's unlink=1: removed at the job's end */
+		return 0;
+	for (int i = 0; i < job->nthreads; i++)
+		for (int k = 0; k < job->threads[i].nfiles; k++) {
+			struct io_file *f = &job->threads[i].files[k];
+			if (!f->created || !f->ino)
+				continue;
+			if (m->n == m->cap) {
+				int cap = m->cap ? 2 * m->cap : 16;
+				void *p = realloc(m->f, (size_t)cap * sizeof(*m->f));
+				if (!p)
+					return error_set("out of memory");
+				m->f = p;
+				m->cap = cap;
+			}
+			char *path = strdup(f->path);
+			if (!path)
+				return error_set("out of memory");
+			m->f[m->n++] = (struct io_made_file){ path, f->dev, f->ino };
+			f->created = false;
+		}
+	return 0;
+}
+
 void io_job_close(struct io_job *job)
 {
 	if (!job)
@@ -490,6 +539,12 @@ void io_job_close(struct io_job *job)
 
 int io_job_open(const struct io_options *o, const char *dir, struct io_job **out)
 {
+	return io_job_open_at(o, dir, 0, out);
+}
+
+int io_job_open_at(const struct io_options *o, const char *dir, int first_thread,
+		   struct io_job **out)
+{
 	struct io_job *job;
 	uint64_t min_bs, max_bs;
 
@@ -500,6 +555,7 @@ int io_job_open(const struct io_options *o, const char *dir, struct io_job **out
 	if (!job)
 		return error_set("out of memory");
 	job->o = *o;
+	job->first_thread = first_thread;
 	str_copy(job->dir, sizeof(job->dir), dir);
 	job->ops = engine_at(o->ioengine);
 	if (!job->ops) {

@@ -59,6 +59,7 @@ struct io_job {
 	const struct io_engine_ops *ops;
 	char dir[4096];
 	int nthreads, nfiles;
+	int first_thread;		/* its first thread's io_thread.seq */
 	uint64_t per_file;
 	struct io_thread *threads;
 	struct gate *gate;
@@ -79,6 +80,13 @@ static inline void io_terminate(struct io_thread *t)
 }
 
 
+/* filesetup.c: the files the job made go on m instead of being removed
+ * at io_job_close.  0, or -1 with the error set. */
+int io_job_hand_over(struct io_job *job, struct io_made *m);
+/* filesetup.c: io_job_open for a job of a run whose earlier jobs have
+ * first_thread threads in all (io_thread.seq). */
+int io_job_open_at(const struct io_options *o, const char *dir, int first_thread,
+		   struct io_job **out);
 /* filesetup.c: a file-operation job's files as io_job_open left them,
  * for another repetition: filecreate's removed, filedelete's laid out
  * again.  0, or -1 with the error set. */

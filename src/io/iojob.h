@@ -26,8 +26,12 @@
 #include "../core/param.h"
 #include "../core/pattern.h"
 
-enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_READWRITE, RW_RANDRW };
-#define RW_CHOICES "read|write|randread|randwrite|rw|readwrite|randrw"
+/* fio's rw=: trimwrite trims each block and then writes it (randtrimwrite
+ * at random offsets, each write on the range its trim freed) */
+enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_READWRITE, RW_RANDRW,
+	       RW_TRIM, RW_RANDTRIM, RW_TRIMWRITE, RW_RANDTRIMWRITE };
+#define RW_CHOICES "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim|trimwrite|" \
+	"randtrimwrite"
 enum verify_mode { VERIFY_NONE, VERIFY_CRC32C, VERIFY_META, VERIFY_PATTERN, VERIFY_CRC32C_INTEL };
 #define VERIFY_CHOICES "0|crc32c|meta|pattern|crc32c-intel"
 /* fio's fadvise_hint, in the order of its choices */
@@ -69,7 +73,7 @@ struct zone_split {
 struct dist_spec {
 	enum rand_dist kind;
 	double value, center;		/* theta, h or deviation; center -1: none */
-	struct zone_split zones[2];	/* per direction */
+	struct zone_split zones[IO_DIRS];	/* per direction */
 };
 
 /* One file's generator: fio's zipf and pareto (Gray et al.'s quick zipf;
@@ -235,9 +239,9 @@ int io_options_validate(const struct io_options *o);
 /* Bytes the job's files occupy. */
 uint64_t io_options_space(const struct io_options *o);
 bool io_is_random(const struct io_options *o);
-/* fio's bssplit= ("SIZE/PCT:SIZE/PCT...[,WRITES]"): split[DIR_READ] and
- * split[DIR_WRITE] (n 0: no split).  0, or -1 with the error set. */
-int io_bssplit(const struct io_options *o, struct bs_split split[2]);
+/* fio's bssplit= ("SIZE/PCT:SIZE/PCT...[,WRITES[,TRIMS]]"): one split per
+ * direction (n 0: no split).  0, or -1 with the error set. */
+int io_bssplit(const struct io_options *o, struct bs_split split[IO_DIRS]);
 /* rw=...:N's offset modifier for a sequential job, in bytes (negative:
  * backwards).  0, or -1 with the error set. */
 int io_seq_add(const struct io_options *o, int64_t *add);
@@ -245,13 +249,13 @@ int io_seq_add(const struct io_options *o, int64_t *add);
 int io_distribution(const struct io_options *o, struct dist_spec *d);
 /* fio's ss= ("iops:10%", "bw_slope:1m" ...).  0, or -1 with the error set. */
 int io_ss_spec(const struct io_options *o, struct ss_spec *s);
-/* fio's rate= and rate_iops= ("READ[,WRITE]", one value for both): each
+/* fio's rate= and rate_iops= ("READ[,WRITE[,TRIM]]", one value for all): each
  * thread's bytes per second in each direction (0: no cap).  0, or -1 with
  * the error set. */
-int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[2]);
+int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[IO_DIRS]);
 /* rate_min= and rate_iops_min=, per direction (0: no minimum); a minimum
  * above rate= or rate_iops= is an error, as in fio. */
-int io_rate_min(const struct io_options *o, uint64_t bps[2], uint64_t iops[2]);
+int io_rate_min(const struct io_options *o, uint64_t bps[IO_DIRS], uint64_t iops[IO_DIRS]);
 /* A random job that keeps fio's random map (every block once a pass). */
 bool io_uses_map(const struct io_options *o);
 /* The verify a job does: verify=, or pattern when only verify_pattern= is given (fio). */
@@ -260,23 +264,26 @@ int io_verify_mode(const struct io_options *o);
 int io_fadvise_advice(const struct io_options *o);
 bool io_has_reads(const struct io_options *o);
 bool io_has_writes(const struct io_options *o);
+bool io_has_trims(const struct io_options *o);
+/* The job issues this direction (io_has_reads, _writes or _trims). */
+bool io_has_dir(const struct io_options *o, int dir);
 
 /* What one job did, all its threads merged. */
 struct io_result {
-	uint64_t ios[2], bytes[2];
+	uint64_t ios[IO_DIRS], bytes[IO_DIRS];
 	uint64_t elapsed_ns;		/* longest thread's measured time */
 	uint64_t verify_ns;		/* longest read-back after a verified write job */
 	/* fio's three latencies: clat from the I/O's issue (a synchronous
 	 * call's start, or when the async submit call returned) to its
 	 * completion, with percentiles; lat from before the submit call; slat
 	 * the submit call itself (async engines only, as fio) */
-	struct histogram clat;		/* both directions */
-	struct histogram dir_clat[2];
-	struct moments lat[2], slat[2];
+	struct histogram clat;		/* all directions */
+	struct histogram dir_clat[IO_DIRS];
+	struct moments lat[IO_DIRS], slat[IO_DIRS];
 	uint64_t usr_ns, sys_ns;	/* the I/O threads' CPU from the measured start on */
 	double compress_ratio;		/* zstd size / size of data written; -1 = none */
 	uint64_t verified_blocks;
-	struct io_rate_stats rate[2];
+	struct io_rate_stats rate[IO_DIRS];
 	struct timeline series;
 	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
 		 depth_complete[IO_DEPTH_BUCKETS];
@@ -314,7 +321,11 @@ struct io_thread {
 	const struct io_engine_ops *ops;
 	struct io_job *job;
 	void *engine_data;
-	int id;
+	int id;				/* in its job, from 0 */
+	/* in the run, from 0, jobs in order (fio's thread_number less one):
+	 * what its seeds derive from, so two jobs of a job file draw
+	 * different offsets, as fio's do, though both have randseed's default */
+	int seq;
 	struct io_file *files;
 	int nfiles;
 	struct io_req *reqs;
@@ -329,7 +340,12 @@ struct io_thread {
 	struct io_req **free_reqs;
 	unsigned nfree;
 	struct io_req *held;		/* queue() said busy: retry first */
-	int fixed_dir;			/* DIR_READ, DIR_WRITE, or -1 for a mix */
+	int fixed_dir;			/* DIR_READ, _WRITE, _TRIM, or -1 for a mix */
+	/* trimwrite: each file's trim, then the write of the same block;
+	 * randtrimwrite: the range of the trim whose write is next */
+	bool trimwrite, trim_pending;
+	struct io_file *trim_file;
+	uint64_t trim_off, trim_len;
 	bool random, use_map, verify;
 	bool async;			/* the engine completes later: slat is measured */
 	bool ops_at_open;		/* ENGINE_FILE_OP, create_on_open=0 (backend.c) */
@@ -360,8 +376,8 @@ struct io_thread {
 	uint64_t depth_sum, depth_n;
 	struct io_file *sync_file;
 	uint8_t *written;		/* verify: blocks written, 1 bit each */
-	struct bs_split split[2];	/* bssplit, per direction */
-	uint64_t split_min[2];		/* each direction's smallest bssplit size */
+	struct bs_split split[IO_DIRS];	/* bssplit, per direction */
+	uint64_t split_min[IO_DIRS];	/* each direction's smallest bssplit size */
 	/* A random map of blocks, as fio's, where I/Os vary in size: an I/O
 	 * starts at a free block (the permutation's, or the next free one
 	 * after it) and is cut where a used one begins; a pass ends when
@@ -375,15 +391,15 @@ struct io_thread {
 	 * end of ramp_time): an I/O in a direction may go once its bytes so
 	 * far fit the rate */
 	bool rated, rate_waiting;	/* waiting: ahead, and the queue drains first */
-	uint64_t rate_bps[2], rate_issued[2], rate_next[2], rate_epoch;
+	uint64_t rate_bps[IO_DIRS], rate_issued[IO_DIRS], rate_next[IO_DIRS], rate_epoch;
 	uint64_t rate_wait;		/* the sleep decided before the drain */
 	int rate_dir;
 	struct rng rate_rng;		/* rate_process=poisson */
 	/* rate_min, rate_iops_min: fio's check at completions, once a
 	 * rate_cycle has passed since the last, after 2 s from the start */
 	bool rmin_on;
-	uint64_t rmin_bps[2], rmin_iops[2], rmin_cycle_ns, begin_ns;
-	uint64_t rmin_at[2], rmin_bytes[2], rmin_ios[2];
+	uint64_t rmin_bps[IO_DIRS], rmin_iops[IO_DIRS], rmin_cycle_ns, begin_ns;
+	uint64_t rmin_at[IO_DIRS], rmin_bytes[IO_DIRS], rmin_ios[IO_DIRS];
 	uint64_t max_ios;		/* number_ios times loops; 0: none */
 	atomic_bool terminate;		/* exitall or steady state: end as at the runtime's end */
 	/* steady state: what the check thread reads while this one runs */
@@ -406,10 +422,10 @@ struct io_thread {
 	uint64_t ramp_end, deadline;
 	uint64_t start_ns, end_ns, verify_ns;
 	uint64_t usr_start, sys_start, usr_ns, sys_ns;
-	uint64_t ios[2], bytes[2];
+	uint64_t ios[IO_DIRS], bytes[IO_DIRS];
 	uint64_t verified;
-	struct histogram clat[2];
-	struct moments lat[2], slat[2];
+	struct histogram clat[IO_DIRS];
+	struct moments lat[IO_DIRS], slat[IO_DIRS];
 	/* activity windows and fio's distributions */
 	struct winbuf wb;
 	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
@@ -445,6 +461,19 @@ int io_group_run(const struct io_options *jobs, int njobs, const char *dir,
  * timeline). */
 void io_result_merge(struct io_result *dst, const struct io_result *src);
 
+/* Files a run made, for the caller to remove when it is done with them:
+ * a job file's later groups use what an earlier one laid out, as fio's
+ * jobs do (ssd-test.fio's write jobs overwrite the file its read job
+ * wrote), so a group leaves them.  Each is removed only while its name
+ * still leads to the same device and inode. */
+struct io_made {
+	int n, cap;
+	struct io_made_file { char *path; uint64_t dev, ino; } *f;
+};
+/* Remove them, empty the list; 0, or -1 with the error set when one
+ * could not be removed (the rest still are). */
+int io_made_remove(struct io_made *m);
+
 /* The same with what crosses jobs in a job file: groups[i] is job i's
  * reporting group (fio's groupid, which exitall's exit_what=group ends
  * together; NULL: one group), wait_for is looked up among the run's jobs
@@ -462,6 +491,12 @@ struct io_run {
 	 * have failed (its error set; io_run_jobs then returns -1, as fio's
 	 * run does, and still reports every job) */
 	bool ran;
+	/* threads of the job file's earlier runs (fio numbers its threads
+	 * over the whole file, and seeds them from the number) */
+	int first_thread;
+	/* non-NULL: the files this run makes go on the list rather than
+	 * being removed at its end (unless keep) */
+	struct io_made *made;
 };
 int io_run_jobs(struct io_run *run);
 

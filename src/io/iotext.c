@@ -178,6 +178,9 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 	if (r->ios[DIR_WRITE] || io_has_writes(opt))
 		direction(&o, "write", r->ios[DIR_WRITE], r->bytes[DIR_WRITE], &r->dir_clat[DIR_WRITE],
 			  &r->slat[DIR_WRITE], io_dir_secs(opt, r, DIR_WRITE), &pl);
+	if (r->ios[DIR_TRIM] || io_has_trims(opt))
+		direction(&o, "trim", r->ios[DIR_TRIM], r->bytes[DIR_TRIM], &r->dir_clat[DIR_TRIM],
+			  &r->slat[DIR_TRIM], io_dir_secs(opt, r, DIR_TRIM), &pl);
 	put(&o, "  cpu: usr=%.2f%%, sys=%.2f%%\n", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall);
 	if (r->ss.on) {	/* fio's line */
@@ -365,8 +368,9 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	json_object_set_new(j, "write", fio_direction(r->ios[1], r->bytes[1], &r->dir_clat[1],
 						      &r->slat[1], &r->lat[1],
 						      &r->rate[1], io_dir_secs(opt, r, 1), &pl));
-	json_object_set_new(j, "trim", fio_direction(0, 0, &empty, &empty.m, &empty.m, NULL, secs,
-						     &pl));
+	json_object_set_new(j, "trim", fio_direction(r->ios[2], r->bytes[2], &r->dir_clat[2],
+						     &r->slat[2], &r->lat[2], &r->rate[2],
+						     io_dir_secs(opt, r, 2), &pl));
 	json_object_set_new(j, "sync", json_pack("{s:i,s:o}", "total_ios", 0, "lat_ns",
 						 lat_json(&empty.m, NULL, &pl)));
 	/* The threads are one job, as with fio's group_reporting, which sums

@@ -70,8 +70,8 @@ static void write_entries(FILE *f, const struct io_thread *t, int kind)
 	double secs = (double)t->wb.width_ns / 1e9;
 	for (unsigned k = 0; k < t->wb.n; k++) {
 		const struct win *w = &t->wb.w[k];
-		for (int d = 0; d < 2; d++) {
-			if (!(d == DIR_READ ? io_has_reads(o) : io_has_writes(o)))
+		for (int d = 0; d < IO_DIRS; d++) {
+			if (!io_has_dir(o, d))
 				continue;
 			if (kind <= LOG_SLAT && !w->ios[d])
 				continue;	/* no latency in a window without I/O */

@@ -15,7 +15,8 @@ const struct param_def io_option_defs[] = {
 	PARAM_STRING("description", struct io_options, description, "",
 		     "free text kept with the job"),
 	{ "rw", PT_ENUM, P(rw), "read", 0, 0, RW_CHOICES,
-	  "I/O pattern (rw and readwrite are the sequential mix)" },
+	  "I/O pattern (rw and readwrite are the sequential mix; trims punch holes, with "
+	  "ioengine=falloc; trimwrite trims each block, then writes it)" },
 	{ "ddir_seq_nr", PT_INT, P(ddir_seq_nr), "1", 1, 1 << 30, NULL,
 	  "random jobs: a new random offset every N I/Os, sequential in between (fio's rw=randread:N)" },
 	PARAM_STRING("ddir_seq_add", struct io_options, ddir_seq_add, "0",
@@ -35,8 +36,8 @@ const struct param_def io_option_defs[] = {
 		     "no random map, as fio)"),
 	PARAM_STRING("bssplit", struct io_options, bssplit, "",
 		     "SIZE/PCT:SIZE/PCT...: each I/O's size drawn with these weights (a size without a "
-		     "percentage shares what is left); a second list after a comma for writes "
-		     "(overrides bs and bsrange)"),
+		     "percentage shares what is left); lists after commas for writes and trims, "
+		     "as fio's READ[,WRITE[,TRIM]] (overrides bs and bsrange)"),
 	{ "size", PT_SIZE, P(size), "1g", 1, 1ULL << 50, NULL,
 	  "bytes of I/O per thread per pass, split over nrfiles files", PF_SCALE },
 	{ "offset", PT_SIZE, P(offset), "0", 0, 0, NULL, "byte offset where the I/O region starts" },
@@ -123,10 +124,11 @@ const struct param_def io_option_defs[] = {
 	{ "rate_ignore_thinktime", PT_BOOL, P(rate_ignore_thinktime), "0", 0, 0, NULL,
 	  "with rate=, count a stall's time as time the rate was kept (catch up after it)" },
 	PARAM_STRING("rate", struct io_options, rate, "",
-		     "cap each thread's bandwidth: READ[,WRITE] bytes/s (500k, 1m; one value for both; "
-		     "empty = no cap; READ:WRITE in a run io: list)"),
+		     "cap each thread's bandwidth: READ[,WRITE[,TRIM]] bytes/s (500k, 1m; one value for "
+		     "all; empty = no cap; READ:WRITE in a run io: list)"),
 	PARAM_STRING("rate_iops", struct io_options, rate_iops, "",
-		     "cap each thread's I/Os per second: READ[,WRITE] (rate= wins where both are given)"),
+		     "cap each thread's I/Os per second: READ[,WRITE[,TRIM]] (rate= wins where both are "
+		     "given)"),
 	{ "rate_process", PT_ENUM, P(rate_process), "linear", 0, 0, "linear|poisson",
 	  "linear: I/Os evenly spaced; poisson: exponential gaps with the same mean" },
 	PARAM_STRING("rate_min", struct io_options, rate_min, "",
@@ -176,8 +178,9 @@ const struct param_def io_option_defs[] = {
 	{ "overwrite", PT_BOOL, P(overwrite), "0", 0, 0, NULL,
 	  "a write job's missing file is written whole before the clock, not only allocated" },
 	{ "unlink", PT_BOOL, P(unlink), "0", 0, 0, NULL,
-	  "accepted for fio compatibility: fsbench removes the files it made (unless --keep), and "
-	  "never one that was there before" },
+	  "remove the files the job made when it ends, as fio (without it, when the job file's "
+	  "last group is done: later groups use them); fsbench removes only files it made, and "
+	  "none with --keep" },
 	{ "invalidate", PT_BOOL, P(invalidate), "1", 0, 0, NULL,
 	  "drop the files' cached pages at the start of every pass (fio's default)" },
 	{ "fadvise_hint", PT_ENUM, P(fadvise_hint), "1", 0, 0, FADVISE_CHOICES,

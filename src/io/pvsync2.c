@@ -22,7 +22,7 @@ static int pvsync2_init(struct io_thread *t)
 
 	if (!d)
 		return error_set("out of memory");
-	rng_seed(&d->rng, t->seed ^ 0x68697072ULL ^ (uint64_t)t->id);
+	rng_seed(&d->rng, t->seed ^ 0x68697072ULL ^ (uint64_t)t->seq);
 	t->engine_data = d;
 	return 0;
 }

@@ -29,13 +29,15 @@ const char *io_rw_title(int rw)
 	static const char *titles[] = {
 		"Sequential Read", "Sequential Write", "Random Read", "Random Write",
 		"Sequential Read/Write", "Sequential Read/Write", "Random Read/Write",
+		"Sequential Trim", "Random Trim", "Sequential Trim/Write", "Random Trim/Write",
 	};
-	return rw >= 0 && rw <= RW_RANDRW ? titles[rw] : "?";
+	return rw >= 0 && rw <= RW_RANDTRIMWRITE ? titles[rw] : "?";
 }
 
 bool io_is_random(const struct io_options *o)
 {
-	return o->rw == RW_RANDREAD || o->rw == RW_RANDWRITE || o->rw == RW_RANDRW;
+	return o->rw == RW_RANDREAD || o->rw == RW_RANDWRITE || o->rw == RW_RANDRW ||
+	       o->rw == RW_RANDTRIM || o->rw == RW_RANDTRIMWRITE;
 }
 
 /* fio gives the advice at every open of a file: FADV_RANDOM, the default
@@ -54,14 +56,14 @@ int io_fadvise_advice(const struct io_options *o)
 }
 
 /* fio's per-direction form of rate=, bssplit= and zoned distributions:
- * "READS[,WRITES[,TRIMS]]", one part for both.  A third part is for
- * trims, which no fsbench job issues, so it never applies and is left
- * out (fio's exitwhat.fio gives rate=300,300,300 to randrw jobs); a
- * fourth is refused.  text is copied into buf ([PARAM_STR_MAX]); part[]
- * point into it, both at buf when there is one part; seps are what may
- * separate them. */
+ * "READS[,WRITES[,TRIMS]]".  As in fio, a part not ended by a separator
+ * goes on to the directions after it: "A" is A for all three, "A,B" B for
+ * writes and trims, "A,B," B for writes only (an empty part: the
+ * default); a fourth part is refused.  text is copied into buf
+ * ([PARAM_STR_MAX]) and part[] point into it; seps are what may separate
+ * them. */
 static int dir_parts(const char *name, const char *text, const char *seps, char *buf,
-		     char *part[2])
+		     char *part[IO_DIRS])
 {
 	char *sep, *third;
 
@@ -72,6 +74,7 @@ static int dir_parts(const char *name, const char *text, const char *seps, char 
 	part[0] = buf;
 	part[1] = sep ? sep + 1 : buf;
 	third = sep ? strpbrk(part[1], seps) : NULL;
+	part[2] = third ? third + 1 : part[1];
 	if (third) {
 		*third = '\0';
 		if (strpbrk(third + 1, seps))
@@ -81,19 +84,20 @@ static int dir_parts(const char *name, const char *text, const char *seps, char 
 	return 0;
 }
 
-/* "A[,B]": A for reads, B for writes; a single value for both; an empty
- * side is no cap.  "A:B" too, for `run io:...` lists, where a comma
- * separates parameters. */
-static int rate_pair(const char *name, const char *text, bool iops, uint64_t out[2])
+/* "A[,B[,C]]": reads, writes, trims (dir_parts); an empty part is no
+ * cap.  "A:B" too, for `run io:...` lists, where a comma separates
+ * parameters. */
+static int rate_pair(const char *name, const char *text, bool iops, uint64_t out[IO_DIRS])
 {
-	char buf[PARAM_STR_MAX], *part[2];
+	char buf[PARAM_STR_MAX], *part[IO_DIRS];
 
-	out[0] = out[1] = 0;
+	for (int d = 0; d < IO_DIRS; d++)
+		out[d] = 0;
 	if (!text[0])
 		return 0;
 	if (dir_parts(name, text, ",:", buf, part))
 		return -1;
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < IO_DIRS; d++) {
 		int64_t n;
 		if (!part[d][0])
 			continue;
@@ -177,19 +181,20 @@ int io_distribution(const struct io_options *o, struct dist_spec *d)
 	d->kind = kinds[k].kind;
 	d->value = kinds[k].def;
 	if (d->kind == DIST_ZONED || d->kind == DIST_ZONED_ABS) {
-		char lists[PARAM_STR_MAX], *part[2];
+		char lists[PARAM_STR_MAX], *part[IO_DIRS];
 		bool abs = d->kind == DIST_ZONED_ABS;
 		if (!arg || !*arg)
 			return error_set("option 'random_distribution': %s needs its zones "
 					 "(e.g. zoned:50/5:30/15:20/)", buf);
 		if (dir_parts("random_distribution", arg, ",", lists, part))
 			return -1;
-		bool both = part[1] == lists;
-		if ((!both && zones_one(part[1], abs, &d->zones[1])) ||
-		    zones_one(part[0], abs, &d->zones[0]))
-			return -1;
-		if (both)
-			d->zones[1] = d->zones[0];
+		/* a part that repeats an earlier one is parsed once */
+		for (int dir = 0; dir < IO_DIRS; dir++) {
+			if (dir && part[dir] == part[dir - 1])
+				d->zones[dir] = d->zones[dir - 1];
+			else if (zones_one(part[dir], abs, &d->zones[dir]))
+				return -1;
+		}
 		return 0;
 	}
 	if (arg && *arg) {
@@ -228,13 +233,13 @@ int io_seq_add(const struct io_options *o, int64_t *add)
 	return 0;
 }
 
-int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[2])
+int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[IO_DIRS])
 {
-	uint64_t rate[2], iops[2];
+	uint64_t rate[IO_DIRS], iops[IO_DIRS];
 
 	if (rate_pair("rate", o->rate, false, rate) || rate_pair("rate_iops", o->rate_iops, true, iops))
 		return -1;
-	for (int d = 0; d < 2; d++) {
+	for (int d = 0; d < IO_DIRS; d++) {
 		/* fio: rate= where given, else rate_iops times the block size */
 		if (rate[d])
 			bps[d] = rate[d];
@@ -245,19 +250,20 @@ int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[2])
 	return 0;
 }
 
-int io_rate_min(const struct io_options *o, uint64_t bps[2], uint64_t iops[2])
+int io_rate_min(const struct io_options *o, uint64_t bps[IO_DIRS], uint64_t iops[IO_DIRS])
 {
-	uint64_t rate[2], rate_iops[2];
+	uint64_t rate[IO_DIRS], rate_iops[IO_DIRS];
+	static const char *const dirs[IO_DIRS] = { "reads", "writes", "trims" };
 
 	if (rate_pair("rate_min", o->rate_min, false, bps) ||
 	    rate_pair("rate_iops_min", o->rate_iops_min, true, iops) ||
 	    rate_pair("rate", o->rate, false, rate) ||
 	    rate_pair("rate_iops", o->rate_iops, true, rate_iops))
 		return -1;
-	for (int d = 0; d < 2; d++)	/* fio refuses these */
+	for (int d = 0; d < IO_DIRS; d++)	/* fio refuses these */
 		if ((rate[d] && rate[d] < bps[d]) || (rate_iops[d] && rate_iops[d] < iops[d]))
-			return error_set("option 'rate_min': the minimum %s exceeds the rate",
-					 d ? "for writes" : "for reads");
+			return error_set("option 'rate_min': the minimum for %s exceeds the rate",
+					 dirs[d]);
 	return 0;
 }
 
@@ -281,12 +287,26 @@ int io_verify_mode(const struct io_options *o)
 
 bool io_has_reads(const struct io_options *o)
 {
-	return o->rw != RW_WRITE && o->rw != RW_RANDWRITE;
+	return o->rw == RW_READ || o->rw == RW_RANDREAD || o->rw == RW_RW ||
+	       o->rw == RW_READWRITE || o->rw == RW_RANDRW;
 }
 
 bool io_has_writes(const struct io_options *o)
 {
-	return o->rw != RW_READ && o->rw != RW_RANDREAD;
+	return o->rw != RW_READ && o->rw != RW_RANDREAD && o->rw != RW_TRIM &&
+	       o->rw != RW_RANDTRIM;
+}
+
+bool io_has_trims(const struct io_options *o)
+{
+	return o->rw == RW_TRIM || o->rw == RW_RANDTRIM || o->rw == RW_TRIMWRITE ||
+	       o->rw == RW_RANDTRIMWRITE;
+}
+
+bool io_has_dir(const struct io_options *o, int dir)
+{
+	return dir == DIR_READ ? io_has_reads(o) : dir == DIR_WRITE ? io_has_writes(o)
+								    : io_has_trims(o);
 }
 
 bool io_is_direct(const struct io_options *o)
@@ -348,20 +368,22 @@ static int split_one(char *text, struct bs_split *s)
 	return 0;
 }
 
-int io_bssplit(const struct io_options *o, struct bs_split split[2])
+int io_bssplit(const struct io_options *o, struct bs_split split[IO_DIRS])
 {
-	char buf[PARAM_STR_MAX], *part[2];
+	char buf[PARAM_STR_MAX], *part[IO_DIRS];
 
-	split[0].n = split[1].n = 0;
+	for (int d = 0; d < IO_DIRS; d++)
+		split[d].n = 0;
 	if (!o->bssplit[0])
 		return 0;
 	if (dir_parts("bssplit", o->bssplit, ",", buf, part))
 		return -1;
-	bool both = part[1] == buf;
-	if ((!both && split_one(part[1], &split[1])) || split_one(part[0], &split[0]))
-		return -1;
-	if (both)
-		split[1] = split[0];
+	for (int d = 0; d < IO_DIRS; d++) {
+		if (d && part[d] == part[d - 1])
+			split[d] = split[d - 1];
+		else if (part[d][0] && split_one(part[d], &split[d]))
+			return -1;
+	}
 	return 0;
 }
 
@@ -371,12 +393,12 @@ int io_block_sizes(const struct io_options *o, uint64_t *min, uint64_t *max)
 
 	*min = *max = o->bs;
 	if (o->bssplit[0]) {
-		struct bs_split s[2];
+		struct bs_split s[IO_DIRS];
 		if (io_bssplit(o, s))
 			return -1;
 		*min = UINT64_MAX;
 		*max = 0;
-		for (int d = 0; d < 2; d++)
+		for (int d = 0; d < IO_DIRS; d++)
 			for (unsigned i = 0; i < s[d].n; i++) {
 				*min = s[d].bs[i] < *min ? s[d].bs[i] : *min;
 				*max = s[d].bs[i] > *max ? s[d].bs[i] : *max;
@@ -507,6 +529,26 @@ int io_options_validate(const struct io_options *o)
 		return error_set("ioengine=%s with filename= and numjobs=%lld: the threads would "
 				 "create one file", eng->name, (long long)o->numjobs);
 	int vmode = io_verify_mode(o);
+	if (io_has_trims(o)) {
+		static const char *const rw[] = { [RW_TRIM] = "trim", [RW_RANDTRIM] = "randtrim",
+						  [RW_TRIMWRITE] = "trimwrite",
+						  [RW_RANDTRIMWRITE] = "randtrimwrite" };
+		bool trimwrite = o->rw == RW_TRIMWRITE || o->rw == RW_RANDTRIMWRITE;
+		if (eng && strcmp(eng->name, "falloc") && strcmp(eng->name, "null"))
+			return error_set("rw=%s with ioengine=%s: fio's %s engine trims with "
+					 "BLKDISCARD, which a regular file refuses, and fsbench io works "
+					 "on files; ioengine=falloc trims a file (it punches holes)",
+					 rw[o->rw], eng->name, eng->name);
+		if (vmode)
+			return error_set("rw=%s with verify: fsbench does not verify trims",
+					 rw[o->rw]);
+		if (trimwrite && (o->rate[0] || o->rate_iops[0] || o->rate_min[0] ||
+				  o->rate_iops_min[0]))
+			return error_set("rw=%s with a rate: not supported (rw=trim and randtrim "
+					 "take one)", rw[o->rw]);
+		if (o->rw == RW_RANDTRIMWRITE && o->ddir_seq_nr > 1)
+			return error_set("rw=randtrimwrite:N: not supported");
+	}
 	uint64_t chunk = o->verify_interval ? o->verify_interval : min;
 	if (vmode && (o->bsrange[0] || min != max))
 		return error_set("option 'verify' needs one block size: drop bsrange or bssplit");
@@ -519,7 +561,7 @@ int io_options_validate(const struct io_options *o)
 				 sizeof(struct verify_hdr));
 	if (vmode == VERIFY_PATTERN && !o->verify_pattern[0])
 		return error_set("option 'verify=pattern' needs verify_pattern=");
-	uint64_t bps[2];
+	uint64_t bps[IO_DIRS];
 	struct dist_spec dist;
 	int64_t add;
 	if (io_rate_bps(o, min, bps) || io_distribution(o, &dist) || io_seq_add(o, &add))
@@ -539,7 +581,7 @@ int io_options_validate(const struct io_options *o)
 		if (data_pattern_parse(o->buffer_pattern, &d))
 			return -1;
 	}
-	uint64_t rmin[2][2];
+	uint64_t rmin[2][IO_DIRS];
 	if (io_rate_min(o, rmin[0], rmin[1]))
 		return -1;
 	if (o->ba && o->ba != min && io_is_random(o) && (vmode || io_uses_map(o)))

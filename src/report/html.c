@@ -620,13 +620,13 @@ static void legend_entry(FILE *f, const struct result *r, int i, struct palette 
 }
 
 /* Latency over time: each target's first repetition, mean latency per
- * window (log axis), reads solid and writes dashed. */
+ * window (log axis), reads solid, writes dashed and trims dotted. */
 static void chart_timeline(FILE *f, const struct result *r, int ti, struct palette *pal)
 {
 	const struct r_test *t = &r->tests[ti];
 	json_t **ser = calloc((size_t)r->ntargets + 1, sizeof(*ser));
 	double tmax = 0, lmin = INFINITY, lmax = 0;
-	int any = 0;
+	int any = 0, trims = 0;
 
 	if (!ser)
 		return;
@@ -634,9 +634,10 @@ static void chart_timeline(FILE *f, const struct result *r, int ti, struct palet
 		if (!t->cells[i].nsamples || !(ser[i] = series_of(&t->cells[i].samples[0])))
 			continue;
 		json_t *tm = json_object_get(ser[i], "t_ms"), *lat = json_object_get(ser[i], "lat_us");
+		trims |= json_array_size(lat) > 2;
 		for (size_t k = 0; k < json_array_size(tm); k++) {
 			tmax = fmax(tmax, jd(tm, k));
-			for (size_t d = 0; d < 2; d++) {
+			for (size_t d = 0; d < json_array_size(lat) && d < 3; d++) {
 				double v = jd(json_array_get(lat, d), k);
 				if (isfinite(v) && v > 0) {
 					lmin = fmin(lmin, v);
@@ -663,7 +664,10 @@ static void chart_timeline(FILE *f, const struct result *r, int ti, struct palet
 				continue;
 			json_t *tm = json_object_get(ser[i], "t_ms"), *lat = json_object_get(ser[i], "lat_us");
 			int c = colour_index(pal, r->targets[i].label);
-			for (size_t d = 0; d < 2; d++) {
+			static const char *const dash[] = { "", " stroke-dasharray=\"5,3\"",
+							    " stroke-dasharray=\"1.5,2.5\"" };
+			static const char *const dname[] = { "read", "write", "trim" };
+			for (size_t d = 0; d < json_array_size(lat) && d < 3; d++) {
 				json_t *ld = json_array_get(lat, d);
 				int open = 0;
 				for (size_t k = 0; k < json_array_size(tm); k++) {
@@ -678,9 +682,9 @@ static void chart_timeline(FILE *f, const struct result *r, int ti, struct palet
 					if (!open) {
 						fprintf(f, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" "
 							   "stroke-width=\"1.6\"%s data-target=\"", svg_colour(c),
-							d ? " stroke-dasharray=\"5,3\"" : "");
+							dash[d]);
 						xml_escape(f, r->targets[i].label);
-						fprintf(f, "\" data-dir=\"%s\" points=\"", d ? "write" : "read");
+						fprintf(f, "\" data-dir=\"%s\" points=\"", dname[d]);
 						open = 1;
 					}
 					fprintf(f, "%.1f,%.1f ", x, y);
@@ -693,7 +697,8 @@ static void chart_timeline(FILE *f, const struct result *r, int ti, struct palet
 		for (int i = 0; i < r->ntargets; i++)
 			if (ser[i])
 				legend_entry(f, r, i, pal);
-		fputs("reads solid, writes dashed; windows of ", f);
+		fputs(trims ? "reads solid, writes dashed, trims dotted; windows of "
+			    : "reads solid, writes dashed; windows of ", f);
 		fprintf(f, "%.0f ms.</figcaption></figure>\n",
 			json_number_value(json_object_get(ser[0] ? ser[0] : ser[r->ntargets - 1],
 							  "width_ms")));
@@ -729,7 +734,7 @@ static void chart_cdf(FILE *f, const struct result *r, int ti, struct palette *p
 				nb = (int)n;
 				for (size_t b = 0; b < n; b++) {
 					edges[b] = jd(e, b);
-					for (size_t d = 0; d < 2; d++) {
+					for (size_t d = 0; d < json_array_size(cn) && d < 3; d++) {
 						double v = jd(json_array_get(cn, d), b);
 						cum[i][b] += isfinite(v) ? v : 0;
 					}

@@ -109,6 +109,8 @@ static int io_metrics_used(const void *p)
 {
 	const struct io_options *o = p;
 
+	/* a read/write mix adds each direction's IOPS; a job that trims
+	 * (trimwrite included) gives the figures of all its I/Os */
 	return io_has_reads(o) && io_has_writes(o) ? M_COUNT : M_RIOPS;
 }
 
@@ -140,8 +142,11 @@ static int io_run(struct wl_ctx *ctx, double *v)
 	/* fio's sums: each direction over the time it ran (a verified write
 	 * job's read-back is a read phase of its own) */
 	double rs = io_dir_secs(ctx->params, res, 0), ws = io_dir_secs(ctx->params, res, 1);
-	v[M_IOPS] = (double)res->ios[0] / rs + (double)res->ios[1] / ws;
-	v[M_MIB] = ((double)res->bytes[0] / rs + (double)res->bytes[1] / ws) / (1 << 20);
+	double ts = io_dir_secs(ctx->params, res, DIR_TRIM);
+	v[M_IOPS] = (double)res->ios[0] / rs + (double)res->ios[1] / ws +
+		    (double)res->ios[DIR_TRIM] / ts;
+	v[M_MIB] = ((double)res->bytes[0] / rs + (double)res->bytes[1] / ws +
+		    (double)res->bytes[DIR_TRIM] / ts) / (1 << 20);
 	v[M_MEAN] = res->clat.mean / 1000.0;
 	v[M_SD] = hist_stddev(&res->clat) / 1000.0;
 	v[M_P50] = usec(hist_percentile(&res->clat, 50));
@@ -157,7 +162,8 @@ static int io_run(struct wl_ctx *ctx, double *v)
 	if (ctx->detail)
 		io_result_text(ctx->params, res, 0, ctx->detail, DETAIL_MAX);
 	if (ctx->series)
-		timeline_json(&res->series, &res->dir_clat[0], &res->dir_clat[1], ctx->series,
+		timeline_json(&res->series, &res->dir_clat[0], &res->dir_clat[1],
+			      io_has_trims(ctx->params) ? &res->dir_clat[DIR_TRIM] : NULL, ctx->series,
 			      SERIES_MAX);
 	free(res);
 	return 0;

@@ -383,7 +383,7 @@ static int ior_run(struct wl_ctx *ctx, double *v)
 		winbuf_roll(&c.wb, now_ns());
 		if (tl) {
 			timeline_from(tl, &one, 1);
-			timeline_json(tl, &c.hist[0], &c.hist[1], ctx->series, SERIES_MAX);
+			timeline_json(tl, &c.hist[0], &c.hist[1], NULL, ctx->series, SERIES_MAX);
 			free(tl);
 		}
 	}

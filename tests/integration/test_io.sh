@@ -82,8 +82,20 @@ if command -v strace >/dev/null; then
 		--rw=write --size=64k --overwrite=1) >/dev/null 2>&1
 	check "io: overwrite=1 writes it instead, and sync=none adds no flag" \
 		sh -c "! grep -q 'fallocate(' '$WORK/over.st' && grep -q 's\.0\.0\", O_RDWR|O_NOFOLLOW' '$WORK/over.st'"
+	# a job file's later group uses the file an earlier one laid out, as
+	# fio's do (ssd-test.fio's writes overwrite what its read job wrote);
+	# it is removed once, when the last group is done
+	printf '[global]\nfilename=shared.dat\nsize=256k\n[w]\nrw=write\noverwrite=1\n[r]\nstonewall\nrw=read\n' \
+		> "$WORK/shared.fio"
+	(cd "$T" && strace -f -qq -e trace=openat,unlink -o "$WORK/shared.st" "$FSBENCH" io \
+		"$WORK/shared.fio") >/dev/null 2>&1
+	check "io: a later group keeps the file an earlier group made (made once, removed once)" \
+		sh -c "[ \$(grep -c 'shared.dat\", O_RDWR|O_CREAT|O_EXCL.* = [0-9]' '$WORK/shared.st') -eq 1 ] &&
+		       [ \$(grep -c 'unlink(\".*shared.dat\") *= 0' '$WORK/shared.st') -eq 1 ] &&
+		       [ -z \"\$(ls -A '$T')\" ]"
 else
 	skip "io: sync= and overwrite= system calls" "strace is not installed"
+	skip "io: a later group keeps the file an earlier group made" "strace is not installed"
 fi
 
 FSB run --fio "$WORK/two.fio" --target a="$T" --target b="$WORK" --runs 1 --db "$DB" \

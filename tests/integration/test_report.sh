@@ -88,6 +88,16 @@ FSB show last --db "$WORK/tl.db" -f json > "$WORK/io.json"
 check "io JSON: each sample's timeline (3 windows of 500 ms) and latency histogram" \
 	jqt '[.tests[0].samples[].series | (.t_ms | length) >= 2 and .width_ms == 500 and
 	      ((.hist.counts[0] | add) > 0)] | all' "$WORK/io.json"
+# a job that trims: its own series and line, dotted, in the stored timeline and the page
+FSB run "io:rw=randtrimwrite,size=8m,bs=4k,ioengine=falloc,runtime=1200ms,time_based=1" \
+	--target a="$WORK/a" --runs 1 --db "$WORK/tr.db" --html "$WORK/trim.html" -q 2>/dev/null
+FSB show last --db "$WORK/tr.db" -f json > "$WORK/trim.json"
+check "io JSON: a trimming job's timeline and histogram have a trims' series" \
+	jqt '.tests[0].samples[0].series | (.lat_us | length) == 3 and (.hist.counts[2] | add) > 0 and
+	     (.hist.counts[1] | add) > 0' "$WORK/trim.json"
+check "io page: trims drawn dotted, named in the key" \
+	sh -c "grep -q '<polyline class=\"series\"[^>]*stroke-dasharray=\"1.5,2.5\"[^>]*data-dir=\"trim\"' '$WORK/trim.html' &&
+	       grep -q 'trims dotted' '$WORK/trim.html'"
 check "io page: tables scroll inside their box" grep -q '<div class="scroll"><table class="raw">' "$WORK/io.html"
 check "io page: a shaky figure (2 runs) carries a visible warning" grep -q 'class="warn".*only 2 runs' "$WORK/io.html"
 if command -v chromium >/dev/null; then

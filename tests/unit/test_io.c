@@ -413,6 +413,150 @@ static void test_fake_io_engines(void **state)
 	free(res);
 }
 
+/* A file of `blocks` 4 KiB blocks of data (written, so a punched block
+ * shows as a hole to SEEK_DATA). */
+static void data_file(const char *path, int blocks)
+{
+	char buf[4096];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	memset(buf, 0x5a, sizeof(buf));
+	for (int b = 0; b < blocks; b++)
+		assert_int_equal(write(fd, buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	assert_int_equal(fsync(fd), 0);
+	close(fd);
+}
+
+/* Which of the file's first `blocks` blocks hold data, one char each. */
+static void data_map(const char *path, int blocks, char *map)
+{
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	for (int b = 0; b < blocks; b++) {
+		off_t at = lseek(fd, (off_t)b * 4096, SEEK_DATA);
+		map[b] = at == (off_t)b * 4096 ? 'D' : '.';
+	}
+	map[blocks] = 0;
+	close(fd);
+}
+
+/* fio's trims: the falloc engine punches holes (rw=trim, randtrim), and
+ * trimwrite and randtrimwrite trim each block and then write it, the
+ * size counted in the writes; fio's other engines would send BLKDISCARD,
+ * which a file refuses, so fsbench refuses them.  Two jobs of one run get
+ * seeds of their own, as fio's jobs do: two randtrims of a quarter of
+ * their files punch different blocks. */
+static void test_trims(void **state)
+{
+	struct io_options o[2];
+	struct io_result *res = calloc(2, sizeof(*res));
+	struct stat st;
+	char path[512], path2[512], map[300], map2[300], text[8192];
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/t.dat", dir);
+	snprintf(path2, sizeof(path2), "%s/u.dat", dir);
+	data_file(path, 256);
+	job(&o[0], "rw=randtrim,ioengine=falloc,size=1m,bs=4k,filename=t.dat");
+	assert_int_equal(io_group_run(o, 1, dir, res, true), 0);
+	assert_int_equal(res->ios[DIR_TRIM], 256);
+	assert_int_equal(res->bytes[DIR_TRIM], 1 << 20);
+	assert_int_equal(res->ios[DIR_READ] + res->ios[DIR_WRITE], 0);
+	assert_int_equal(res->dir_clat[DIR_TRIM].n, 256);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, 1 << 20);	/* the holes keep the size */
+	assert_int_equal(st.st_blocks, 0);
+	io_result_text(&o[0], res, 0, text, sizeof(text));
+	assert_non_null(strstr(text, "\n  trim: IOPS="));
+	assert_null(strstr(text, "write:"));
+	json_t *j = io_result_json(&o[0], res, 0, "");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "trim"), "total_ios")),
+			 256);
+	json_decref(j);
+
+	static const char *const pairs[] = { "trimwrite", "randtrimwrite" };
+	for (int k = 0; k < 2; k++) {
+		char opts[128];
+		data_file(path, 256);
+		snprintf(opts, sizeof(opts), "rw=%s,ioengine=falloc,size=1m,bs=4k,filename=t.dat",
+			 pairs[k]);
+		job(&o[0], opts);
+		assert_int_equal(io_group_run(o, 1, dir, res, true), 0);
+		assert_int_equal(res->ios[DIR_TRIM], 256);
+		assert_int_equal(res->ios[DIR_WRITE], 256);
+		assert_int_equal(res->bytes[DIR_WRITE], 1 << 20);
+		assert_int_equal(stat(path, &st), 0);
+		assert_true(st.st_blocks * 512 >= 1 << 20);	/* every block written again */
+	}
+
+	/* two jobs, the same options, files of their own */
+	data_file(path, 256);
+	data_file(path2, 256);
+	job(&o[0], "rw=randtrim,ioengine=falloc,size=1m,bs=4k,number_ios=64,filename=t.dat");
+	job(&o[1], "rw=randtrim,ioengine=falloc,size=1m,bs=4k,number_ios=64,filename=u.dat");
+	assert_int_equal(io_group_run(o, 2, dir, res, true), 0);
+	assert_int_equal(res[0].ios[DIR_TRIM], 64);
+	assert_int_equal(res[1].ios[DIR_TRIM], 64);
+	data_map(path, 256, map);
+	data_map(path2, 256, map2);
+	int holes = 0, same = 0;
+	for (int b = 0; b < 256; b++) {
+		holes += map[b] == '.';
+		same += map[b] == '.' && map2[b] == '.';
+	}
+	assert_int_equal(holes, 64);
+	assert_true(same < 40);	/* about 16 by chance; 64 with one seed */
+
+	job(&o[0], "rw=randtrim,ioengine=null,size=1m,bs=4k");
+	assert_int_equal(io_group_run(o, 1, dir, res, true), 0);
+	assert_int_equal(res->ios[DIR_TRIM], 256);
+
+	static const struct { const char *opts, *error; } bad[] = {
+		{ "rw=randtrim,ioengine=psync,size=1m", "BLKDISCARD" },
+		{ "rw=trim,ioengine=libaio,size=1m", "ioengine=falloc trims a file" },
+		{ "rw=trim,ioengine=null,verify=crc32c", "does not verify trims" },
+		{ "rw=trimwrite,ioengine=falloc,rate=1m", "with a rate" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		job(&o[0], bad[i].opts);
+		assert_int_equal(io_options_validate(&o[0]), -1);
+		assert_non_null(strstr(error_get(), bad[i].error));
+	}
+	unlink(path);
+	unlink(path2);
+	free(res);
+}
+
+/* fio's READ[,WRITE[,TRIM]]: a part not ended by a comma goes on to the
+ * directions after it. */
+static void test_direction_parts(void **state)
+{
+	struct io_options o;
+	struct bs_split sp[IO_DIRS];
+	uint64_t bps[IO_DIRS];
+	(void)state;
+
+	job(&o, "rw=randrw");
+	assert_int_equal(params_set(io_option_defs, &o, "bssplit", "4k/100,8k/100"), 0);
+	assert_int_equal(io_bssplit(&o, sp), 0);
+	assert_int_equal(sp[0].bs[0], 4096);
+	assert_int_equal(sp[1].bs[0], 8192);
+	assert_int_equal(sp[2].bs[0], 8192);
+	assert_int_equal(params_set(io_option_defs, &o, "bssplit", "4k/100,8k/100,"), 0);
+	assert_int_equal(io_bssplit(&o, sp), 0);
+	assert_int_equal(sp[2].n, 0);	/* the default bs */
+	job(&o, "rate=1m");
+	assert_int_equal(io_rate_bps(&o, 4096, bps), 0);
+	assert_int_equal(bps[2], 1 << 20);
+	job(&o, "rate=1m:2m");	/* the run io: form */
+	assert_int_equal(io_rate_bps(&o, 4096, bps), 0);
+	assert_int_equal(bps[0], 1 << 20);
+	assert_int_equal(bps[1], 2 << 20);
+	assert_int_equal(bps[2], 2 << 20);
+}
+
 /* fio's file-operation engines: one operation per file per pass, and
  * only it timed (a file of two blocks is two I/Os, one latency); with
  * create_on_open=0 the operations come before the clock and still count;
@@ -781,15 +925,15 @@ static void test_rate(void **state)
 	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
 	assert_true(res->depth_n > 0 && res->depth_sum == res->depth_n);
 	/* fio's own form, as a job file and a flag give it */
-	uint64_t bps[2];
+	uint64_t bps[IO_DIRS];
 	job(&o, "rw=randrw,bs=4k");
 	assert_int_equal(params_set(io_option_defs, &o, "rate_iops", "100,50"), 0);
 	assert_int_equal(io_rate_bps(&o, 4096, bps), 0);
 	assert_true(bps[0] == 409600 && bps[1] == 204800);
-	/* a trims' part never applies (no fsbench job trims); a fourth is wrong */
+	/* the third part is the trims'; a fourth is wrong */
 	assert_int_equal(params_set(io_option_defs, &o, "rate", "1m,2m,3m"), 0);
 	assert_int_equal(io_rate_bps(&o, 4096, bps), 0);
-	assert_true(bps[0] == 1048576 && bps[1] == 2097152);
+	assert_true(bps[0] == 1048576 && bps[1] == 2097152 && bps[2] == 3145728);
 	assert_int_equal(params_set(io_option_defs, &o, "rate", "1m,1m,1m,1m"), 0);
 	assert_int_equal(io_options_validate(&o), -1);
 	assert_non_null(strstr(error_get(), "more than three parts"));
@@ -1296,7 +1440,7 @@ static void test_fadvise_hint(void **state)
 static void test_bssplit(void **state)
 {
 	struct io_options o;
-	struct bs_split s[2];
+	struct bs_split s[IO_DIRS];
 	struct io_result *res = malloc(sizeof(*res));
 	char where[] = "/var/tmp/fsbench-unit.XXXXXX", path[64];
 	(void)state;
@@ -1695,6 +1839,8 @@ int main(void)
 		cmocka_unit_test(test_direct_io),
 		cmocka_unit_test(test_fadvise_hint),
 		cmocka_unit_test_setup_teardown(test_bssplit, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_trims, setup_dir, teardown_dir),
+		cmocka_unit_test(test_direction_parts),
 		cmocka_unit_test(test_random_distribution),
 		cmocka_unit_test(test_random_generator_and_ba),
 		cmocka_unit_test(test_end_fsync_timed),
