@@ -574,6 +574,95 @@ static int max_latency_failed(struct io_thread *t, uint64_t lat)
 	return -1;
 }
 
+/* ---- latency_target: fio's queue-depth search (its lat_target_*) ---- */
+
+static void lat_new_cycle(struct io_thread *t, uint64_t now)
+{
+	t->lat_ts = now;
+	t->lat_ios = t->completed_n;
+	t->lat_failed = 0;
+}
+
+static void lat_init(struct io_thread *t)
+{
+	t->lat_qd = t->lat_on ? 1 : t->depth;
+	t->lat_qd_low = 1;
+	t->lat_qd_high = t->depth;
+	t->lat_stable = 0;
+	t->lat_final = t->lat_quiesce = t->lat_restart = t->lat_done = false;
+	lat_new_cycle(t, now_ns());
+}
+
+/* Out of the target: the depth halves towards the lowest that met it,
+ * after the queue drains.  True at depth 1, where there is nowhere to go. */
+static bool lat_step_down(struct io_thread *t)
+{
+	if (t->lat_qd == 1)
+		return true;
+	t->lat_qd_high = t->lat_qd;
+	if (t->lat_qd == t->lat_qd_low)
+		t->lat_qd_low--;
+	t->lat_qd = (t->lat_qd + t->lat_qd_low) / 2;
+	if (!t->lat_qd)
+		t->lat_qd = 1;
+	t->lat_stable = 0;
+	t->lat_quiesce = true;
+	return false;
+}
+
+/* A window within the target: up, doubling until a depth fails, then
+ * bisecting; three successes just below the highest failure raise it by
+ * one.  An unchanged depth is the answer: one more window at it, with
+ * the statistics started afresh, and the job ends (unless latency_run). */
+static void lat_step_up(struct io_thread *t, uint64_t now)
+{
+	unsigned qd = t->lat_qd;
+
+	t->lat_qd_low = t->lat_qd;
+	if (t->lat_qd + 1 == t->lat_qd_high && ++t->lat_stable >= 3) {
+		t->lat_qd_high++;
+		t->lat_stable = 0;
+	}
+	if (t->lat_qd_high != t->depth)
+		t->lat_qd = (t->lat_qd + t->lat_qd_high) / 2;
+	else
+		t->lat_qd *= 2;
+	if (t->lat_qd > t->depth)
+		t->lat_qd = t->depth;
+	if (!t->o->latency_run && t->lat_qd == qd) {
+		if (t->lat_final) {
+			t->lat_done = true;
+		} else {
+			t->lat_final = t->lat_restart = t->lat_quiesce = true;
+			return;
+		}
+	}
+	lat_new_cycle(t, now);
+}
+
+/* After each reap: a window over is judged by its share of I/Os within
+ * the target (none at all counts as a miss, as in fio). */
+static void lat_check(struct io_thread *t, uint64_t now)
+{
+	if (now - t->lat_ts < t->lat_window_ns)
+		return;
+	uint64_t ios = t->completed_n - t->lat_ios;
+	double ok = ios ? 100.0 * (double)(ios - t->lat_failed) / (double)ios : -1;
+
+	if (ok >= t->lat_pct)
+		lat_step_up(t, now);
+	else
+		lat_step_down(t);	/* at depth 1 it stays, the window going on */
+}
+
+static int lat_target_failed(struct io_thread *t, uint64_t lat)
+{
+	t->error = ETIMEDOUT;	/* fio's lat_fatal */
+	snprintf(t->errmsg, sizeof(t->errmsg), "latency_target=%.0fus not met at queue depth 1: "
+		 "an I/O took %.0fus", t->lat_target_ns / 1e3, lat / 1e3);
+	return -1;
+}
+
 static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 {
 	t->completed_n++;
@@ -603,6 +692,14 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 		}
 		if (t->max_lat_ns && now - r->start_ns > t->max_lat_ns)
 			return max_latency_failed(t, now - r->start_ns);
+		/* latency_target: a miss counts against the window, or at 100%
+		 * steps down at once (not while draining for a new depth) */
+		if (t->lat_on && !t->lat_quiesce && now - r->start_ns > t->lat_target_ns) {
+			if (t->lat_pct < 100)
+				t->lat_failed++;
+			else if (lat_step_down(t))
+				return lat_target_failed(t, now - r->start_ns);
+		}
 		if (t->log_each && log_io(t, r, now))
 			return -1;
 		if (t->rmin_on && min_rate_check(t, now))
@@ -837,7 +934,9 @@ static void run_async(struct io_thread *t)
 				issuing = false;
 			now = now_ns();
 		}
-		while (issuing && !syncing && !t->think_due && !t->flow_wait && (t->held || t->nfree)) {
+		unsigned cap = t->lat_on ? (t->lat_quiesce ? 0 : t->lat_qd) : t->depth;
+		while (issuing && !syncing && !t->think_due && !t->flow_wait && (t->held || t->nfree) &&
+		       inflight + newq < cap) {
 			struct io_req *r = t->held;
 			int ret;
 
@@ -917,7 +1016,7 @@ static void run_async(struct io_thread *t)
 				continue;	/* drained: the stall, at the top */
 			}
 		}
-		bool full = inflight >= t->depth || t->held;
+		bool full = inflight >= (t->lat_on ? t->lat_qd : t->depth) || t->held;
 		int n;
 		do {
 			unsigned lo = t->batch_complete ? t->batch_complete : 1;
@@ -945,6 +1044,20 @@ static void run_async(struct io_thread *t)
 		}
 		if (full && !t->think_due)
 			think_check(t);
+		if (t->lat_on && t->stats_on) {
+			if (t->lat_quiesce && !inflight) {	/* drained: the new depth */
+				t->lat_quiesce = false;
+				if (t->lat_restart) {
+					t->lat_restart = false;
+					start_stats(t, now);
+				}
+				lat_new_cycle(t, now);
+			} else if (!t->lat_quiesce) {
+				lat_check(t, now);
+			}
+			if (t->lat_done)
+				issuing = false;
+		}
 	}
 out:
 	if (t->held) {
@@ -1094,6 +1207,7 @@ static void reset_thread(struct io_thread *t)
 		t->mapped = 0;
 	}
 	rng_seed(&t->rng, t->seed + 0x9e3779b9ULL * (uint64_t)(t->seq + 1));
+	lat_init(t);
 }
 
 /* wait_for: until every thread of the waitee has ended, or exitall ends
@@ -1339,6 +1453,8 @@ static void job_result(const struct io_job *job, struct io_result *res)
 		res->usr_ns += t->usr_ns;
 		res->sys_ns += t->sys_ns;
 		res->verified_blocks += t->verified;
+		if (t->lat_on && t->lat_qd > res->latency_depth)
+			res->latency_depth = t->lat_qd;
 		if (t->error && !res->error) {
 			res->error = t->error;
 			str_copy(res->errmsg, sizeof(res->errmsg), t->errmsg);
@@ -1409,6 +1525,8 @@ void io_result_merge(struct io_result *dst, const struct io_result *src)
 		dst->depth_complete[b] += src->depth_complete[b];
 	}
 	dst->depth_sum += src->depth_sum;
+	if (src->latency_depth > dst->latency_depth)
+		dst->latency_depth = src->latency_depth;
 	dst->depth_n += src->depth_n;
 	dst->elapsed_ns = dst->elapsed_ns > src->elapsed_ns ? dst->elapsed_ns : src->elapsed_ns;
 	dst->verify_ns = dst->verify_ns > src->verify_ns ? dst->verify_ns : src->verify_ns;

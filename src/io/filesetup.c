@@ -303,6 +303,11 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->async = !(job->ops->flags & ENGINE_SYNC);
 	t->ops_at_open = (job->ops->flags & ENGINE_FILE_OP) && !o->create_on_open;
 	t->max_lat_ns = (uint64_t)(o->max_latency * 1e9);
+	t->lat_on = o->latency_target > 0;
+	t->lat_target_ns = (uint64_t)(o->latency_target * 1e9);
+	t->lat_window_ns = (uint64_t)(o->latency_window * 1e9);
+	if (t->lat_on && io_latency_percentile(o, &t->lat_pct))
+		return -1;
 	t->ncpus = io_cpu_set(o, &t->cpus);
 	if (t->ncpus < 0)
 		return -1;

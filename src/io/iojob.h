@@ -123,6 +123,9 @@ struct io_options {
 	int64_t nice, prio, prioclass;
 	uint64_t io_size;
 	double max_latency;
+	double latency_target, latency_window;
+	char latency_percentile[PARAM_STR_MAX];
+	bool latency_run;
 	char percentile_list[PARAM_STR_MAX];
 	char directory[PARAM_STR_MAX];
 	int64_t numjobs;
@@ -233,6 +236,8 @@ int io_cpu_set(const struct io_options *o, cpu_set_t *set);
  * defaults), -1 with the error set. */
 #define IO_PCTS_MAX 20
 int io_percentiles(const struct io_options *o, double out[IO_PCTS_MAX]);
+/* latency_percentile as a number (0, 100]; -1 with the error set. */
+int io_latency_percentile(const struct io_options *o, double *pct);
 
 /* Checks across options (bsrange syntax, verify with bsrange, ...). */
 int io_options_validate(const struct io_options *o);
@@ -299,6 +304,7 @@ struct io_result {
 	int nthreads;
 	uint64_t runtime_ns;
 	uint64_t depth_sum, depth_n;	/* requests in flight as each was queued */
+	unsigned latency_depth;		/* latency_target: the depth found (fio's); else 0 */
 	/* ss_dur: the steady-state window (fio's), oldest first */
 	struct io_ss_result {
 		bool on, attained;
@@ -354,6 +360,16 @@ struct io_thread {
 	cpu_set_t cpus;
 	int ncpus;
 	uint64_t max_lat_ns;		/* max_latency: an I/O's lat above it fails the job */
+	/* latency_target: fio's search for the deepest queue that keeps
+	 * latency_percentile of the I/Os within the target over a window:
+	 * at most lat_qd in flight, bisected between low and high after
+	 * each window; the depth found gets one last window, its statistics
+	 * alone (lat_final), and ends the job.  A change of depth drains the
+	 * queue first (lat_quiesce), as fio's io_u_quiesce. */
+	bool lat_on, lat_final, lat_quiesce, lat_restart, lat_done;
+	unsigned lat_qd, lat_qd_low, lat_qd_high, lat_stable;
+	uint64_t lat_target_ns, lat_window_ns, lat_ts, lat_ios, lat_failed;
+	double lat_pct;
 	bool refill, scramble;	/* before each write: new data, or fio's small scramble */
 	struct rng rng;
 	struct permutation perm;

@@ -73,6 +73,17 @@ const struct param_def io_option_defs[] = {
 	{ "max_latency", PT_DURATION, P(max_latency), "0", 0, 3600, NULL,
 	  "fail the job (ETIMEDOUT, as fio) when an I/O's latency from before its submission is "
 	  "above this (a number alone is us; 0 = none)", PF_USEC },
+	{ "latency_target", PT_DURATION, P(latency_target), "0", 0, 3600, NULL,
+	  "fio's queue-depth search: the deepest queue (up to iodepth) at which latency_percentile "
+	  "of the I/Os over each latency_window stay within this latency (a number alone is us; "
+	  "0 = none); the job then runs one window at that depth and ends", PF_USEC },
+	{ "latency_window", PT_DURATION, P(latency_window), "0", 0, 3600, NULL,
+	  "latency_target: how long each depth is judged over (a number alone is us)", PF_USEC },
+	PARAM_STRING("latency_percentile", struct io_options, latency_percentile, "100",
+		     "latency_target: the percent of I/Os that must be within it (100: any I/O above "
+		     "it steps the depth down at once)"),
+	{ "latency_run", PT_BOOL, P(latency_run), "0", 0, 0, NULL,
+	  "latency_target: keep searching to the runtime's end instead of ending at the depth found" },
 	PARAM_STRING("percentile_list", struct io_options, percentile_list, "",
 		     "the completion latency percentiles reported, P:P:... (at most 20; empty: fio's "
 		     "list)"),

@@ -473,6 +473,17 @@ int io_percentiles(const struct io_options *o, double out[IO_PCTS_MAX])
 	return n;
 }
 
+int io_latency_percentile(const struct io_options *o, double *pct)
+{
+	char *end;
+
+	*pct = strtod(o->latency_percentile, &end);
+	if (end == o->latency_percentile || *end || !(*pct > 0 && *pct <= 100))
+		return error_set("option 'latency_percentile': '%s' is not a percentage above 0 and "
+				 "at most 100", o->latency_percentile);
+	return 0;
+}
+
 int io_cpu_set(const struct io_options *o, cpu_set_t *set)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -529,6 +540,17 @@ int io_options_validate(const struct io_options *o)
 		return error_set("ioengine=%s with filename= and numjobs=%lld: the threads would "
 				 "create one file", eng->name, (long long)o->numjobs);
 	int vmode = io_verify_mode(o);
+	if (o->latency_target > 0) {
+		double pct;
+		if (io_latency_percentile(o, &pct))
+			return -1;
+		if (eng && (eng->flags & ENGINE_SYNC))
+			return error_set("option 'latency_target' searches for a queue depth: ioengine=%s "
+					 "keeps one I/O in flight (use libaio or io_uring)", eng->name);
+		if (o->latency_window <= 0)
+			return error_set("option 'latency_target' needs latency_window= (how long each "
+					 "queue depth is judged over)");
+	}
 	if (io_has_trims(o)) {
 		static const char *const rw[] = { [RW_TRIM] = "trim", [RW_RANDTRIM] = "randtrim",
 						  [RW_TRIMWRITE] = "trimwrite",

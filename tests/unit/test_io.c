@@ -529,6 +529,51 @@ static void test_trims(void **state)
 	free(res);
 }
 
+/* fio's latency_target: the depth doubles while each window is within
+ * the target, up to iodepth; the depth found gets one more window, with
+ * the statistics started afresh, and the job ends there, before its
+ * runtime.  Missing at depth 1 with latency_percentile=100 fails the job
+ * with ETIMEDOUT, as fio's lat_fatal (two system calls take more than 1 us). */
+static void test_latency_target(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	(void)state;
+
+	job(&o, "rw=randread,ioengine=libaio,iodepth=16,size=4m,filename=l.dat,time_based=1,"
+		"runtime=20s,latency_target=10s,latency_window=50ms");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+	assert_int_equal(res->latency_depth, 16);
+	print_message("# depth %u, the last window %.0f ms\n", res->latency_depth,
+		      (double)res->elapsed_ns / 1e6);
+	assert_true(res->elapsed_ns >= 50000000ULL);	/* one whole window */
+	assert_true(res->elapsed_ns < 10000000000ULL);	/* and then the end */
+	json_t *j = io_result_json(&o, res, 0, "");
+	assert_int_equal(json_integer_value(json_object_get(j, "latency_depth")), 16);
+	assert_int_equal(json_integer_value(json_object_get(j, "latency_target")), 10000000000LL);
+	assert_int_equal(json_integer_value(json_object_get(j, "latency_window")), 50000);
+	json_decref(j);
+
+	job(&o, "rw=randread,ioengine=libaio,iodepth=16,size=4m,filename=l.dat,time_based=1,"
+		"runtime=5s,latency_target=1us,latency_window=50ms");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_int_equal(res->error, ETIMEDOUT);
+	assert_non_null(strstr(res->errmsg, "not met at queue depth 1"));
+
+	static const struct { const char *opts, *error; } bad[] = {
+		{ "ioengine=psync,latency_target=1ms,latency_window=1s", "keeps one I/O in flight" },
+		{ "ioengine=libaio,latency_target=1ms", "needs latency_window" },
+		{ "ioengine=libaio,latency_target=1ms,latency_window=1s,latency_percentile=0",
+		  "not a percentage" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		job(&o, bad[i].opts);
+		assert_int_equal(io_options_validate(&o), -1);
+		assert_non_null(strstr(error_get(), bad[i].error));
+	}
+	free(res);
+}
+
 /* fio's READ[,WRITE[,TRIM]]: a part not ended by a comma goes on to the
  * directions after it. */
 static void test_direction_parts(void **state)
@@ -1840,6 +1885,7 @@ int main(void)
 		cmocka_unit_test(test_fadvise_hint),
 		cmocka_unit_test_setup_teardown(test_bssplit, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_trims, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_latency_target, setup_dir, teardown_dir),
 		cmocka_unit_test(test_direction_parts),
 		cmocka_unit_test(test_random_distribution),
 		cmocka_unit_test(test_random_generator_and_ba),
