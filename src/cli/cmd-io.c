@@ -176,6 +176,24 @@ static json_t *disk_json(const struct io_disk *d)
 			 "util", d->util);
 }
 
+/* One job's entry, as fio prints it in the format asked. */
+static void print_entry(const struct io_cli *c, json_t *jobs, int h, const struct io_result *r,
+			const struct io_disk *disk)
+{
+	char text[DETAIL_MAX];
+
+	if (c->json) {
+		json_array_append_new(jobs, io_result_json(&c->set.jobs[h], r, c->set.group[h],
+							   c->set.given[h]));
+	} else if (c->terse) {
+		io_result_terse(&c->set.jobs[h], r, c->set.group[h], disk, text, sizeof(text));
+		fputs(text, stdout);
+	} else {
+		io_result_text(&c->set.jobs[h], r, c->set.group[h], text, sizeof(text));
+		fputs(text, stdout);
+	}
+}
+
 static int cmd_io(const struct cli_args *a)
 {
 	struct io_cli *c = calloc(1, sizeof(*c));
@@ -212,12 +230,23 @@ static int cmd_io(const struct cli_args *a)
 		int counted = have_dev && !devstat_read("", devname, &da);
 		uint64_t t0 = now_ns();
 		struct io_run run = { &c->set.jobs[first], &c->set.group[first], last - first, ".",
-				      c->keep, &res[first], false, false, threads, &made };
-		for (int j = first; j < last; j++)
-			threads += (int)c->set.jobs[j].numjobs;
+				      c->keep, &res[first], false, false, threads, &made, NULL };
+		/* fio reports each copy of a job on its own unless group_reporting */
+		int nthreads = 0;
+		bool apart = false;
+		for (int j = first; j < last; j++) {
+			nthreads += (int)c->set.jobs[j].numjobs;
+			apart |= c->set.jobs[j].numjobs > 1 && !c->set.jobs[j].group_reporting;
+		}
+		if (apart && !(run.each = calloc((size_t)nthreads, sizeof(*run.each)))) {
+			rc = cli_fail(EXIT_FAIL, "out of memory");
+			break;
+		}
+		threads += nthreads;
 		if (io_run_jobs(&run) && !run.ran) {
 			rc = workload_stopped() ? EXIT_INTERRUPTED : EXIT_FAIL;
 			cli_fail(rc, "io: %s", error_get());
+			free(run.each);
 			break;
 		}
 		/* as fio: a failed job is said, every job reported, and the
@@ -229,27 +258,24 @@ static int cmd_io(const struct cli_args *a)
 			}
 		if (counted && !devstat_read("", devname, &db))
 			disk_delta(devname, &da, &db, ns_to_s(now_ns() - t0), &disk);
-		for (int j = first; j < last; j++) {
-			char text[DETAIL_MAX];
+		for (int j = first, at = 0; j < last; j++) {
 			int h = j;	/* the entry printed */
+			int h_at = at;	/* its first thread in run.each */
+			at += (int)c->set.jobs[j].numjobs;
 			/* fio's group_reporting: a job that has it joins the entry
 			 * before it when both are in its reporting group */
 			while (j + 1 < last && c->set.jobs[j + 1].group_reporting &&
-			       c->set.group[j + 1] == c->set.group[h])
+			       c->set.group[j + 1] == c->set.group[h]) {
 				io_result_merge(&res[h], &res[++j]);
-			if (c->json) {
-				json_array_append_new(jobs, io_result_json(&c->set.jobs[h], &res[h],
-									   c->set.group[h], c->set.given[h]));
-			} else if (c->terse) {
-				io_result_terse(&c->set.jobs[h], &res[h], c->set.group[h],
-						disk.name[0] ? &disk : NULL, text, sizeof(text));
-				fputs(text, stdout);
-			} else {
-				io_result_text(&c->set.jobs[h], &res[h], c->set.group[h], text,
-					       sizeof(text));
-				fputs(text, stdout);
+				at += (int)c->set.jobs[j].numjobs;
 			}
+			bool each = run.each && h == j && !c->set.jobs[h].group_reporting &&
+				    c->set.jobs[h].numjobs > 1;
+			for (int k = 0; k < (each ? (int)c->set.jobs[h].numjobs : 1); k++)
+				print_entry(c, jobs, h, each ? &run.each[h_at + k] : &res[h],
+					    disk.name[0] ? &disk : NULL);
 		}
+		free(run.each);
 		if (run.exit_all && last < c->set.njobs) {	/* fio's runs no job after */
 			fprintf(stderr, "io: exit_what=all ended the jobs: %s and those after it do "
 				"not run\n", c->set.jobs[last].name);

@@ -1369,16 +1369,16 @@ out:
 
 /* fio's bandwidth and IOPS statistics from every thread's full windows,
  * the series the HTML page charts, the distributions and fault counts. */
-static void job_activity(const struct io_job *job, struct io_result *res)
+static void job_activity(const struct io_job *job, int lo, int hi, struct io_result *res)
 {
-	const struct winbuf **bufs = calloc((size_t)job->nthreads + 1, sizeof(*bufs));
+	const struct winbuf **bufs = calloc((size_t)(hi - lo) + 1, sizeof(*bufs));
 
 	for (int d = 0; d < IO_DIRS; d++) {
 		struct io_rate_stats *st = &res->rate[d];
 		double bs = 0, bs2 = 0, is = 0, is2 = 0;
 		uint64_t n = 0;
 		st->bw_min = st->iops_min = INFINITY;
-		for (int i = 0; i < job->nthreads; i++) {
+		for (int i = lo; i < hi; i++) {
 			const struct io_thread *t = &job->threads[i];
 			double secs = (double)t->wb.width_ns / 1e9;
 			for (unsigned k = 0; k < t->wb.n; k++) {
@@ -1406,10 +1406,10 @@ static void job_activity(const struct io_job *job, struct io_result *res)
 		st->bw_dev = n > 1 ? sqrt(fmax(0, (bs2 - bs * bs / (double)n) / (double)(n - 1))) : 0;
 		st->iops_dev = n > 1 ? sqrt(fmax(0, (is2 - is * is / (double)n) / (double)(n - 1))) : 0;
 	}
-	for (int i = 0; i < job->nthreads; i++) {
+	for (int i = lo; i < hi; i++) {
 		const struct io_thread *t = &job->threads[i];
 		if (bufs)
-			bufs[i] = &t->wb;
+			bufs[i - lo] = &t->wb;
 		for (int b = 0; b < IO_DEPTH_BUCKETS; b++) {
 			res->depth_level[b] += t->depth_level[b];
 			res->depth_submit[b] += t->depth_submit[b];
@@ -1422,11 +1422,13 @@ static void job_activity(const struct io_job *job, struct io_result *res)
 		res->minf += t->minf;
 	}
 	if (bufs)
-		timeline_from(&res->series, bufs, job->nthreads);
+		timeline_from(&res->series, bufs, hi - lo);
 	free(bufs);
 }
 
-static void job_result(const struct io_job *job, struct io_result *res)
+/* The result of threads [lo, hi) of the job: all of them for the job's
+ * own, one for fio's entry per thread without group_reporting. */
+static void job_result(const struct io_job *job, int lo, int hi, struct io_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	hist_init(&res->clat);
@@ -1435,7 +1437,7 @@ static void job_result(const struct io_job *job, struct io_result *res)
 		moments_init(&res->lat[d]);
 		moments_init(&res->slat[d]);
 	}
-	for (int i = 0; i < job->nthreads; i++) {
+	for (int i = lo; i < hi; i++) {
 		const struct io_thread *t = &job->threads[i];
 		for (int d = 0; d < IO_DIRS; d++) {
 			res->ios[d] += t->ios[d];
@@ -1460,16 +1462,16 @@ static void job_result(const struct io_job *job, struct io_result *res)
 			str_copy(res->errmsg, sizeof(res->errmsg), t->errmsg);
 		}
 	}
-	res->nthreads = job->nthreads;
-	res->runtime_ns = (res->elapsed_ns + res->verify_ns) * (uint64_t)job->nthreads;
+	res->nthreads = hi - lo;
+	res->runtime_ns = (res->elapsed_ns + res->verify_ns) * (uint64_t)(hi - lo);
 	for (int d = 0; d < IO_DIRS; d++)
 		hist_merge(&res->clat, &res->dir_clat[d]);
-	job_activity(job, res);
+	job_activity(job, lo, hi, res);
 	res->compress_ratio = -1;
 	/* what a compressing filesystem was given to store; a job that only
 	 * read would have its file's pages cached by the sample, for nothing */
 	if (!(job->ops->flags & (ENGINE_NO_DATA | ENGINE_FAKE_IO)) && io_has_writes(&job->o)) {
-		const struct io_file *f = &job->threads[0].files[0];
+		const struct io_file *f = &job->threads[lo].files[0];
 		int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
 			res->compress_ratio = compress_ratio_file(fd, f->base + f->size, 65536, 64);
@@ -1633,7 +1635,7 @@ static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
 	 * (fio's err=); a stop leaves nothing */
 	bool report = !stop_requested() && started == total;
 	for (int j = 0; j < njobs && report; j++) {
-		job_result(jobs[j], &results[j]);
+		job_result(jobs[j], 0, jobs[j]->nthreads, &results[j]);
 		io_ss_result(jobs[j], &results[j]);
 	}
 	if (ran)
@@ -1670,6 +1672,11 @@ int io_run_jobs(struct io_run *run)
 	run->ran = false;
 	if (!rc)
 		rc = run_jobs(jobs, njobs, run->groups, run->results, &run->exit_all, &run->ran);
+	for (int j = 0, k = 0; j < njobs && run->ran && run->each; j++)
+		for (int i = 0; i < jobs[j]->nthreads; i++, k++) {
+			job_result(jobs[j], i, i + 1, &run->each[k]);
+			run->each[k].ss = run->results[j].ss;
+		}
 	for (int j = 0; j < njobs && run->ran; j++)
 		if (io_write_logs(jobs[j]) && !rc)
 			rc = -1;
@@ -1689,7 +1696,7 @@ int io_run_jobs(struct io_run *run)
 int io_group_run(const struct io_options *opts, int njobs, const char *dir,
 		 struct io_result *results, bool keep)
 {
-	struct io_run run = { opts, NULL, njobs, dir, keep, results, false, false, 0, NULL };
+	struct io_run run = { opts, NULL, njobs, dir, keep, results, false, false, 0, NULL, NULL };
 
 	return io_run_jobs(&run);
 }

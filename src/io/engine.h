@@ -73,6 +73,9 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
 /* With ENGINE_FILE_OP: the operation makes the files (filecreate), so none
  * is laid out, and a file that is already there is refused. */
 #define ENGINE_MAKES_FILES 16u
+/* The engine opens its files read-write and nothing more, whatever
+ * direct= and sync= say (fio's falloc has an open of its own). */
+#define ENGINE_PLAIN_OPEN 32u
 
 struct io_engine_ops {
 	const char *name;	/* ioengine=NAME, as fio calls it */

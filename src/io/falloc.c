@@ -3,6 +3,8 @@
  * engine): a write allocates (mode 0, which may extend the file), a read
  * allocates without changing the size (FALLOC_FL_KEEP_SIZE), a trim
  * punches a hole (FALLOC_FL_PUNCH_HOLE, keeping the size).  No data moves.
+ * Its files are opened O_RDWR alone, as fio's falloc opens them: direct=
+ * and sync= do not change the descriptor.
  */
 #define _GNU_SOURCE
 #include "iojob.h"
@@ -25,6 +27,6 @@ const struct io_engine_ops engine_falloc = {
 	.title = "FAlloc",
 	.help = "each I/O is fallocate over its range (writes allocate, reads keep the size, "
 		"trims punch holes)",
-	.flags = ENGINE_SYNC | ENGINE_FAKE_IO,
+	.flags = ENGINE_SYNC | ENGINE_FAKE_IO | ENGINE_PLAIN_OPEN,
 	.queue = falloc_queue,
 };

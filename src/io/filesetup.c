@@ -178,10 +178,12 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 	return 0;
 }
 
-static int open_flags(const struct io_options *o)
+static int open_flags(const struct io_options *o, const struct io_engine_ops *ops)
 {
 	int flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW | (io_is_direct(o) ? O_DIRECT : 0);
 
+	if (ops->flags & ENGINE_PLAIN_OPEN)	/* as that engine's open in fio */
+		return O_RDWR | O_CLOEXEC | O_NOFOLLOW;
 	if (o->sync == SYNC_SYNC || o->sync == SYNC_1)
 		flags |= O_SYNC;
 	else if (o->sync == SYNC_DSYNC)
@@ -204,7 +206,7 @@ int io_thread_own_files(struct io_thread *t)
 		int fd;
 		if (f->fd < 0)
 			continue;
-		fd = open(f->path, open_flags(t->o));
+		fd = open(f->path, open_flags(t->o, t->ops));
 		if (fd < 0)
 			return error_errno("opening %s", f->path);
 		if (fd != f->fd) {
@@ -219,7 +221,7 @@ int io_thread_own_files(struct io_thread *t)
 
 static int open_for_io(struct io_job *job, struct io_file *f)
 {
-	int flags = open_flags(&job->o);
+	int flags = open_flags(&job->o, job->ops);
 
 	f->fd = open(f->path, flags);
 	if (f->fd >= 0)

@@ -513,6 +513,9 @@ struct io_run {
 	/* non-NULL: the files this run makes go on the list rather than
 	 * being removed at its end (unless keep) */
 	struct io_made *made;
+	/* non-NULL: [every thread of the run, jobs in order] each thread's
+	 * own result, for fio's entry per job copy without group_reporting */
+	struct io_result *each;
 };
 int io_run_jobs(struct io_run *run);
 

@@ -58,6 +58,13 @@ check "io: ...and leaves nothing" [ ! -e "$WORK/absent" ] && [ -z "$(ls -A "$T")
 check "io: numjobs=3 sums the job runtimes as fio's group_reporting" \
 	jqt '.jobs[0] | .job_runtime >= 2.9 * .write.runtime and .job_runtime <= 3.1 * .write.runtime' "$WORK/group.json"
 
+# without group_reporting fio reports each copy of a job on its own
+(cd "$T" && FSB io --name=e --rw=read --bs=4k --size=1m --ioengine=psync --numjobs=3 \
+	--output-format=json) >"$WORK/each.json" 2>&1
+check "io: numjobs=3 without group_reporting is three entries of one thread, as fio's" \
+	jqt '(.jobs | length) == 3 and ([.jobs[] | .jobname == "e" and .fsbench.numjobs == 1 and
+	      .read.total_ios == 256] | all)' "$WORK/each.json"
+
 printf '[a]\nrw=read\nsize=1m\nzonemode=zbd\n' > "$WORK/bad.fio"
 (cd "$T" && FSB io "$WORK/bad.fio") >/dev/null 2>"$WORK/bad.err"; rc=$?
 check "io: unsupported option is exit 2" [ $rc -eq 2 ]
@@ -82,6 +89,12 @@ if command -v strace >/dev/null; then
 		--rw=write --size=64k --overwrite=1) >/dev/null 2>&1
 	check "io: overwrite=1 writes it instead, and sync=none adds no flag" \
 		sh -c "! grep -q 'fallocate(' '$WORK/over.st' && grep -q 's\.0\.0\", O_RDWR|O_NOFOLLOW' '$WORK/over.st'"
+	# fio's falloc opens its files read-write only, whatever direct= and sync= say
+	(cd "$T" && strace -f -qq -e trace=openat -o "$WORK/falloc.st" "$FSBENCH" io --name=p \
+		--ioengine=falloc --rw=randtrim --size=64k --direct=1 --sync=1) >/dev/null 2>&1
+	check "io: falloc's files opened without O_DIRECT or O_SYNC, as fio's falloc opens them" \
+		sh -c "grep -q 'p\.0\.0\", O_RDWR|O_NOFOLLOW|O_CLOEXEC)' '$WORK/falloc.st' &&
+		       ! grep 'p\.0\.0' '$WORK/falloc.st' | grep -q 'O_DIRECT\|O_SYNC'"
 	# a job file's later group uses the file an earlier one laid out, as
 	# fio's do (ssd-test.fio's writes overwrite what its read job wrote);
 	# it is removed once, when the last group is done
@@ -96,6 +109,7 @@ if command -v strace >/dev/null; then
 else
 	skip "io: sync= and overwrite= system calls" "strace is not installed"
 	skip "io: a later group keeps the file an earlier group made" "strace is not installed"
+	skip "io: falloc's files opened without O_DIRECT or O_SYNC" "strace is not installed"
 fi
 
 FSB run --fio "$WORK/two.fio" --target a="$T" --target b="$WORK" --runs 1 --db "$DB" \

@@ -513,6 +513,7 @@ static void test_trims(void **state)
 	assert_int_equal(io_group_run(o, 1, dir, res, true), 0);
 	assert_int_equal(res->ios[DIR_TRIM], 256);
 
+
 	static const struct { const char *opts, *error; } bad[] = {
 		{ "rw=randtrim,ioengine=psync,size=1m", "BLKDISCARD" },
 		{ "rw=trim,ioengine=libaio,size=1m", "ioengine=falloc trims a file" },
