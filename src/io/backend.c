@@ -934,7 +934,8 @@ static void run_async(struct io_thread *t)
 				issuing = false;
 			now = now_ns();
 		}
-		unsigned cap = t->lat_on ? (t->lat_quiesce ? 0 : t->lat_qd) : t->depth;
+		/* lat_qd is iodepth unless latency_target searches */
+		unsigned cap = t->lat_quiesce ? 0 : t->lat_qd;
 		while (issuing && !syncing && !t->think_due && !t->flow_wait && (t->held || t->nfree) &&
 		       inflight + newq < cap) {
 			struct io_req *r = t->held;
@@ -1016,7 +1017,7 @@ static void run_async(struct io_thread *t)
 				continue;	/* drained: the stall, at the top */
 			}
 		}
-		bool full = inflight >= (t->lat_on ? t->lat_qd : t->depth) || t->held;
+		bool full = inflight >= t->lat_qd || t->held;
 		int n;
 		do {
 			unsigned lo = t->batch_complete ? t->batch_complete : 1;
@@ -1468,16 +1469,24 @@ static void job_result(const struct io_job *job, int lo, int hi, struct io_resul
 		hist_merge(&res->clat, &res->dir_clat[d]);
 	job_activity(job, lo, hi, res);
 	res->compress_ratio = -1;
-	/* what a compressing filesystem was given to store; a job that only
-	 * read would have its file's pages cached by the sample, for nothing */
+}
+
+/* What a compressing filesystem was given to store, from the job's first
+ * file (its threads' entries show the same); a job that only read would
+ * have its file's pages cached by the sample, for nothing.  -1: none. */
+static double job_compress_ratio(const struct io_job *job)
+{
+	double ratio = -1;
+
 	if (!(job->ops->flags & (ENGINE_NO_DATA | ENGINE_FAKE_IO)) && io_has_writes(&job->o)) {
-		const struct io_file *f = &job->threads[lo].files[0];
+		const struct io_file *f = &job->threads[0].files[0];
 		int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
-			res->compress_ratio = compress_ratio_file(fd, f->base + f->size, 65536, 64);
+			ratio = compress_ratio_file(fd, f->base + f->size, 65536, 64);
 			close(fd);
 		}
 	}
+	return ratio;
 }
 
 /* Pooled statistics of two sets of windows from their counts, means and
@@ -1636,6 +1645,7 @@ static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
 	bool report = !stop_requested() && started == total;
 	for (int j = 0; j < njobs && report; j++) {
 		job_result(jobs[j], 0, jobs[j]->nthreads, &results[j]);
+		results[j].compress_ratio = job_compress_ratio(jobs[j]);
 		io_ss_result(jobs[j], &results[j]);
 	}
 	if (ran)
@@ -1676,6 +1686,7 @@ int io_run_jobs(struct io_run *run)
 		for (int i = 0; i < jobs[j]->nthreads; i++, k++) {
 			job_result(jobs[j], i, i + 1, &run->each[k]);
 			run->each[k].ss = run->results[j].ss;
+			run->each[k].compress_ratio = run->results[j].compress_ratio;
 		}
 	for (int j = 0; j < njobs && run->ran; j++)
 		if (io_write_logs(jobs[j]) && !rc)

@@ -456,18 +456,24 @@ static int set_up_file(struct io_job *job, struct io_thread *t, struct io_file *
 	return open_for_io(job, f);
 }
 
-/* Remove a file fsbench made, if its name still leads to it (the same
- * device and inode): what has replaced it since is not fsbench's. */
-static void remove_ours(struct io_file *f)
+/* Unlink path if it still leads to what fsbench made there (the same
+ * device and inode; ino 0: not known, so never): what has replaced it
+ * since is not fsbench's.  -1 with errno when the unlink fails. */
+static int unlink_ours(const char *path, uint64_t dev, uint64_t ino)
 {
 	struct stat st;
 
+	if (!ino || lstat(path, &st) || (uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino)
+		return 0;
+	return unlink(path);
+}
+
+static void remove_ours(struct io_file *f)
+{
 	if (!f->created)
 		return;
 	f->created = false;
-	if (!lstat(f->path, &st) && f->ino && (uint64_t)st.st_dev == f->dev &&
-	    (uint64_t)st.st_ino == f->ino)
-		unlink(f->path);
+	unlink_ours(f->path, f->dev, f->ino);
 	f->ino = 0;
 }
 
@@ -476,9 +482,7 @@ int io_made_remove(struct io_made *m)
 	int rc = 0;
 
 	for (int i = 0; i < m->n; i++) {
-		struct stat st;
-		if (!lstat(m->f[i].path, &st) && (uint64_t)st.st_dev == m->f[i].dev &&
-		    (uint64_t)st.st_ino == m->f[i].ino && unlink(m->f[i].path) && !rc)
+		if (unlink_ours(m->f[i].path, m->f[i].dev, m->f[i].ino) && !rc)
 			rc = error_errno("removing %s", m->f[i].path);
 		free(m->f[i].path);
 	}

@@ -365,7 +365,8 @@ struct io_thread {
 	 * at most lat_qd in flight, bisected between low and high after
 	 * each window; the depth found gets one last window, its statistics
 	 * alone (lat_final), and ends the job.  A change of depth drains the
-	 * queue first (lat_quiesce), as fio's io_u_quiesce. */
+	 * queue first (lat_quiesce), as fio's io_u_quiesce.  Without a
+	 * target lat_qd is the depth, the async loop's one limit. */
 	bool lat_on, lat_final, lat_quiesce, lat_restart, lat_done;
 	unsigned lat_qd, lat_qd_low, lat_qd_high, lat_stable;
 	uint64_t lat_target_ns, lat_window_ns, lat_ts, lat_ios, lat_failed;

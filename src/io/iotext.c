@@ -142,6 +142,14 @@ static void ss_name(const struct io_ss_result *ss, char *buf, size_t len)
 		 ss->spec.slope ? "_slope" : "", (float)ss->spec.limit, ss->spec.pct ? "%" : "");
 }
 
+/* latency_percentile as fio reports it (100 without a target) */
+static double latency_pct(const struct io_options *o)
+{
+	double pct;
+
+	return o->latency_target > 0 && !io_latency_percentile(o, &pct) ? pct : 100;
+}
+
 static uint64_t ss_mean(const uint64_t *v, unsigned n)
 {
 	uint64_t sum = 0;
@@ -182,12 +190,10 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 		direction(&o, "trim", r->ios[DIR_TRIM], r->bytes[DIR_TRIM], &r->dir_clat[DIR_TRIM],
 			  &r->slat[DIR_TRIM], io_dir_secs(opt, r, DIR_TRIM), &pl);
 	if (opt->latency_target > 0) {	/* fio's line, target in ns and window in us */
-		double lpct = 100;
-		if (io_latency_percentile(opt, &lpct))
-			lpct = 100;
 		put(&o, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
 		    (unsigned long long)(opt->latency_target * 1e9 + 0.5),
-		    (unsigned long long)(opt->latency_window * 1e6 + 0.5), lpct, r->latency_depth);
+		    (unsigned long long)(opt->latency_window * 1e6 + 0.5), latency_pct(opt),
+		    r->latency_depth);
 	}
 	put(&o, "  cpu: usr=%.2f%%, sys=%.2f%%\n", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall);
@@ -396,14 +402,11 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	latency_dist(j, &r->clat, NULL, NULL);
 	/* fio's: the depth latency_target found, the target in ns, the
 	 * window in us; the job's iodepth and zeros without one */
-	double lpct = 100;
-	if (opt->latency_target > 0 && io_latency_percentile(opt, &lpct))
-		lpct = 100;
 	json_object_set_new(j, "latency_depth", json_integer(r->latency_depth ? r->latency_depth
 									     : opt->iodepth));
 	json_object_set_new(j, "latency_target",
 			    json_integer((json_int_t)(opt->latency_target * 1e9 + 0.5)));
-	json_object_set_new(j, "latency_percentile", json_real(lpct));
+	json_object_set_new(j, "latency_percentile", json_real(latency_pct(opt)));
 	json_object_set_new(j, "latency_window",
 			    json_integer((json_int_t)(opt->latency_window * 1e6 + 0.5)));
 	if (r->ss.on) {	/* fio's "steadystate", key for key */
