@@ -315,6 +315,88 @@ static inline void mark_written(struct io_thread *t, uint64_t block)
 	t->written[block >> 3] |= (uint8_t)(1u << (block & 7));
 }
 
+#define HIST_FLIGHT (1ULL << 63)
+
+/* verify_backlog, as fio's check_get_verify: once the blocks waiting to be
+ * read back are a multiple of verify_backlog (and the last I/O done was
+ * not a read), a batch of them is read back, oldest first; the oldest
+ * still in flight lets a write go first.  True with r filled in. */
+static inline bool backlog_next(struct io_thread *t, struct io_req *r)
+{
+	if (!t->hist_len)
+		return false;
+	if (!t->vbatch) {
+		if (t->hist_len % t->backlog || t->last_done == DIR_READ)
+			return false;
+		t->vbatch = t->backlog_batch;
+	}
+	uint64_t g = t->hist[t->hist_head];
+	if (g & HIST_FLIGHT)
+		return false;
+	if (++t->hist_head == t->hist_cap)
+		t->hist_head = 0;
+	t->hist_len--;
+	t->vbatch--;
+	r->file = &t->files[g / t->blocks];
+	r->offset = r->file->base + (g % t->blocks) * t->min_bs;
+	r->len = (uint32_t)t->min_bs;
+	r->dir = DIR_READ;
+	r->readback = true;
+	t->issued_n++;
+	return true;
+}
+
+/* A verified write joins the backlog, in flight until it completes. */
+static inline bool backlog_add(struct io_thread *t, const struct io_req *r, uint64_t block)
+{
+	uint64_t at = t->hist_head + t->hist_len;
+
+	if (t->hist_len == t->hist_cap) {
+		t->error = ENOSPC;
+		snprintf(t->errmsg, sizeof(t->errmsg), "verify_backlog: %llu blocks wait to be read "
+			 "back, more than a pass holds (verify_backlog_batch=%llu below "
+			 "verify_backlog=%llu lets them pile up)", (unsigned long long)t->hist_len,
+			 (unsigned long long)t->backlog_batch, (unsigned long long)t->backlog);
+		return false;
+	}
+	if (at >= t->hist_cap)
+		at -= t->hist_cap;
+	t->hist[at] = block | HIST_FLIGHT;
+	t->hist_at[r->index] = at;
+	t->hist_len++;
+	return true;
+}
+
+/* zonemode=strided, as fio's setup_strided_zone_mode: the I/O stays in
+ * the zone of zone_range bytes at zone_off until zone_size bytes have gone
+ * there (from the zone's start again when it is done first), then moves
+ * zone_range + zone_skip on, to the file's start past its end.  A random
+ * offset is drawn in the zone, each block once until zone_range bytes are
+ * done (fio resets its random map then).  A zone past the end is cut. */
+static inline uint64_t zone_next(struct io_thread *t, struct io_file *f, int dir)
+{
+	if (t->zone_bytes >= t->zone_size) {
+		t->zone_bytes = 0;
+		t->zone_off += t->zone_range + t->zone_skip;
+		if (t->zone_off >= f->size)
+			t->zone_off = 0;
+		f->pos[dir] = t->zone_off;
+	}
+	if (f->pos[dir] >= t->zone_off + t->zone_range || f->pos[dir] >= f->size)
+		f->pos[dir] = t->zone_off;
+	if (!t->random)
+		return f->pos[dir];
+	uint64_t span = f->size - t->zone_off < t->zone_range ? f->size - t->zone_off : t->zone_range;
+	uint64_t n = span > t->min_bs ? (span - t->min_bs) / t->unit + 1 : 1;
+	if (!t->use_map)
+		return t->zone_off + rng_below(&t->rng, n) * t->unit;
+	if (t->zone_bytes % t->zone_range == 0 || t->zone_draws >= n) {
+		perm_init(&t->zone_perm, n, t->seed ^ (++t->zone_n << 24) ^ (uint64_t)t->seq);
+		t->zone_draws = 0;
+	}
+	return t->zone_off + perm_at(&t->zone_perm, t->zone_draws++) * t->unit;
+}
+
 /* Choose the next request's file, direction, offset and length, and fill
  * a write's buffer.  False when the job has issued all it should, or, with
  * t->rate_waiting set, when the rate says to drain the `inflight` first. */
@@ -324,6 +406,8 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 	uint64_t len = t->min_bs, block, off;
 	int dir = t->fixed_dir;
 
+	if (t->hist && backlog_next(t, r))	/* before the end: fio's budget has room */
+		return true;
 	if (t->issued_bytes >= t->target_bytes || (t->max_ios && t->issued_n >= t->max_ios))
 		return false;
 	if (dir < 0)
@@ -355,7 +439,13 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 		len = t->min_bs * (1 + rng_below(&t->rng, t->max_bs / t->min_bs));
 	bool run = t->random && t->seq_left && t->last_file;
 
-	if (run) {
+	if (t->zoned) {
+		if (t->issued_bytes >= t->pass_end)
+			new_pass(t);
+		f = &t->files[0];
+		off = zone_next(t, f, dir);
+		block = off / t->min_bs;
+	} else if (run) {
 		/* fio's rw=randread:N: the I/Os between new offsets follow the
 		 * last one (or repeat it, rw_sequencer=identical) */
 		t->seq_left--;
@@ -434,6 +524,7 @@ static inline bool next_io(struct io_thread *t, struct io_req *r, unsigned infli
 		len = map_take(t, block, len / t->min_bs) * t->min_bs;
 	if (!t->random || t->o->ddir_seq_nr > 1)
 		f->pos[dir] = off + len;
+	t->zone_bytes += len;
 	if (t->trimwrite && t->random) {
 		t->trim_pending = true;
 		t->trim_file = f;
@@ -446,6 +537,7 @@ chosen:
 	r->offset = f->base + off;
 	r->len = (uint32_t)len;
 	r->dir = (enum io_dir)dir;
+	r->readback = false;
 	/* fio counts a trimwrite job's size in its writes */
 	if (!t->trimwrite || dir == DIR_WRITE)
 		t->issued_bytes += len;
@@ -463,9 +555,29 @@ chosen:
 		if (t->verify) {
 			io_verify_stamp(t, r->buf, r->len, r->offset, t->pass + 1);
 			mark_written(t, block);
+			if (t->hist && !backlog_add(t, r, block))
+				return false;
 		}
 	}
 	return true;
+}
+
+/* fio's td_non_fatal_error: continue_on_error takes the error's type and
+ * the errno is on the type's list; then it is counted and the job goes on
+ * (0).  -1 leaves it fatal. */
+static int go_past(struct io_thread *t, int type, int err)
+{
+	const struct io_errors *e = &t->errs;
+
+	if (!(e->mask & (1u << type)))
+		return -1;
+	for (unsigned i = 0; i < e->n[type]; i++)
+		if (e->err[type][i] == err) {
+			if (!t->total_err++)
+				t->first_error = err;
+			return 0;
+		}
+	return -1;
 }
 
 static int io_failed(struct io_thread *t, const struct io_req *r)
@@ -474,6 +586,14 @@ static int io_failed(struct io_thread *t, const struct io_req *r)
 	static const char *const noun[IO_DIRS] = { "read", "write", "trim" };
 	const char *what = doing[r->dir];
 	char done[32], asked[32];
+
+	/* fio's types: a read's error, or a write's (trims with them) */
+	if (t->errs.mask && !go_past(t, r->dir == DIR_READ ? ERR_READ : ERR_WRITE,
+				     r->res < 0 ? -r->res : EIO)) {
+		if (t->stats_on)	/* fio's total_ios and IOPS count it; bytes and clat not */
+			t->ios[r->dir]++;
+		return 0;
+	}
 
 	/* fill_device: a full filesystem is where the job ends, not an error */
 	if (t->o->fill_device && r->dir == DIR_WRITE && (r->res == -ENOSPC || r->res == -EDQUOT))
@@ -524,7 +644,7 @@ static int log_io(struct io_thread *t, const struct io_req *r, uint64_t now)
 		t->chunk_used = 0;
 	}
 	t->chunks[t->nchunks - 1][t->chunk_used++] = (struct io_logent){
-		now - t->start_ns, now - r->start_ns, r->issue_ns - r->start_ns, r->len,
+		now - t->start_ns, now - r->start_ns, r->issue_ns - r->start_ns, r->offset, r->len,
 		(uint8_t)r->dir };
 	return 0;
 }
@@ -673,8 +793,19 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 		__atomic_store_n(&t->done_bytes, t->done_bytes + r->len, __ATOMIC_RELAXED);
 	}
 	if (t->verify && r->dir == DIR_READ &&
-	    io_verify_check(t, r->file, r->buf, r->len, r->offset))
-		return -1;
+	    io_verify_check(t, r->file, r->buf, r->len, r->offset)) {
+		if (t->o->verify_fatal || go_past(t, ERR_VERIFY, EILSEQ))
+			return -1;
+		t->error = 0;	/* counted, and the read counts as fio's does */
+		t->errmsg[0] = 0;
+	} else {
+		t->verified += r->readback;
+	}
+	if (t->hist) {	/* verify_backlog: the write may be read back now */
+		if (r->dir == DIR_WRITE)
+			t->hist[t->hist_at[r->index]] &= ~HIST_FLIGHT;
+		t->last_done = r->dir;
+	}
 	if (t->stats_on) {
 		/* fio's timer placement: clat from the issue, lat from before
 		 * the submit call, slat between (async engines only) */
@@ -1070,8 +1201,9 @@ out:
 
 
 /* A verified write job's read-back, as fio's verify phase: every block
- * written, in block order, through the job's engine at its queue depth;
- * complete() checks each block and counts it as a read. */
+ * written, in block order (with verify_backlog, those it has not read
+ * back, in the order written), through the job's engine at its queue
+ * depth; complete() checks each block and counts it as a read. */
 static void verify_back(struct io_thread *t)
 {
 	const uint32_t bs = (uint32_t)t->min_bs;
@@ -1083,15 +1215,22 @@ static void verify_back(struct io_thread *t)
 		unsigned newq = 0;
 		bool busy = false;
 		while (t->nfree && !busy && !t->error && !stopping(t)) {
-			while (g < t->total_blocks && !(t->written[g >> 3] & (1u << (g & 7))))
-				g++;
-			if (g >= t->total_blocks)
-				break;
+			if (t->hist) {	/* verify_backlog: what it has not read back */
+				if (!t->hist_len)
+					break;
+				g = t->hist[t->hist_head] & ~HIST_FLIGHT;
+			} else {
+				while (g < t->total_blocks && !(t->written[g >> 3] & (1u << (g & 7))))
+					g++;
+				if (g >= t->total_blocks)
+					break;
+			}
 			struct io_req *r = t->free_reqs[--t->nfree];
 			r->file = &t->files[g / t->blocks];
 			r->offset = r->file->base + (g % t->blocks) * bs;
 			r->len = bs;
 			r->dir = DIR_READ;
+			r->readback = true;
 			/* a synchronous engine is timed per call; an async one per
 			 * submission batch, by submit(), as in run_async */
 			r->start_ns = r->issue_ns = inline_done ? now_ns() : now;
@@ -1101,11 +1240,16 @@ static void verify_back(struct io_thread *t)
 				busy = true;
 				break;
 			}
-			g++;
+			if (t->hist) {
+				t->hist_len--;
+				if (++t->hist_head == t->hist_cap)
+					t->hist_head = 0;
+			} else {
+				g++;
+			}
 			if (inline_done || ret == IO_Q_COMPLETED) {
 				now = now_ns();
-				if (!complete(t, r, now))
-					t->verified++;
+				complete(t, r, now);
 				t->free_reqs[t->nfree++] = r;
 				continue;
 			}
@@ -1132,8 +1276,8 @@ static void verify_back(struct io_thread *t)
 		now = now_ns();
 		for (int i = 0; i < n; i++) {
 			struct io_req *r = t->ops->event(t, (unsigned)i);
-			if (!t->error && !complete(t, r, now))
-				t->verified++;
+			if (!t->error)
+				complete(t, r, now);
 			t->free_reqs[t->nfree++] = r;
 		}
 		inflight -= (unsigned)n;
@@ -1181,6 +1325,11 @@ static void reset_thread(struct io_thread *t)
 	t->think_due = false;
 	t->seq_left = 0;
 	t->last_file = NULL;
+	t->zone_off = t->zone_bytes = t->zone_draws = t->zone_n = 0;
+	t->hist_head = t->hist_len = t->vbatch = 0;
+	t->total_err = 0;
+	t->first_error = 0;
+	t->last_done = -1;
 	memset(t->rate_issued, 0, sizeof(t->rate_issued));
 	memset(t->rate_next, 0, sizeof(t->rate_next));
 	t->deadline = UINT64_MAX;
@@ -1456,6 +1605,9 @@ static void job_result(const struct io_job *job, int lo, int hi, struct io_resul
 		res->usr_ns += t->usr_ns;
 		res->sys_ns += t->sys_ns;
 		res->verified_blocks += t->verified;
+		if (t->total_err && !res->total_err)
+			res->first_error = t->first_error;
+		res->total_err += t->total_err;
 		if (t->lat_on && t->lat_qd > res->latency_depth)
 			res->latency_depth = t->lat_qd;
 		if (t->error && !res->error) {
@@ -1538,6 +1690,9 @@ void io_result_merge(struct io_result *dst, const struct io_result *src)
 	dst->depth_sum += src->depth_sum;
 	if (src->latency_depth > dst->latency_depth)
 		dst->latency_depth = src->latency_depth;
+	if (src->total_err && !dst->total_err)
+		dst->first_error = src->first_error;
+	dst->total_err += src->total_err;
 	dst->depth_n += src->depth_n;
 	dst->elapsed_ns = dst->elapsed_ns > src->elapsed_ns ? dst->elapsed_ns : src->elapsed_ns;
 	dst->verify_ns = dst->verify_ns > src->verify_ns ? dst->verify_ns : src->verify_ns;

@@ -49,6 +49,8 @@ struct io_req {
 	/* a file-operation engine's block after its file's operation: an I/O
 	 * counted, with no latency (fio's FIO_NOSTATS) */
 	bool untimed;
+	/* verify: a block written read back, counted in verified_blocks */
+	bool readback;
 	void *buf;
 };
 

@@ -43,8 +43,8 @@ static int make_path(const struct io_job *job, int thread, int file, char *buf, 
 		snprintf(name, sizeof(name), "%s", o->filename);
 	else if (o->filename[0])
 		snprintf(name, sizeof(name), "%s.%d", o->filename, file);
-	else
-		snprintf(name, sizeof(name), "%s.%d.%d", o->name[0] ? o->name : "job", thread, file);
+	else if (io_file_name(o, thread, file, name, sizeof(name)))
+		return -1;
 	if (name[0] == '/')
 		str_copy(buf, len, name);
 	else if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
@@ -116,13 +116,18 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 	/* Never through a symlink, and a file that was there before is
 	 * used only if it is a plain file of ours or the job named it:
 	 * fsbench runs as root in directories others can write to. */
-	fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = -1;
+	if (o->allow_file_create)
+		fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd >= 0)
 		f->created = true;
-	else if (errno == EEXIST)
+	else if (!o->allow_file_create || errno == EEXIST)
 		fd = open(f->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && errno == ELOOP)
 		return error_set("%s is a symbolic link: fsbench io does not follow one", f->path);
+	if (fd < 0 && errno == ENOENT && !o->allow_file_create)
+		return error_set("%s does not exist: file creation disallowed by "
+				 "allow_file_create=0 (as fio)", f->path);
 	if (fd < 0)
 		return error_errno("creating %s", f->path);
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
@@ -360,6 +365,14 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->unit = t->random && o->ba ? o->ba : t->min_bs;
 	t->blocks = (job->per_file - (t->min_bs > t->unit ? t->min_bs - t->unit : 0)) / t->unit;
 	t->total_blocks = t->blocks * (uint64_t)t->nfiles;
+	/* fio: strided zones only with one file open at a time */
+	if (io_errors(o, &t->errs))
+		return -1;
+	t->zoned = o->zonemode == ZONEMODE_STRIDED &&
+		   (o->openfiles ? o->openfiles : o->nrfiles) == 1;
+	t->zone_size = (uint64_t)o->zonesize;
+	t->zone_range = o->zonerange ? (uint64_t)o->zonerange : t->zone_size;
+	t->zone_skip = (uint64_t)o->zoneskip;
 	t->pass_bytes = job->per_file * (uint64_t)t->nfiles;
 	t->sync_every = (uint64_t)(o->fsync ? o->fsync : o->fdatasync);
 	t->batch_submit = o->iodepth_batch_submit ? (unsigned)o->iodepth_batch_submit : t->depth;
@@ -396,6 +409,19 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->pending = calloc(t->depth, sizeof(*t->pending));
 	if (t->verify)
 		t->written = calloc((size_t)(t->total_blocks + 7) / 8, 1);
+	if (t->verify && o->verify_backlog && io_has_writes(o)) {
+		/* a block is in the list at most once a pass (its write
+		 * waits), or once more while in flight */
+		t->backlog = (uint64_t)o->verify_backlog;
+		t->backlog_batch = o->verify_backlog_batch ? (uint64_t)o->verify_backlog_batch
+							   : t->backlog;
+		t->hist_cap = t->total_blocks + t->depth;
+		t->hist = calloc((size_t)t->hist_cap, sizeof(*t->hist));
+		t->hist_at = calloc(t->depth, sizeof(*t->hist_at));
+		if (!t->hist || !t->hist_at)
+			return error_set("out of memory for verify_backlog's %llu blocks",
+					 (unsigned long long)t->hist_cap);
+	}
 	if (t->dist.kind != DIST_RANDOM && t->random) {
 		t->dstate = calloc((size_t)t->nfiles, sizeof(*t->dstate));
 		if (!t->dstate)
@@ -535,6 +561,8 @@ void io_job_close(struct io_job *job)
 		free(t->free_reqs);
 		free(t->pending);
 		free(t->written);
+		free(t->hist);
+		free(t->hist_at);
 		free(t->vtemplate);
 		free(t->map);
 		free(t->dstate);

@@ -52,6 +52,23 @@ enum cpus_policy { CPUS_SHARED, CPUS_SPLIT };
 enum fallocate_mode { FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE, FALLOC_NONE,
 		      FALLOC_0, FALLOC_1 };
 #define FALLOCATE_CHOICES "native|posix|keep|truncate|none|0|1"
+/* fio's continue_on_error, in the order of its choices, and the error
+ * types it and ignore_error name (fio's error_type_bit) */
+#define CONTINUE_CHOICES "none|read|write|io|verify|all|0|1"
+enum { ERR_READ, ERR_WRITE, ERR_VERIFY, ERR_TYPES };
+#define IGNORE_MAX 32
+/* Which errors a job goes on after: a type in mask, an errno on its list
+ * (fio's default list EIO and EILSEQ). */
+struct io_errors {
+	unsigned mask;
+	unsigned n[ERR_TYPES];
+	int err[ERR_TYPES][IGNORE_MAX];
+};
+
+/* fio's zonemode: strided keeps the I/O in one zone of a file at a time;
+ * zbd is for zoned block devices, which fsbench io does not drive */
+enum zone_mode { ZONEMODE_NONE, ZONEMODE_STRIDED, ZONEMODE_ZBD };
+#define ZONEMODE_CHOICES "none|strided|zbd"
 
 /* fio's bssplit for one direction: sizes with their percentages, in the
  * order fio looks them up (by percentage). */
@@ -166,6 +183,13 @@ struct io_options {
 	char ss[PARAM_STR_MAX];
 	double ss_dur, ss_ramp;
 	bool overwrite;
+	bool allow_file_create;
+	char filename_format[PARAM_STR_MAX];
+	int continue_on_error;
+	char ignore_error[PARAM_STR_MAX];
+	bool error_dump;
+	int zonemode;
+	uint64_t zonesize, zonerange, zoneskip;
 	bool unlink;
 	bool invalidate;
 	int fadvise_hint;
@@ -176,6 +200,8 @@ struct io_options {
 	int ioengine;
 	int verify;
 	uint64_t verify_interval;
+	int64_t verify_backlog, verify_backlog_batch;
+	bool verify_dump, verify_fatal;
 	char verify_pattern[PARAM_STR_MAX];
 	bool zero_buffers;
 	bool refill_buffers, scramble_buffers;
@@ -205,6 +231,7 @@ struct io_options {
 	char write_bw_log[PARAM_STR_MAX];
 	char write_iops_log[PARAM_STR_MAX];
 	int64_t log_avg_msec;
+	bool log_offset;
 };
 
 /* Activity over time (core/timeline.h): a window every IO_STAT_MS (fio's
@@ -238,6 +265,16 @@ int io_cpu_set(const struct io_options *o, cpu_set_t *set);
 int io_percentiles(const struct io_options *o, double out[IO_PCTS_MAX]);
 /* latency_percentile as a number (0, 100]; -1 with the error set. */
 int io_latency_percentile(const struct io_options *o, double *pct);
+
+/* A job's file name without filename=: filename_format with fio's $jobname,
+ * $jobnum (the copy, from 0), $filenum and $clientuid (empty here: fio's
+ * client/server mode) in any case, or fio's NAME.COPY.FILE.  0, or -1
+ * with the error set when it does not fit. */
+int io_file_name(const struct io_options *o, int copy, int file, char *buf, size_t len);
+/* fio's continue_on_error and ignore_error ("READ,WRITE,VERIFY", each a
+ * ':' list of errno names or numbers; a list given makes its type go on).
+ * 0, or -1 with the error set. */
+int io_errors(const struct io_options *o, struct io_errors *e);
 
 /* Checks across options (bsrange syntax, verify with bsrange, ...). */
 int io_options_validate(const struct io_options *o);
@@ -288,6 +325,9 @@ struct io_result {
 	uint64_t usr_ns, sys_ns;	/* the I/O threads' CPU from the measured start on */
 	double compress_ratio;		/* zstd size / size of data written; -1 = none */
 	uint64_t verified_blocks;
+	/* continue_on_error: the errors gone past, and the first one's errno */
+	uint64_t total_err;
+	int first_error;
 	struct io_rate_stats rate[IO_DIRS];
 	struct timeline series;
 	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
@@ -393,6 +433,17 @@ struct io_thread {
 	uint64_t depth_sum, depth_n;
 	struct io_file *sync_file;
 	uint8_t *written;		/* verify: blocks written, 1 bit each */
+	/* verify_backlog: the blocks written and not read back yet, in the
+	 * order written (fio's io_hist list), HIST_FLIGHT set until the write
+	 * completes (hist_at[request] is its entry); every verify_backlog of
+	 * them, a batch of backlog_batch is read back, once the last I/O done
+	 * was not a read (last_done) */
+	uint64_t *hist, *hist_at;
+	uint64_t hist_cap, hist_head, hist_len, backlog, backlog_batch, vbatch;
+	int last_done;
+	struct io_errors errs;		/* continue_on_error, ignore_error */
+	uint64_t total_err;
+	int first_error;
 	struct bs_split split[IO_DIRS];	/* bssplit, per direction */
 	uint64_t split_min[IO_DIRS];	/* each direction's smallest bssplit size */
 	/* A random map of blocks, as fio's, where I/Os vary in size: an I/O
@@ -434,6 +485,13 @@ struct io_thread {
 	int64_t seq_add;		/* rw=read:SIZE */
 	uint64_t seq_left;		/* rw=randread:N: sequential I/Os before a new offset */
 	struct io_file *last_file;
+	/* zonemode=strided (fio's setup_strided_zone_mode): the zone at
+	 * zone_off, zone_bytes done in it; a random offset is the zone's
+	 * permutation's next (zone_draws so far), or any block with
+	 * norandommap */
+	bool zoned;
+	uint64_t zone_size, zone_range, zone_skip, zone_off, zone_bytes, zone_draws, zone_n;
+	struct permutation zone_perm;
 	int last_dir;			/* the last I/O's, for rate_ignore_thinktime */
 	bool stats_on;
 	uint64_t ramp_end, deadline;
@@ -459,7 +517,7 @@ struct io_thread {
 
 /* One logged I/O (log_avg_msec=0). */
 struct io_logent {
-	uint64_t t_ns, lat_ns, slat_ns;
+	uint64_t t_ns, lat_ns, slat_ns, offset;
 	uint32_t len;
 	uint8_t dir;
 };

@@ -143,6 +143,21 @@ static void ss_name(const struct io_ss_result *ss, char *buf, size_t len)
 }
 
 /* latency_percentile as fio reports it (100 without a target) */
+/* fio prints its error counts when continue_on_error is on for a type. */
+static bool continues(const struct io_options *o)
+{
+	struct io_errors e;
+
+	return !io_errors(o, &e) && e.mask;
+}
+
+/* The job's error as fio reports it: the one that ended it, or with
+ * continue_on_error the first it went past (the job still succeeded). */
+static int shown_error(const struct io_options *o, const struct io_result *r)
+{
+	return r->error ? r->error : r->total_err && continues(o) ? r->first_error : 0;
+}
+
 static double latency_pct(const struct io_options *o)
 {
 	double pct;
@@ -175,9 +190,10 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 
 	PCTS_OF(opt, pcts, &pl);
 	buf[0] = 0;
-	if (r->error)	/* fio's: "err= 5 (file:..., func=..., error=Input/output error)" */
+	int err = shown_error(opt, r);
+	if (err)	/* fio's: "err= 5 (file:..., func=..., error=Input/output error)" */
 		put(&o, "%s: (groupid=%d, jobs=%d): err=%2d (error=%s)\n", opt->name, group,
-		    r->nthreads, r->error, strerror(r->error));
+		    r->nthreads, err, strerror(err));
 	else
 		put(&o, "%s: (groupid=%d, jobs=%d): err= 0\n", opt->name, group, r->nthreads);
 	if (r->ios[DIR_READ] || io_has_reads(opt))
@@ -189,6 +205,9 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 	if (r->ios[DIR_TRIM] || io_has_trims(opt))
 		direction(&o, "trim", r->ios[DIR_TRIM], r->bytes[DIR_TRIM], &r->dir_clat[DIR_TRIM],
 			  &r->slat[DIR_TRIM], io_dir_secs(opt, r, DIR_TRIM), &pl);
+	if (continues(opt))	/* fio's line */
+		put(&o, "     errors    : total=%llu, first_error=%d/<%s>\n",
+		    (unsigned long long)r->total_err, r->first_error, strerror(r->first_error));
 	if (opt->latency_target > 0) {	/* fio's line, target in ns and window in us */
 		put(&o, "     latency   : target=%llu, window=%llu, percentile=%.2f%%, depth=%u\n",
 		    (unsigned long long)(opt->latency_target * 1e9 + 0.5),
@@ -372,7 +391,7 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	hist_init(&empty);
 	json_object_set_new(j, "jobname", json_string(opt->name));
 	json_object_set_new(j, "groupid", json_integer(group));
-	json_object_set_new(j, "error", json_integer(r->error));
+	json_object_set_new(j, "error", json_integer(shown_error(opt, r)));
 	json_object_set_new(j, "eta", json_integer(0));
 	json_object_set_new(j, "elapsed", json_integer((json_int_t)(secs + 0.999)));
 	json_object_set_new(j, "job options", opts);
@@ -402,6 +421,10 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	latency_dist(j, &r->clat, NULL, NULL);
 	/* fio's: the depth latency_target found, the target in ns, the
 	 * window in us; the job's iodepth and zeros without one */
+	if (continues(opt)) {	/* fio's, only then */
+		json_object_set_new(j, "total_err", json_integer((json_int_t)r->total_err));
+		json_object_set_new(j, "first_error", json_integer(r->first_error));
+	}
 	json_object_set_new(j, "latency_depth", json_integer(r->latency_depth ? r->latency_depth
 									     : opt->iodepth));
 	json_object_set_new(j, "latency_target",
@@ -491,7 +514,7 @@ void io_result_terse(const struct io_options *opt, const struct io_result *r, in
 
 	PCTS_OF(opt, fio_pcts, &pl);
 	buf[0] = 0;
-	put(&o, "3;fsbench-%s;%s;%d;%d", fsbench_version, opt->name, group, r->error);
+	put(&o, "3;fsbench-%s;%s;%d;%d", fsbench_version, opt->name, group, shown_error(opt, r));
 	terse_dir(&o, r->ios[0], r->bytes[0], &r->dir_clat[0], &r->slat[0], &r->lat[0], &r->rate[0],
 		  io_dir_secs(opt, r, 0), &pl);
 	terse_dir(&o, r->ios[1], r->bytes[1], &r->dir_clat[1], &r->slat[1], &r->lat[1], &r->rate[1],
@@ -516,5 +539,7 @@ void io_result_terse(const struct io_options *opt, const struct io_result *r, in
 		    (unsigned long long)disk->read_merges, (unsigned long long)disk->write_merges,
 		    (unsigned long long)disk->read_ticks, (unsigned long long)disk->write_ticks,
 		    (unsigned long long)disk->in_queue, disk->util);
+	if (continues(opt))
+		put(&o, ";%llu;%d", (unsigned long long)r->total_err, r->first_error);
 	put(&o, "\n");
 }

@@ -44,6 +44,9 @@ static const char *const refused[][2] = {
 	  "and measure something else (--ignore-unknown runs it anyway)" },
 	{ "numa_mem_policy", "fsbench does not set a NUMA memory policy: the job would run with the "
 	  "default policy (--ignore-unknown runs it anyway)" },
+	{ "verify_async", "fsbench checks each block in the job's own thread, as fio does without "
+	  "it; fio's verify threads take that work off the job, so its figures would differ "
+	  "(--ignore-unknown runs it with the check in the job)" },
 	{ NULL, NULL },
 };
 
@@ -58,7 +61,20 @@ struct parser {
 	 * fio's does, unless size= was given [0] in [global], [1] in the job */
 	uint64_t filesize[2];
 	bool size_given[2];
+	/* a log option given bare (write_bw_log): fio names the log after
+	 * the job, [0] in [global], [1] in the job */
+	bool log_bare[2][3];
 };
+
+static const char *const log_keys[3] = { "write_lat_log", "write_bw_log", "write_iops_log" };
+
+/* Remember whether a log option came without a value. */
+static void note_log(struct parser *p, const char *key, bool bare)
+{
+	for (int k = 0; k < 3; k++)
+		if (!strcmp(key, log_keys[k]))
+			p->log_bare[p->job != NULL][k] = bare;
+}
 
 static void warn(struct parser *p, int line, const char *key)
 {
@@ -87,13 +103,51 @@ static char *given_list(struct parser *p)
 	return p->job ? p->set->given[p->job - p->set->jobs] : p->set->global_given;
 }
 
+/* fio's fio_option_dup_subs: ${NAME} in a value is the environment's
+ * NAME, empty when it is not set.  -1 when the result would not fit. */
+static int expand_env(const char *value, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = value; *p;) {
+		const char *end = p[0] == '$' && p[1] == '{' ? strchr(p + 2, '}') : NULL;
+		if (end && end > p + 2) {
+			char name[256];
+			size_t k = (size_t)(end - p - 2);
+			if (k >= sizeof(name))
+				return -1;
+			memcpy(name, p + 2, k);
+			name[k] = 0;
+			const char *v = getenv(name);
+			size_t vlen = v ? strlen(v) : 0;
+			if (n + vlen >= len)
+				return -1;
+			memcpy(out + n, v ? v : "", vlen);
+			n += vlen;
+			p = end + 1;
+			continue;
+		}
+		if (n + 1 >= len)
+			return -1;
+		out[n++] = *p++;
+	}
+	out[n] = 0;
+	return 0;
+}
+
 static int set_option(struct parser *p, int line, const char *key, const char *value)
 {
 	struct io_options *o = p->job ? p->job : &p->global;
-	char where[32] = "";
+	char where[32] = "", expanded[PARAM_STR_MAX];
 
 	if (line)
 		snprintf(where, sizeof(where), ":%d", line);
+	if (value && strstr(value, "${")) {
+		if (expand_env(value, expanded, sizeof(expanded)))
+			return error_set("%s%s: option '%s': the value with its ${...} expanded is "
+					 "longer than %d bytes", p->name, where, key, PARAM_STR_MAX - 1);
+		value = expanded;
+	}
 	for (int i = 0; aliases[i][0]; i++)
 		if (!strcmp(key, aliases[i][0])) {
 			if (!aliases[i][1])
@@ -175,6 +229,7 @@ static int start_job(struct parser *p, const char *name, int line)
 	s->run[s->njobs] = p->run;
 	p->filesize[1] = p->filesize[0];
 	p->size_given[1] = p->size_given[0];
+	memcpy(p->log_bare[1], p->log_bare[0], sizeof(p->log_bare[0]));
 	s->given[s->njobs][0] = '\0';
 	s->njobs++;
 	return 0;
@@ -214,6 +269,10 @@ static int close_job(struct parser *p)
 	s->sized[i] = p->size_given[1] || p->filesize[1];
 	if (apply_filesize(p, o))
 		return -1;
+	char *logs[3] = { o->write_lat_log, o->write_bw_log, o->write_iops_log };
+	for (int k = 0; k < 3; k++)
+		if (p->log_bare[1][k])
+			str_copy(logs[k], PARAM_STR_MAX, o->name);
 	if ((o->stonewall || o->wait_for_previous) && i > 0 && s->run[i] == s->run[i - 1]) {
 		p->run++;
 		s->run[i] = p->run;
@@ -257,6 +316,7 @@ static int on_entry(void *arg, const char *key, const char *value, int line)
 	if (!value && !strncmp(key, "include ", 8))
 		return error_set("%s:%d: include is not supported: put the jobs in one file", p->name,
 				 line);
+	note_log(p, key, !value);
 	return set_option(p, line, key, value ? value : "1");
 }
 
@@ -350,6 +410,7 @@ int jobfile_from_args(int argc, char **argv, bool ignore_unknown, struct jobset 
 				record(out->given[out->njobs - 1], "name", eq ? eq + 1 : "job");
 			continue;
 		}
+		note_log(&p, key, !eq);
 		rc = set_option(&p, 0, key, eq ? arg + 2 + (eq - key) + 1 : "1");
 	}
 	if (rc || close_job(&p))

@@ -3,7 +3,8 @@
  * (write_lat_log=PREFIX, write_bw_log=PREFIX, write_iops_log=PREFIX,
  * log_avg_msec=MS), in fio's format, so that fio's own plotting tools read
  * them: one line per entry, "time (ms), value, direction (0 read, 1 write),
- * block size, priority".  With log_avg_msec=0 every I/O is an entry (its
+ * block size, priority", with log_offset=1 the I/O's offset before the
+ * priority.  With log_avg_msec=0 every I/O is an entry (its
  * latency in ns; its own bandwidth in KiB/s; 1 for IOPS); otherwise each
  * window is one entry per direction with the window's mean latency, its
  * KiB/s and IO/s, and a block size of 0, as fio writes them.  Files are
@@ -61,8 +62,13 @@ static void write_entries(FILE *f, const struct io_thread *t, int kind)
 					kind == LOG_SLAT ? e->slat_ns : kind == LOG_IOPS ? 1 :
 					(unsigned long long)((double)e->len / 1024.0 /
 							     ((double)(e->lat_ns ? e->lat_ns : 1) / 1e9));
-				fprintf(f, "%llu, %llu, %u, %u, 0\n", (unsigned long long)(e->t_ns / 1000000),
-					v, e->dir, e->len);
+				if (o->log_offset)
+					fprintf(f, "%llu, %llu, %u, %u, %llu, 0\n",
+						(unsigned long long)(e->t_ns / 1000000), v, e->dir, e->len,
+						(unsigned long long)e->offset);
+				else
+					fprintf(f, "%llu, %llu, %u, %u, 0\n",
+						(unsigned long long)(e->t_ns / 1000000), v, e->dir, e->len);
 			}
 		}
 		return;
@@ -81,8 +87,8 @@ static void write_entries(FILE *f, const struct io_thread *t, int kind)
 				kind == LOG_LAT ? (w->lat_sum[d] + w->slat_sum[d]) / w->ios[d] :
 				kind == LOG_BW ? (unsigned long long)((double)w->bytes[d] / 1024.0 / secs) :
 				(unsigned long long)((double)w->ios[d] / secs);
-			fprintf(f, "%llu, %llu, %d, 0, 0\n", (unsigned long long)(w->end_ns / 1000000), v,
-				d);
+			fprintf(f, o->log_offset ? "%llu, %llu, %d, 0, 0, 0\n" : "%llu, %llu, %d, 0, 0\n",
+				(unsigned long long)(w->end_ns / 1000000), v, d);
 		}
 	}
 }

@@ -46,6 +46,9 @@ const struct param_def io_option_defs[] = {
 	  "thread (disjoint regions of one shared file)" },
 	PARAM_STRING("filename", struct io_options, filename, "",
 		     "file to use, shared by all threads (default: one file per thread)"),
+	PARAM_STRING("filename_format", struct io_options, filename_format, "",
+		     "without filename=, each file's name: $jobname, $jobnum (the copy, from 0) and "
+		     "$filenum replaced (empty: $jobname.$jobnum.$filenum, fio's)"),
 	{ "nrfiles", PT_INT, P(nrfiles), "1", 1, 100000, NULL, "files per thread" },
 	{ "openfiles", PT_INT, P(openfiles), "0", 0, 100000, NULL,
 	  "fio's limit of files open at once (0 = nrfiles): fsbench holds every file open, so "
@@ -188,6 +191,29 @@ const struct param_def io_option_defs[] = {
 		     "job files: start only when every thread of this earlier job has ended"),
 	{ "overwrite", PT_BOOL, P(overwrite), "0", 0, 0, NULL,
 	  "a write job's missing file is written whole before the clock, not only allocated" },
+	{ "continue_on_error", PT_ENUM, P(continue_on_error), "none", 0, 0, CONTINUE_CHOICES,
+	  "go on after an error of this kind (io: reads and writes; 1 = all) that is on its "
+	  "ignore_error list (EIO and EILSEQ unless given), counted in total_err and "
+	  "first_error, as fio; the I/O that failed is not counted" },
+	PARAM_STRING("ignore_error", struct io_options, ignore_error, "",
+		     "READ,WRITE,VERIFY lists of errors (ENOSPC:EIO or numbers) continue_on_error "
+		     "goes on after; a list given turns it on for its kind, as fio"),
+	{ "error_dump", PT_BOOL, P(error_dump), "1", 0, 0, NULL,
+	  "accepted for fio compatibility: fsbench names the first error that ends a job, and "
+	  "counts the ones continue_on_error goes past" },
+	{ "allow_file_create", PT_BOOL, P(allow_file_create), "1", 0, 0, NULL,
+	  "0: a missing file is an error, as fio's (the job uses only files already there)" },
+	{ "zonemode", PT_ENUM, P(zonemode), "none", 0, 0, ZONEMODE_CHOICES,
+	  "strided: the I/O stays in a zone of zonerange bytes until zonesize bytes went there, "
+	  "then skips zoneskip bytes to the next zone, back to the start past the end (fio's; "
+	  "with one file, else none); zbd (zoned block devices) is refused" },
+	{ "zonesize", PT_SIZE, P(zonesize), "0", 0, 1ULL << 50, NULL,
+	  "zonemode=strided: bytes of I/O in a zone before the next" },
+	{ "zonerange", PT_SIZE, P(zonerange), "0", 0, 1ULL << 50, NULL,
+	  "zonemode=strided: the zone's size (0 = zonesize); a smaller zonesize does part of "
+	  "each zone, a larger one goes over the zone again" },
+	{ "zoneskip", PT_SIZE, P(zoneskip), "0", 0, 1ULL << 50, NULL,
+	  "zonemode=strided: bytes skipped after a zone's range" },
 	{ "unlink", PT_BOOL, P(unlink), "0", 0, 0, NULL,
 	  "remove the files the job made when it ends, as fio (without it, when the job file's "
 	  "last group is done: later groups use them); fsbench removes only files it made, and "
@@ -208,6 +234,16 @@ const struct param_def io_option_defs[] = {
 	  "read-back; meta: the header (offset, length, seed) only; pattern: verify_pattern alone" },
 	{ "verify_interval", PT_SIZE, P(verify_interval), "0", 0, 1 << 30, NULL,
 	  "a verify header every this many bytes of a block (0 = one per block)" },
+	{ "verify_backlog", PT_INT, P(verify_backlog), "0", 0, 1LL << 40, NULL,
+	  "with verify, a write job reads back its blocks during the run, a batch every this "
+	  "many written (fio's; 0: only after the writes)" },
+	{ "verify_backlog_batch", PT_INT, P(verify_backlog_batch), "0", 0, 1LL << 40, NULL,
+	  "blocks read back in each verify_backlog batch (0 = verify_backlog)" },
+	{ "verify_fatal", PT_BOOL, P(verify_fatal), "0", 0, 0, NULL,
+	  "a failed verify ends the job even where continue_on_error would go past it" },
+	{ "verify_dump", PT_BOOL, P(verify_dump), "0", 0, 0, NULL,
+	  "accepted for fio compatibility: fsbench writes no dump files; its error names the "
+	  "block, what was expected and what was found" },
 	PARAM_STRING("verify_pattern", struct io_options, verify_pattern, "",
 		     "the data of verified writes: 0xHEX, \"text\" or a number, checked on read-back "
 		     "(alone it means verify=pattern)"),
@@ -272,5 +308,8 @@ const struct param_def io_option_defs[] = {
 		     "fsbench io: write PREFIX_iops.N.log"),
 	{ "log_avg_msec", PT_INT, P(log_avg_msec), "0", 0, 3600000, NULL,
 	  "log the mean over windows of this many ms instead of every I/O" },
+	{ "log_offset", PT_BOOL, P(log_offset), "0", 0, 0, NULL,
+	  "the logs' lines carry each I/O's offset after its block size (0 in window means), as "
+	  "fio's" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };

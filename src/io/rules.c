@@ -510,6 +510,150 @@ int io_cpu_set(const struct io_options *o, cpu_set_t *set)
 	return CPU_COUNT(set);
 }
 
+int io_file_name(const struct io_options *o, int copy, int file, char *buf, size_t len)
+{
+	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid" };
+	const char *name = o->name[0] ? o->name : "job";
+	const char *p = o->filename_format;
+	size_t n = 0;
+
+	if (!*p) {
+		if ((size_t)snprintf(buf, len, "%s.%d.%d", name, copy, file) >= len)
+			return error_set("file name too long: %s.%d.%d", name, copy, file);
+		return 0;
+	}
+	while (*p) {
+		char val[PARAM_STR_MAX] = "";
+		int k = 0;
+		size_t klen = 0, vlen;
+		while (k < 4 && strncasecmp(p, keys[k], klen = strlen(keys[k])))
+			k++;
+		if (k == 0)
+			str_copy(val, sizeof(val), name);
+		else if (k < 3)
+			snprintf(val, sizeof(val), "%d", k == 1 ? copy : file);
+		else if (k == 4) {	/* a plain character */
+			val[0] = *p;
+			val[1] = 0;
+			klen = 1;
+		}
+		vlen = strlen(val);
+		if (n + vlen >= len)
+			return error_set("option 'filename_format': the name of file %d of copy %d is "
+					 "longer than %zu bytes", file, copy, len - 1);
+		memcpy(buf + n, val, vlen);
+		n += vlen;
+		p += klen;
+	}
+	buf[n] = 0;
+	if (!n)
+		return error_set("option 'filename_format' gives an empty file name");
+	return 0;
+}
+
+/* One ignore_error list: errno names (strerrorname_np's) or numbers. */
+static int ignore_list(char *text, int type, struct io_errors *e)
+{
+	char *save = NULL;
+	unsigned n = 0;
+
+	for (char *name = strtok_r(text, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
+		int err = 0;
+		if (n == IGNORE_MAX)
+			return error_set("option 'ignore_error': more than %d errors in a list",
+					 IGNORE_MAX);
+		if (name[0] == 'E') {
+			for (int k = 1; k < 4096 && !err; k++) {
+				const char *known = strerrorname_np(k);
+				if (known && !strcmp(known, name))
+					err = k;
+			}
+		} else {
+			char *end;
+			long v = strtol(name, &end, 10);
+			if (!*end && v && v > -4096 && v < 4096)
+				err = v < 0 ? (int)-v : (int)v;
+		}
+		if (!err)
+			return error_set("option 'ignore_error': '%s' is not an error name (ENOSPC) or "
+					 "number", name);
+		e->err[type][n++] = err;
+	}
+	if (n) {	/* fio: a list turns continue_on_error on for its type */
+		e->n[type] = n;
+		e->mask |= 1u << type;
+	}
+	return 0;
+}
+
+int io_errors(const struct io_options *o, struct io_errors *e)
+{
+	static const unsigned masks[] = { 0, 1u << ERR_READ, 1u << ERR_WRITE,
+					  1u << ERR_READ | 1u << ERR_WRITE, 1u << ERR_VERIFY, 7, 0, 7 };
+	char text[PARAM_STR_MAX], *part[ERR_TYPES] = { text, NULL, NULL };
+
+	memset(e, 0, sizeof(*e));
+	e->mask = masks[o->continue_on_error];
+	for (int type = 0; type < ERR_TYPES; type++) {
+		e->err[type][0] = EIO;
+		e->err[type][1] = EILSEQ;
+		e->n[type] = 2;
+	}
+	if (!o->ignore_error[0])
+		return 0;
+	str_copy(text, sizeof(text), o->ignore_error);
+	for (int type = 1; type < ERR_TYPES; type++) {
+		char *comma = part[type - 1] ? strchr(part[type - 1], ',') : NULL;
+		if (comma) {
+			*comma = 0;
+			part[type] = comma + 1;
+		}
+	}
+	if (part[ERR_VERIFY] && strchr(part[ERR_VERIFY], ','))
+		return error_set("option 'ignore_error': at most three lists, READ,WRITE,VERIFY");
+	for (int type = 0; type < ERR_TYPES; type++)
+		if (part[type] && ignore_list(part[type], type, e))
+			return -1;
+	return 0;
+}
+
+/* fio's zonemode: zbd drives a zoned block device's zones by their
+ * write pointers, which a file has not; strided is fsbench's for the
+ * offsets fio's own code draws, and refused where it would need more. */
+static int io_zone_check(const struct io_options *o, uint64_t min, uint64_t max)
+{
+	struct dist_spec d;
+	int64_t add;
+
+	if (o->zonemode == ZONEMODE_ZBD)
+		return error_set("zonemode=zbd is for zoned block devices (SMR disks, ZNS drives), "
+				 "written at each zone's write pointer: fsbench io works on files");
+	if (o->zonemode == ZONEMODE_NONE) {
+		if (o->zonesize)	/* fio's own check */
+			return error_set("option 'zonesize' needs zonemode=strided (fio: zonemode=none "
+					 "and zonesize are not compatible)");
+		return 0;
+	}
+	if (!o->zonesize)
+		return error_set("zonemode=strided needs zonesize= (as fio)");
+	if ((o->zonerange ? o->zonerange : o->zonesize) < max)
+		return error_set("zonemode=strided: a zone of %llu bytes is smaller than a block "
+				 "(%llu)", (unsigned long long)(o->zonerange ? o->zonerange : o->zonesize),
+				 (unsigned long long)max);
+	if (io_has_trims(o) || io_verify_mode(o))
+		return error_set("zonemode=strided with %s: not supported",
+				 io_has_trims(o) ? "trims" : "verify");
+	if (io_seq_add(o, &add) || add || o->ddir_seq_nr > 1)
+		return add || o->ddir_seq_nr > 1
+			? error_set("zonemode=strided with rw=...:N: not supported") : -1;
+	if (io_distribution(o, &d))
+		return -1;
+	if (io_is_random(o) && (min != max || d.kind != DIST_RANDOM))
+		return error_set("zonemode=strided with random I/O: one block size and "
+				 "random_distribution=random only");
+	return 0;
+}
+
 int io_options_validate(const struct io_options *o)
 {
 	uint64_t min, max;
@@ -571,6 +715,16 @@ int io_options_validate(const struct io_options *o)
 		if (o->rw == RW_RANDTRIMWRITE && o->ddir_seq_nr > 1)
 			return error_set("rw=randtrimwrite:N: not supported");
 	}
+	struct io_errors errs;
+	char fname[PARAM_STR_MAX + 64];
+	if (io_zone_check(o, min, max) || io_errors(o, &errs) ||
+	    io_file_name(o, (int)o->numjobs - 1, (int)o->nrfiles - 1, fname, sizeof(fname)))
+		return -1;
+	if (o->verify_backlog && vmode && io_is_random(o) && !io_uses_map(o) && io_has_writes(o))
+		return error_set("option 'verify_backlog' with random writes and no random map "
+				 "(norandommap, random_generator=lfsr or a non-uniform distribution): not "
+				 "supported (fio reads those back in offset order, a block once however "
+				 "often it was written)");
 	uint64_t chunk = o->verify_interval ? o->verify_interval : min;
 	if (vmode && (o->bsrange[0] || min != max))
 		return error_set("option 'verify' needs one block size: drop bsrange or bssplit");

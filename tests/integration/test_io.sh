@@ -65,14 +65,14 @@ check "io: numjobs=3 without group_reporting is three entries of one thread, as 
 	jqt '(.jobs | length) == 3 and ([.jobs[] | .jobname == "e" and .fsbench.numjobs == 1 and
 	      .read.total_ios == 256] | all)' "$WORK/each.json"
 
-printf '[a]\nrw=read\nsize=1m\nzonemode=zbd\n' > "$WORK/bad.fio"
+printf '[a]\nrw=read\nsize=1m\nlog_prio=1\n' > "$WORK/bad.fio"
 (cd "$T" && FSB io "$WORK/bad.fio") >/dev/null 2>"$WORK/bad.err"; rc=$?
 check "io: unsupported option is exit 2" [ $rc -eq 2 ]
-check "io: ...naming the option and the line" grep -q "bad.fio:4: option 'zonemode' is not supported" "$WORK/bad.err"
+check "io: ...naming the option and the line" grep -q "bad.fio:4: option 'log_prio' is not supported" "$WORK/bad.err"
 check "io: ...on one line" [ "$(wc -l < "$WORK/bad.err")" -eq 1 ]
 (cd "$T" && FSB io "$WORK/bad.fio" --ignore-unknown) >/dev/null 2>"$WORK/warn.err"; rc=$?
 check "io: --ignore-unknown runs it" [ $rc -eq 0 ]
-check "io: ...with a warning" grep -q "option 'zonemode' is not supported by fsbench io; ignored" "$WORK/warn.err"
+check "io: ...with a warning" grep -q "option 'log_prio' is not supported by fsbench io; ignored" "$WORK/warn.err"
 (cd "$T" && FSB io --rw=read --size=1m --bs=1000 --direct=1) >/dev/null 2>"$WORK/direct.err"; rc=$?
 check "io: refused O_DIRECT I/O is exit 1" [ $rc -eq 1 ]
 check "io: ...and says what to do" grep -q "or use direct=0" "$WORK/direct.err"
@@ -264,4 +264,11 @@ rm -f "$T"/*.log
 check "io logs: log_avg_msec=0 logs every I/O (256), with its block size" \
 	sh -c "[ \"\$(grep -cE '^[0-9]+, [0-9]+, 0, 4096, 0\$' '$T/p_clat.1.log')\" -eq 256 ]"
 rm -f "$T"/*.log
+# a bare write_bw_log names the log after the job; log_offset adds each
+# I/O's offset (a sequential read: 0, 4096, ...), as fio's
+printf '[zl]\nrw=read\nbs=4k\nsize=1m\nioengine=psync\nwrite_bw_log\nlog_offset=1\n' > "$WORK/zl.fio"
+(cd "$T" && FSB io "$WORK/zl.fio") >/dev/null 2>&1
+check "io logs: bare write_bw_log is JOB_bw.N.log; log_offset=1 gives the offsets" \
+	sh -c "[ -s '$T/zl_bw.1.log' ] && [ \"\$(awk -F', ' 'NF == 6 && \$5 == (NR - 1) * 4096' '$T/zl_bw.1.log' | wc -l)\" -eq 256 ]"
+rm -f "$T"/*.log "$T"/zl*
 finish
