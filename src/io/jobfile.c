@@ -38,12 +38,19 @@ static const char *const aliases[][2] = {
 	{ NULL, NULL },
 };
 
+#define ZBD_ONLY "it is zonemode=zbd's, for zoned block devices (SMR, ZNS); fsbench io works " \
+	"on files"
+
 /* Options fio has that cannot apply here: refused with the reason. */
 static const char *const refused[][2] = {
 	{ "numa_cpu_nodes", "fsbench does not bind jobs to NUMA nodes: the job would run unbound "
 	  "and measure something else (--ignore-unknown runs it anyway)" },
 	{ "numa_mem_policy", "fsbench does not set a NUMA memory policy: the job would run with the "
 	  "default policy (--ignore-unknown runs it anyway)" },
+	/* zonemode=zbd's own options: a zoned block device's, not a file's */
+	{ "max_open_zones", ZBD_ONLY },
+	{ "read_beyond_wp", ZBD_ONLY },
+	{ "zonecapacity", ZBD_ONLY },
 	{ "verify_async", "fsbench checks each block in the job's own thread, as fio does without "
 	  "it; fio's verify threads take that work off the job, so its figures would differ "
 	  "(--ignore-unknown runs it with the check in the job)" },

@@ -523,21 +523,18 @@ int io_file_name(const struct io_options *o, int copy, int file, char *buf, size
 		return 0;
 	}
 	while (*p) {
-		char val[PARAM_STR_MAX] = "";
+		char val[PARAM_STR_MAX];
 		int k = 0;
-		size_t klen = 0, vlen;
-		while (k < 4 && strncasecmp(p, keys[k], klen = strlen(keys[k])))
+		while (k < 4 && strncasecmp(p, keys[k], strlen(keys[k])))
 			k++;
-		if (k == 0)
-			str_copy(val, sizeof(val), name);
-		else if (k < 3)
-			snprintf(val, sizeof(val), "%d", k == 1 ? copy : file);
-		else if (k == 4) {	/* a plain character */
-			val[0] = *p;
-			val[1] = 0;
-			klen = 1;
+		switch (k) {
+		case 0: str_copy(val, sizeof(val), name); break;
+		case 1: snprintf(val, sizeof(val), "%d", copy); break;
+		case 2: snprintf(val, sizeof(val), "%d", file); break;
+		case 3: val[0] = 0; break;	/* fio's client address: none here */
+		default: val[0] = *p; val[1] = 0;	/* a character of the format */
 		}
-		vlen = strlen(val);
+		size_t klen = k < 4 ? strlen(keys[k]) : 1, vlen = strlen(val);
 		if (n + vlen >= len)
 			return error_set("option 'filename_format': the name of file %d of copy %d is "
 					 "longer than %zu bytes", file, copy, len - 1);
