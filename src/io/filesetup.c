@@ -365,9 +365,9 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->unit = t->random && o->ba ? o->ba : t->min_bs;
 	t->blocks = (job->per_file - (t->min_bs > t->unit ? t->min_bs - t->unit : 0)) / t->unit;
 	t->total_blocks = t->blocks * (uint64_t)t->nfiles;
-	/* fio: strided zones only with one file open at a time */
 	if (io_errors(o, &t->errs))
 		return -1;
+	/* fio: strided zones only with one file open at a time */
 	t->zoned = o->zonemode == ZONEMODE_STRIDED &&
 		   (o->openfiles ? o->openfiles : o->nrfiles) == 1;
 	t->zone_size = (uint64_t)o->zonesize;

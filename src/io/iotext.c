@@ -142,7 +142,6 @@ static void ss_name(const struct io_ss_result *ss, char *buf, size_t len)
 		 ss->spec.slope ? "_slope" : "", (float)ss->spec.limit, ss->spec.pct ? "%" : "");
 }
 
-/* latency_percentile as fio reports it (100 without a target) */
 /* fio prints its error counts when continue_on_error is on for a type. */
 static bool continues(const struct io_options *o)
 {
@@ -158,6 +157,7 @@ static int shown_error(const struct io_options *o, const struct io_result *r)
 	return r->error ? r->error : r->total_err && continues(o) ? r->first_error : 0;
 }
 
+/* latency_percentile as fio reports it (100 without a target) */
 static double latency_pct(const struct io_options *o)
 {
 	double pct;
