@@ -29,6 +29,13 @@ target() {
 	verdict=$v
 }
 
+# target_met: a row that meets the target without a ratio (bonnie++'s
+# "+++++" on both sides), counted as ok.
+target_met() {
+	verdict=ok
+	target_ok=$((target_ok + 1))
+}
+
 # target_summary TEXT: "target TEXT: N ok, N within the original's spread, N outside"
 target_summary() {
 	printf 'target %s: %d ok, %d within the original'\''s own spread, %d outside\n' "$1" \

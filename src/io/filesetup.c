@@ -410,8 +410,9 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	if (t->verify)
 		t->written = calloc((size_t)(t->total_blocks + 7) / 8, 1);
 	if (t->verify && o->verify_backlog && io_has_writes(o)) {
-		/* a block is in the list at most once a pass (its write
-		 * waits), or once more while in flight */
+		/* room for a pass of blocks and the writes in flight; a
+		 * batch below the backlog can pile up more (backlog_add's
+		 * error) */
 		t->backlog = (uint64_t)o->verify_backlog;
 		t->backlog_batch = o->verify_backlog_batch ? (uint64_t)o->verify_backlog_batch
 							   : t->backlog;

@@ -194,7 +194,8 @@ const struct param_def io_option_defs[] = {
 	{ "continue_on_error", PT_ENUM, P(continue_on_error), "none", 0, 0, CONTINUE_CHOICES,
 	  "go on after an error of this kind (io: reads and writes; 1 = all) that is on its "
 	  "ignore_error list (EIO and EILSEQ unless given), counted in total_err and "
-	  "first_error, as fio; the I/O that failed is not counted" },
+	  "first_error, as fio; the I/O that failed counts in total_ios, not in bytes or "
+	  "latency" },
 	PARAM_STRING("ignore_error", struct io_options, ignore_error, "",
 		     "READ,WRITE,VERIFY lists of errors (ENOSPC:EIO or numbers) continue_on_error "
 		     "goes on after; a list given turns it on for its kind, as fio"),

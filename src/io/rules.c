@@ -587,7 +587,7 @@ int io_errors(const struct io_options *o, struct io_errors *e)
 {
 	static const unsigned masks[] = { 0, 1u << ERR_READ, 1u << ERR_WRITE,
 					  1u << ERR_READ | 1u << ERR_WRITE, 1u << ERR_VERIFY, 7, 0, 7 };
-	char text[PARAM_STR_MAX], *part[ERR_TYPES] = { text, NULL, NULL };
+	char text[PARAM_STR_MAX], *rest = text;
 
 	memset(e, 0, sizeof(*e));
 	e->mask = masks[o->continue_on_error];
@@ -598,19 +598,13 @@ int io_errors(const struct io_options *o, struct io_errors *e)
 	}
 	if (!o->ignore_error[0])
 		return 0;
+	/* not dir_parts: a list left out keeps the default, it does not go on */
 	str_copy(text, sizeof(text), o->ignore_error);
-	for (int type = 1; type < ERR_TYPES; type++) {
-		char *comma = part[type - 1] ? strchr(part[type - 1], ',') : NULL;
-		if (comma) {
-			*comma = 0;
-			part[type] = comma + 1;
-		}
-	}
-	if (part[ERR_VERIFY] && strchr(part[ERR_VERIFY], ','))
-		return error_set("option 'ignore_error': at most three lists, READ,WRITE,VERIFY");
-	for (int type = 0; type < ERR_TYPES; type++)
-		if (part[type] && ignore_list(part[type], type, e))
+	for (int type = 0; type < ERR_TYPES && rest; type++)
+		if (ignore_list(strsep(&rest, ","), type, e))
 			return -1;
+	if (rest)
+		return error_set("option 'ignore_error': at most three lists, READ,WRITE,VERIFY");
 	return 0;
 }
 
@@ -633,10 +627,10 @@ static int io_zone_check(const struct io_options *o, uint64_t min, uint64_t max)
 	}
 	if (!o->zonesize)
 		return error_set("zonemode=strided needs zonesize= (as fio)");
-	if ((o->zonerange ? o->zonerange : o->zonesize) < max)
+	uint64_t range = o->zonerange ? o->zonerange : o->zonesize;
+	if (range < max)
 		return error_set("zonemode=strided: a zone of %llu bytes is smaller than a block "
-				 "(%llu)", (unsigned long long)(o->zonerange ? o->zonerange : o->zonesize),
-				 (unsigned long long)max);
+				 "(%llu)", (unsigned long long)range, (unsigned long long)max);
 	if (io_has_trims(o) || io_verify_mode(o))
 		return error_set("zonemode=strided with %s: not supported",
 				 io_has_trims(o) ? "trims" : "verify");

@@ -511,7 +511,8 @@ static void test_zones(void **state)
 			unlink(path);
 		}
 	}
-	/* random: each zone visit takes 4 of its 8 blocks, none twice */
+	/* random: every write in a zone, and each zone's visits (4 blocks of
+	 * its 8 each) cover at least 4 of them */
 	job(&o, "rw=randwrite,zonemode=strided,zonesize=256k,zonerange=512k,zoneskip=1m,bs=64k,"
 		"size=4m,fallocate=none,filename=z.dat");
 	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
@@ -548,6 +549,34 @@ static void test_zones(void **state)
 	free(res);
 }
 
+/* The order of the I/Os in the one per-I/O log dir/vb_clat.N.log ("W0 R0
+ * ..." by 4 KiB block), then every dir/vb_* log removed. */
+static void log_order(char *order, size_t len)
+{
+	char pattern[600];
+	unsigned long long ms, v, bs, off, prio;
+	unsigned d;
+	size_t n = 0;
+	glob_t g;
+
+	snprintf(pattern, sizeof(pattern), "%s/vb_clat.*.log", dir);
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	assert_int_equal(g.gl_pathc, 1);
+	FILE *f = fopen(g.gl_pathv[0], "r");
+	assert_non_null(f);
+	order[0] = 0;
+	while (fscanf(f, "%llu, %llu, %u, %llu, %llu, %llu\n", &ms, &v, &d, &bs, &off, &prio) == 6 &&
+	       n + 24 < len)
+		n += (size_t)snprintf(order + n, len - n, "%s%llu ", d ? "W" : "R", off / 4096);
+	fclose(f);
+	globfree(&g);
+	snprintf(pattern, sizeof(pattern), "%s/vb_*.log", dir);
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		unlink(g.gl_pathv[i]);
+	globfree(&g);
+}
+
 /* verify_backlog: a write job reads back a batch of what it wrote every
  * verify_backlog blocks, oldest first, and what is left after the writes;
  * the order (from a per-I/O log with offsets) is fio 3.33's under strace
@@ -564,11 +593,10 @@ static void test_verify_backlog(void **state)
 	};
 	struct io_options o;
 	struct io_result *res = calloc(1, sizeof(*res));
-	char opts[512], order[512], pattern[600];
+	char opts[512], order[8192];
 	(void)state;
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		glob_t g;
 		snprintf(opts, sizeof(opts), "%s,bs=4k,size=64k,filename=vb.dat,verify=crc32c,"
 			 "write_lat_log=%s/vb,log_offset=1", cases[c].opts, dir);
 		job(&o, opts);
@@ -576,35 +604,24 @@ static void test_verify_backlog(void **state)
 		assert_int_equal(res->ios[DIR_WRITE], 16);
 		assert_int_equal(res->ios[DIR_READ], 16);
 		assert_int_equal(res->verified_blocks, 16);
-		snprintf(pattern, sizeof(pattern), "%s/vb_clat.*.log", dir);
-		assert_int_equal(glob(pattern, 0, NULL, &g), 0);
-		assert_int_equal(g.gl_pathc, 1);
-		FILE *f = fopen(g.gl_pathv[0], "r");
-		unsigned long long ms, v, bs, off, prio;
-		unsigned d;
-		size_t n = 0;
-		assert_non_null(f);
-		while (fscanf(f, "%llu, %llu, %u, %llu, %llu, %llu\n", &ms, &v, &d, &bs, &off,
-			      &prio) == 6)
-			n += (size_t)snprintf(order + n, sizeof(order) - n, "%s%llu ", d ? "W" : "R",
-					      off / 4096);
-		fclose(f);
+		log_order(order, sizeof(order));
 		print_message("# %s: %s\n", cases[c].opts, order);
 		assert_string_equal(order, cases[c].order);
-		snprintf(pattern, sizeof(pattern), "%s/vb_*.log", dir);
-		globfree(&g);
-		assert_int_equal(glob(pattern, 0, NULL, &g), 0);
-		for (size_t i = 0; i < g.gl_pathc; i++)
-			unlink(g.gl_pathv[i]);
-		globfree(&g);
 	}
 	/* at depth 4, a write still in flight lets the next write go first;
-	 * every block is still read back once */
-	job(&o, "rw=randwrite,bs=4k,size=1m,filename=vb.dat,verify=crc32c,verify_backlog=8,"
-		"ioengine=libaio,iodepth=4");
+	 * the read-backs still come between the writes, and every block is
+	 * read back once */
+	snprintf(opts, sizeof(opts), "rw=randwrite,bs=4k,size=1m,filename=vb.dat,verify=crc32c,"
+		 "verify_backlog=8,ioengine=libaio,iodepth=4,write_lat_log=%s/vb,log_offset=1", dir);
+	job(&o, opts);
 	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
 	assert_int_equal(res->ios[DIR_READ], 256);
 	assert_int_equal(res->verified_blocks, 256);
+	log_order(order, sizeof(order));
+	const char *first_read = strchr(order, 'R'), *last_write = strrchr(order, 'W');
+	assert_non_null(first_read);
+	assert_non_null(last_write);
+	assert_true(first_read < last_write);
 	job(&o, "rw=randwrite,bs=4k,size=1m,verify=crc32c,verify_backlog=8,norandommap=1");
 	assert_int_equal(io_options_validate(&o), -1);
 	assert_non_null(strstr(error_get(), "no random map"));
