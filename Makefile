@@ -43,7 +43,7 @@ FUZZSRCS = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZBINS = $(FUZZSRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 FUZZ_TIME ?= 600
 
-.PHONY: all deps run test test-asan test-run check-clang clean fuzz fuzz-bins fuzz-long install uninstall man FORCE
+.PHONY: all deps run test test-asan test-run test-stress check-clang clean fuzz fuzz-bins fuzz-long install uninstall man FORCE
 
 # `make install` (PREFIX, DESTDIR as usual): the binary, the suites (found
 # from PREFIX/bin/fsbench as PREFIX/share/fsbench/suites) and the docs.
@@ -152,6 +152,12 @@ test-asan: deps
 test-run: $(BIN) $(TESTBINS)
 	@$(abspath $(BIN)) kernel fetch --if-missing || echo "fsbench: could not fetch a kernel: the VM tests will be skipped"
 	@FSBENCH=$(abspath $(BIN)) TESTBIN=$(abspath $(BUILD)/tests) FUZZBIN=$(abspath build-fuzz/fuzz) tests/run
+
+# `make test` on PASSES fresh clones of HEAD while the machine is hostile (page
+# cache drops, busy loops, a concurrent fsbench run); QUIET=1 without.
+PASSES ?= 10
+test-stress: deps
+	@scripts/test-stress -n $(PASSES) $(if $(QUIET),--quiet)
 
 check-clang: deps
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-clang/fsbench SAN= BIN=build-clang/fsbench

@@ -181,6 +181,8 @@ static bool rate_gate(struct io_thread *t, int *dir, unsigned inflight)
 		}
 	}
 	uint64_t until = now_ns() + wait;
+	t->rate_sleeps++;
+	t->rate_sleep_inflight += inflight;
 	if (until >= t->deadline) {
 		sleep_until(t, t->deadline);
 		return false;
@@ -280,6 +282,8 @@ static bool think(struct io_thread *t, int dir)
 		;
 	if (!sleep_until(t, end) || now_ns() >= t->deadline)
 		return false;
+	t->stalls++;
+	t->stalls_ns += now_ns() - t0;
 	if (t->o->rate_ignore_thinktime && t->rate_bps[dir]) {
 		uint64_t took = now_ns() - t0, bps = t->rate_bps[dir];
 		uint64_t missed = (uint64_t)((unsigned __int128)bps * took / 1000000000u);
@@ -910,6 +914,7 @@ static void start_stats(struct io_thread *t, uint64_t now)
 	memset(t->depth_submit, 0, sizeof(t->depth_submit));
 	memset(t->depth_complete, 0, sizeof(t->depth_complete));
 	t->depth_sum = t->depth_n = 0;
+	t->stalls = t->stalls_ns = t->rate_sleeps = t->rate_sleep_inflight = 0;
 	t->chunk_used = 0;
 	for (unsigned i = 1; i < t->nchunks; i++)	/* a repetition starts its log anew */
 		free(t->chunks[i]);
@@ -1323,6 +1328,7 @@ static void reset_thread(struct io_thread *t)
 	t->stats_on = false;
 	t->issued_n = t->completed_n = t->think_last = 0;
 	t->think_due = false;
+	t->stalls = t->stalls_ns = t->rate_sleeps = t->rate_sleep_inflight = 0;
 	t->seq_left = 0;
 	t->last_file = NULL;
 	t->zone_off = t->zone_bytes = t->zone_draws = t->zone_n = 0;
@@ -1502,17 +1508,29 @@ ended:
 	t->majf -= t->majf_start;
 	t->minf -= t->minf_start;
 out:
-	if (t->flow) {	/* fio's flow_put: what is left is the others' */
-		atomic_fetch_sub(&t->flow->count, t->flow_count);
-		atomic_fetch_sub(&t->flow->weight, t->o->flow);
-	}
 	pthread_mutex_lock(&g->lock);
 	t->job->ended++;
 	exit_all_check(t);
 	pthread_cond_broadcast(&g->cond);
 	pthread_mutex_unlock(&g->lock);
+	/* fio's flow_put: what is left is the others'.  After exitall has
+	 * told them to end, so that none runs unheld in between (one whose
+	 * partner ended first took 4 I/Os to its 1 where flow asked 3) */
+	if (t->flow) {
+		atomic_fetch_sub(&t->flow->count, t->flow_count);
+		atomic_fetch_sub(&t->flow->weight, t->o->flow);
+	}
 	if (t->ops->cleanup)
 		t->ops->cleanup(t);
+	/* A thread's own table is released after pthread_join returns (the
+	 * kernel wakes the joiner in exit_mm, before exit_files), so its
+	 * copies of the job's files would still be open when the caller
+	 * unmounts: umount's EBUSY, now and then.  Closed here, each file's
+	 * last reference is dropped before the thread ends. */
+	if (t->own_table) {
+		close_range(3, ~0U, 0);
+		t->own_table = false;
+	}
 	return NULL;
 }
 
@@ -1567,6 +1585,10 @@ static void job_activity(const struct io_job *job, int lo, int hi, struct io_res
 		}
 		res->depth_sum += t->depth_sum;
 		res->depth_n += t->depth_n;
+		res->think_n += t->stalls;
+		res->think_ns += t->stalls_ns;
+		res->rate_sleeps += t->rate_sleeps;
+		res->rate_sleep_inflight += t->rate_sleep_inflight;
 		res->ctx += t->ctx;
 		res->majf += t->majf;
 		res->minf += t->minf;
@@ -1688,6 +1710,10 @@ void io_result_merge(struct io_result *dst, const struct io_result *src)
 		dst->depth_complete[b] += src->depth_complete[b];
 	}
 	dst->depth_sum += src->depth_sum;
+	dst->think_n += src->think_n;
+	dst->think_ns += src->think_ns;
+	dst->rate_sleeps += src->rate_sleeps;
+	dst->rate_sleep_inflight += src->rate_sleep_inflight;
 	if (src->latency_depth > dst->latency_depth)
 		dst->latency_depth = src->latency_depth;
 	if (src->total_err && !dst->total_err)

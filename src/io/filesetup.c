@@ -200,6 +200,7 @@ int io_thread_own_files(struct io_thread *t)
 {
 	if (unshare(CLONE_FILES))
 		return error_errno("unshare(CLONE_FILES)");
+	t->own_table = true;
 	/* the copy holds every descriptor of the process: only the
 	 * standard streams stay, and this thread's files come back under
 	 * their numbers, opened again (a number open returns is free or one

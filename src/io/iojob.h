@@ -344,6 +344,10 @@ struct io_result {
 	int nthreads;
 	uint64_t runtime_ns;
 	uint64_t depth_sum, depth_n;	/* requests in flight as each was queued */
+	/* what the threads decided, whatever the clock showed: thinktime's
+	 * stalls taken whole and their time; the rate's sleeps and the
+	 * requests in flight at each (the queue drains first: 0) */
+	uint64_t think_n, think_ns, rate_sleeps, rate_sleep_inflight;
 	unsigned latency_depth;		/* latency_target: the depth found (fio's); else 0 */
 	/* ss_dur: the steady-state window (fio's), oldest first */
 	struct io_ss_result {
@@ -394,6 +398,7 @@ struct io_thread {
 	uint64_t trim_off, trim_len;
 	bool random, use_map, verify;
 	bool async;			/* the engine completes later: slat is measured */
+	bool own_table;			/* unshare(CLONE_FILES) done: closed at its end */
 	bool ops_at_open;		/* ENGINE_FILE_OP, create_on_open=0 (backend.c) */
 	/* cpus_allowed/cpumask: the CPUs this thread may run on (its own one
 	 * with cpus_allowed_policy=split); ncpus 0: any */
@@ -431,6 +436,7 @@ struct io_thread {
 	uint64_t sync_every, writes_since_sync;
 	unsigned batch_submit, batch_complete, batch_complete_max, depth_low;
 	uint64_t depth_sum, depth_n;
+	uint64_t stalls, stalls_ns, rate_sleeps, rate_sleep_inflight;	/* io_result's think_n, ... */
 	struct io_file *sync_file;
 	uint8_t *written;		/* verify: blocks written, 1 bit each */
 	/* verify_backlog: the blocks written and not read back yet, in the

@@ -4,6 +4,7 @@
 #   check "what" CMD...  pass if CMD succeeds
 #   skip "what" "why"    record a skip with its reason
 # Every test script gets $WORK (removed at exit) and $DB (a fresh store).
+# $WORK is under $TMPDIR, which tests/run points at its run's own scratch.
 set -u
 _tap=0
 ok() { _tap=$((_tap + 1)); echo "ok $_tap - $1"; }
@@ -12,7 +13,7 @@ check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what" "c
 skip() { _tap=$((_tap + 1)); echo "ok $_tap # SKIP $1: $2"; }
 finish() { echo "1..$_tap"; }
 
-WORK=$(mktemp -d /tmp/fsbench-test.XXXXXX)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX")
 DB=$WORK/results.db
 # At exit: whatever fsbench recorded in this test's state file (a run that
 # crashed or was killed) is undone by `fsbench cleanup` before $WORK goes,
@@ -28,7 +29,8 @@ cleanup_work() {
 	if grep -q "$WORK" /proc/self/mounts 2>/dev/null; then
 		echo "not ok - leftovers: a mount under $WORK survived the test"
 	fi
-	rm -rf "$WORK"
+	# never into a filesystem mounted below: that is not ours to empty
+	rm -rf --one-file-system "$WORK"
 }
 trap cleanup_work EXIT
 # wait_stopped PID: until it has stopped itself (FSBENCH_TEST_PAUSE's

@@ -102,7 +102,7 @@ if [ "$(id -u)" -eq 0 ] && "$FSBENCH" list fs | grep -q '^ext4 .* yes '; then
 			"$FSBENCH" run fsmark:files=20,size=4k --fs ext4 --image-dir "$IMG" --fs-size 64M \
 			--runs 1 --db "$DB" -q >/dev/null 2>"$WORK/err"
 		rc=$?
-		for _ in $(seq 40); do losetup -a | grep -q "$IMG" || break; sleep 0.1; done
+		for _ in $(seq 200); do losetup -a | grep -q "$IMG" || break; sleep 0.1; done
 		check "fault on --fs ext4 ($call $err): exit $rc, nothing mounted, attached or left" \
 			sh -c "[ -s '$WORK/fault.log' ] && [ $rc -eq 1 ] && ! grep -q '$IMG' /proc/mounts &&
 			       ! losetup -a | grep -q '$IMG' && [ -z \"\$(ls -A '$IMG')\" ]"

@@ -45,7 +45,7 @@ decoys_ok() {
 # but the decoy's, nothing in it but the decoy, no state entry left.
 nothing_left() {
 	local i
-	for i in $(seq 40); do	# loop devices clear themselves asynchronously
+	for i in $(seq 200); do	# loop devices clear themselves asynchronously
 		losetup -a | grep -q "$IMG/fsbench\.[^d]" || break
 		sleep 0.1
 	done
@@ -141,7 +141,7 @@ if wait_stopped "$pid"; then
 	loop=$(awk '$3 == "loop" { print $4 }' "$FSBENCH_STATE")
 	kill -KILL "$pid"; wait "$pid" 2>/dev/null
 	umount "$mnt"
-	for _ in $(seq 40); do losetup "$loop" >/dev/null 2>&1 || break; sleep 0.1; done
+	for _ in $(seq 200); do losetup "$loop" >/dev/null 2>&1 || break; sleep 0.1; done
 	mount -t tmpfs -o size=1m someone-else "$mnt" && echo theirs > "$mnt/keep"
 	truncate -s 8M "$WORK/other.img"
 	losetup "$loop" "$WORK/other.img" 2>/dev/null; reused=$?

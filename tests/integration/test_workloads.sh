@@ -13,9 +13,13 @@ check "fileop runs" jqt '.run.status == "complete"' "$WORK/fileop.json"
 check "fileop: 13 columns" jqt '.tests[0].metrics | length == 13' "$WORK/fileop.json"
 check "fileop: per-level table kept" jqt '.tests[0].samples[0].detail | test("^level +mkdir +rmdir")' "$WORK/fileop.json"
 # seed 002's 13 columns in its order; how many fit on a line depends on how
-# wide this machine's figures are, so the header is read across its lines
+# wide this machine's figures are, so the header is read across its lines.
+# The means table's own CPU% and Machine CPU% columns follow them, and wrap
+# into the header's lines when a loaded machine's figures are wider: they
+# are not seed 002's, so they are left out here.
 fileop_header() {
-	awk '/^ +mkdir +rmdir/ { on = 1 } on && /^$/ { exit } on && /^ / { for (i = 1; i <= NF; i++) printf "%s ", $i }' "$1"
+	awk '/^ +mkdir +rmdir/ { on = 1 } on && /^$/ { exit }
+	     on && /^ / { for (i = 1; i <= NF; i++) if ($i != "CPU%" && $i != "Machine") printf "%s ", $i }' "$1"
 }
 check "fileop: seed-002 table" [ "$(fileop_header "$WORK/fileop.out")" = \
 	"mkdir rmdir create read write close stat access chmod readdir link unlink delete " ]

@@ -132,19 +132,19 @@ static void test_sqlite_inserts(void **state)
 static void test_sqlite_disk_full(void **state)
 {
 	double v[MAX_METRICS];
-	char where[] = "/tmp/fsbench-unit-full.XXXXXX", cmd[256];
+	char where[512];
 	(void)state;
 
 	if (geteuid() != 0)
 		skip_because("needs root to mount a small tmpfs");
-	assert_non_null(mkdtemp(where));
-	snprintf(cmd, sizeof(cmd), "mount -t tmpfs -o size=256k tmpfs %s", where);
-	assert_int_equal(system(cmd), 0);
+	make_scratch(where, sizeof(where), scratch_root(), "unit-full");
+	made_dir(where);
+	assert_int_equal(mount("tmpfs", where, "tmpfs", 0, "size=256k"), 0);
+	made_mount(where);	/* unmounted by the teardown if an assertion fails */
 	assert_int_equal(run_workload("sqlite-speedtest:size=5", where, v, NULL, NULL), -1);
 	assert_non_null(strstr(error_get(), "full"));
 	assert_int_equal(count_entries(where), 0);
-	snprintf(cmd, sizeof(cmd), "umount %s && rmdir %s", where, where);
-	assert_int_equal(system(cmd), 0);
+	undo_made();	/* the mount, then its directory */
 }
 
 static void test_replay_traces(void **state)
@@ -363,7 +363,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kv_benchmarks, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_sqlite_speedtest, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_sqlite_inserts, setup_dir, teardown_dir),
-		cmocka_unit_test(test_sqlite_disk_full),
+		cmocka_unit_test_teardown(test_sqlite_disk_full, teardown_made),
 		cmocka_unit_test(test_replay_traces),
 		cmocka_unit_test(test_exec_libraries),
 		cmocka_unit_test_setup_teardown(test_appstart_runs_from_target, setup_dir, teardown_dir),
@@ -371,5 +371,5 @@ int main(void)
 		cmocka_unit_test(test_s_trace_parse),
 		cmocka_unit_test_setup_teardown(test_s_trace_replay, setup_dir, teardown_dir),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, teardown_made);
 }

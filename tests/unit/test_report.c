@@ -379,7 +379,8 @@ static void test_progress_file_table(void **state)
 /* A test's line counts its runs over all targets; a later pass's are more. */
 static void test_progress_done_line(void **state)
 {
-	char tmpl[] = "/tmp/fsbench-progress.XXXXXX", line[512] = "";
+	char tmpl[512], line[512] = "";
+	snprintf(tmpl, sizeof(tmpl), "%s/fsbench-progress.XXXXXX", scratch_root());
 	int fd = mkstemp(tmpl), saved = dup(2);
 	(void)state;
 
