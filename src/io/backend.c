@@ -282,10 +282,11 @@ static bool think(struct io_thread *t, int dir)
 		;
 	if (!sleep_until(t, end) || now_ns() >= t->deadline)
 		return false;
+	uint64_t took = now_ns() - t0;	/* one clock read for both */
 	t->stalls++;
-	t->stalls_ns += now_ns() - t0;
+	t->stalls_ns += took;
 	if (t->o->rate_ignore_thinktime && t->rate_bps[dir]) {
-		uint64_t took = now_ns() - t0, bps = t->rate_bps[dir];
+		uint64_t bps = t->rate_bps[dir];
 		uint64_t missed = (uint64_t)((unsigned __int128)bps * took / 1000000000u);
 		uint64_t per_op = (uint64_t)((unsigned __int128)t->min_bs * 1000000000u / bps);
 		uint64_t over = per_op <= took ? t->min_bs : 0;
