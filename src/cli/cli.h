@@ -79,10 +79,16 @@ void cli_print_help(FILE *f, const struct cmd_entry *cmd);
 
 /* "fsbench: <msg>" on stderr; returns code. */
 int cli_fail(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Open --db FILE or the default store, creating its directory. */
+/* Open --db FILE or the default store, creating the default's directory
+ * (a --db in a directory that is not there: -2, a usage error). */
 int cli_open_store(const char *path, struct store **out);
-/* The same for reading only: creates nothing, changes nothing. */
+/* The same for reading only: creates nothing, changes nothing (-2: no
+ * fsbench store there, a usage error). */
 int cli_open_store_readonly(const char *path, struct store **out);
+/* An output file named by option opt, checked before any work is done:
+ * not a symlink, a directory or a special file, and in a directory that
+ * is there; 0, or -1 with the error set (a usage error). */
+int cli_output_check(const char *opt, const char *file);
 /* An output file (- = stdout), never through a symlink; closed by
  * cli_output_close, which removes a file that was not written whole (rc
  * or a write error): -1 then, with the error set. */

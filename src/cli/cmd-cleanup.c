@@ -1,19 +1,53 @@
 /*
  * cmd-cleanup.c: `fsbench cleanup` undoes what an fsbench run that died
  * (SIGKILL, power cut) left behind: its mounts, loop devices, images and
- * cgroups, exactly as recorded in the state file and nothing else.
+ * cgroups, exactly as recorded in the state file and nothing else, and
+ * marks the runs it left 'running' in their result store 'abandoned'.
  */
 #include "cli.h"
 #include "../core/error.h"
+#include "../core/param.h"
 #include "../core/str.h"
+#include "../store/store.h"
 #include "../targets/state.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 struct tally {
 	int shown, left;
 };
+
+/* A dead run's entry: its store, if it is still the file the run wrote,
+ * gets the run marked abandoned (now, the first moment it is known). */
+static enum state_outcome close_run(const struct state_entry *e, char *why, size_t len)
+{
+	struct store *s = NULL;
+	struct stat sb;
+	int64_t id;
+	int changed;
+
+	if (e->arg[0] != '/' || parse_decimal(e->arg2, &id)) {
+		snprintf(why, len, "not a run in a store");
+		return STATE_LEFT_ALONE;
+	}
+	if (lstat(e->arg, &sb))
+		return errno == ENOENT ? STATE_GONE : (snprintf(why, len, "%s", strerror(errno)),
+						       STATE_FAILED);
+	if (!S_ISREG(sb.st_mode) || sb.st_dev != e->dev || sb.st_ino != e->ino) {
+		snprintf(why, len, "the store is another file now");
+		return STATE_LEFT_ALONE;
+	}
+	if (store_open(e->arg, &s) || store_abandon_run(s, id, &changed)) {
+		snprintf(why, len, "%s", error_get());
+		store_close(s);
+		return STATE_FAILED;
+	}
+	store_close(s);
+	return changed ? STATE_REMOVED : STATE_GONE;
+}
 
 static void report(const struct state_entry *e, enum state_outcome what, const char *why,
 		   void *arg)
@@ -26,8 +60,12 @@ static void report(const struct state_entry *e, enum state_outcome what, const c
 		t->shown++;
 		return;
 	}
-	snprintf(item, sizeof(item), "%s %s%s%s%s%s", verbs[what], e->kind, " ", e->arg,
-		 why[0] ? ": " : "", why);
+	if (!strcmp(e->kind, STATE_RUN) && what == STATE_REMOVED)
+		snprintf(item, sizeof(item), "marked run %s abandoned in %s (its process is gone)",
+			 e->arg2, e->arg);
+	else
+		snprintf(item, sizeof(item), "%s %s%s%s%s%s", verbs[what], e->kind, " ", e->arg,
+			 why[0] ? ": " : "", why);
 	str_escape(safe, sizeof(safe), item);
 	printf("%s\n", safe);
 	t->shown++;
@@ -41,6 +79,7 @@ static int cmd_cleanup(const struct cli_args *a)
 
 	if (cli_npos(a))
 		return cli_fail(EXIT_USAGE, "cleanup: takes no arguments");
+	state_set_run_closer(close_run);
 	failed = state_cleanup(report, &t);
 	if (failed < 0)
 		return cli_fail(EXIT_FAIL, "cleanup: %s", error_get());
@@ -63,6 +102,7 @@ const struct cmd_entry cmd_cleanup_entry = {
 		 "scratch directories, cgroups), as recorded in the state file\n"
 		 "($FSBENCH_STATE, /var/lib/fsbench/state as root).  Each is first checked\n"
 		 "to be still exactly what fsbench made; anything else is left alone and\n"
-		 "named.\n",
+		 "named.  A run its process left 'running' in the result store is\n"
+		 "marked 'abandoned', with the time cleanup found it.\n",
 	.exec = cmd_cleanup,
 };

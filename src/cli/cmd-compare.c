@@ -49,8 +49,13 @@ static int cmd_compare(const struct cli_args *a)
 	}
 	if (n < 2)
 		return cli_fail(EXIT_USAGE, "compare: give two runs or more (numbers, last, or --label LABEL)");
-	if (cli_open_store_readonly(db, &s))
-		return cli_fail(EXIT_FAIL, "%s", error_get());
+	if (cli_output_check("--json", cli_value(a, "json")) ||
+	    cli_output_check("--markdown", cli_value(a, "markdown")) ||
+	    cli_output_check("--html", cli_value(a, "html")))
+		return cli_fail(EXIT_USAGE, "compare: %s", error_get());
+	int opened = cli_open_store_readonly(db, &s);
+	if (opened)
+		return cli_fail(opened == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
 	struct result *runs[64] = { NULL };
 	int code = 0, loaded = 0;
 	for (int i = 0; i < n && !code; i++, loaded++)

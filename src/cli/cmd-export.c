@@ -25,8 +25,11 @@ static int cmd_export(const struct cli_args *a)
 
 	if (cli_npos(a) + (label != NULL) != 1)
 		return cli_fail(EXIT_USAGE, "export: give one run (a number, last, or --label LABEL)");
-	if (cli_open_store_readonly(cli_value(a, "db"), &s))
-		return cli_fail(EXIT_FAIL, "%s", error_get());
+	if (cli_output_check("--output", out))
+		return cli_fail(EXIT_USAGE, "export: %s", error_get());
+	int opened = cli_open_store_readonly(cli_value(a, "db"), &s);
+	if (opened)
+		return cli_fail(opened == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
 	int code = cli_load_run(s, label ? label : cli_pos(a, 0), label != NULL, &r, &id);
 	store_close(s);
 	if (code)

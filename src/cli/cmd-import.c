@@ -23,32 +23,49 @@ static const struct cli_opt import_args[] = {
 
 static int cmd_import(const struct cli_args *a)
 {
-	struct store *s;
-	int rc = EXIT_OK;
+	struct store *s = NULL;
+	int rc = EXIT_OK, n = cli_npos(a);
+	int64_t id;
+	int existed;
 
-	if (!cli_npos(a))
+	if (!n)
 		return cli_fail(EXIT_USAGE, "import: give the file(s) `fsbench export` wrote (- for stdin)");
-	if (cli_open_store(cli_value(a, "db"), &s))
-		return cli_fail(EXIT_FAIL, "%s", error_get());
-	for (int i = 0; i < cli_npos(a); i++) {
+	/* Every document read and checked first: a bad one is refused
+	 * before the store is made or opened. */
+	char **texts = calloc((size_t)n, sizeof(*texts));
+	size_t *lens = calloc((size_t)n, sizeof(*lens));
+	if (!texts || !lens) {
+		free(texts);
+		free(lens);
+		return cli_fail(EXIT_FAIL, "out of memory");
+	}
+	for (int i = 0; i < n && rc == EXIT_OK; i++) {
 		const char *file = cli_pos(a, i);
-		size_t len = 0;
-		int64_t id;
-		int existed;
-		char *text = file_read_all(file, MAX_IMPORT, 0, &len);
-		if (!text) {
+		texts[i] = file_read_all(file, MAX_IMPORT, 0, &lens[i]);
+		if (!texts[i])
 			rc = cli_fail(EXIT_USAGE, "import: %s", error_get());
-			continue;
-		}
-		if (store_import(s, text, len, &id, &existed))
+		else if (store_import(NULL, texts[i], lens[i], &id, &existed))
 			rc = cli_fail(EXIT_USAGE, "%s: %s", file, error_get());
+	}
+	int opened = rc == EXIT_OK ? cli_open_store(cli_value(a, "db"), &s) : 0;
+	if (opened) {
+		s = NULL;
+		rc = cli_fail(opened == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
+	}
+	for (int i = 0; i < n && rc == EXIT_OK; i++) {
+		const char *file = cli_pos(a, i);
+		if (store_import(s, texts[i], lens[i], &id, &existed))
+			rc = cli_fail(EXIT_FAIL, "%s: %s", file, error_get());
 		else if (existed)
 			printf("%s: already in the store as run %lld\n", file, (long long)id);
 		else
 			printf("%s: imported as run %lld\n", file, (long long)id);
-		free(text);
 	}
 	store_close(s);
+	for (int i = 0; i < n; i++)
+		free(texts[i]);
+	free(texts);
+	free(lens);
 	return rc;
 }
 

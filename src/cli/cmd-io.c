@@ -127,11 +127,16 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	if (!rc && !c->set.njobs)
 		rc = cli_fail(EXIT_USAGE, "io: no job: give a job file or options such as --rw=randread "
 			      "--bs=4k --size=1g (see `fsbench io --help`)");
+	/* where each job may write (io/paths.c), before its size is taken
+	 * from a file it names */
+	for (int j = 0; !rc && j < c->set.njobs; j++)
+		if (io_where_check(&c->set.jobs[j], ".", false))
+			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
 	for (int j = 0; !rc && j < c->set.njobs; j++)
 		if (size_as_fio(&c->set, j))
 			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
 	for (int j = 0; !rc && j < c->set.njobs; j++)
-		if (io_options_validate(&c->set.jobs[j]))
+		if (io_options_validate(&c->set.jobs[j]) || io_files_check(&c->set.jobs[j], "."))
 			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
 	if (!rc && c->set.warnings[0])
 		fputs(c->set.warnings, stderr);
@@ -221,7 +226,7 @@ static int cmd_io(const struct cli_args *a)
 	clock_gettime(CLOCK_REALTIME, &wall);
 	memset(&disk, 0, sizeof(disk));
 	bool failed = false;
-	struct io_made made = { 0 };	/* removed when the last group is done */
+	struct io_made made = { .keep = c->keep };	/* removed when the last group is done */
 	int threads = 0;
 	for (int first = 0, last; first < c->set.njobs && rc == EXIT_OK; first = last) {
 		struct devstat da, db;

@@ -38,6 +38,8 @@ static int cmd_kernel(const struct cli_args *a)
 		return EXIT_OK;
 	}
 	if (!strcmp(what, "fetch") && cli_npos(a) <= 2) {
+		if (cli_npos(a) == 2 && vm_kernel_version_check(cli_pos(a, 1)))
+			return cli_fail(EXIT_USAGE, "kernel fetch: %s", error_get());
 		if (cli_has(a, "if-missing") && n > 0)
 			return EXIT_OK;
 		if (vm_kernel_fetch(cli_npos(a) == 2 ? cli_pos(a, 1) : NULL, got, sizeof(got)))

@@ -135,8 +135,9 @@ static int list_runs(const char *db)
 {
 	struct store *s;
 
-	if (cli_open_store_readonly(db, &s))
-		return cli_fail(EXIT_FAIL, "%s", error_get());
+	int opened = cli_open_store_readonly(db, &s);
+	if (opened)
+		return cli_fail(opened == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
 	printf("%5s  %-19s  %-11s  %-16s  %-24s  %s\n", "RUN", "STARTED", "STATUS", "LABEL",
 	       "TARGETS", "TESTS");
 	int rc = store_list_runs(s, print_run, NULL);

@@ -77,7 +77,8 @@ static int cmd_manpage(const struct cli_args *a)
 {
 	const struct cmd_entry *const *cmds = cli_commands();
 
-	(void)a;
+	if (cli_npos(a))
+		return cli_fail(EXIT_USAGE, "manpage: takes no arguments");
 	printf(".TH FSBENCH 1 \"\" \"fsbench %s\" \"User Commands\"\n", fsbench_version);
 	fputs(".SH NAME\nfsbench \\- compare filesystems with faithful standard workloads\n"
 	      ".SH SYNOPSIS\n.B fsbench\n.I COMMAND\n[\\fIARGS\\fR]\n.br\n"

@@ -27,8 +27,11 @@ static int cmd_report(const struct cli_args *a)
 
 	if (n < 1)
 		return cli_fail(EXIT_USAGE, "report: which run? (e.g. `fsbench report last --html r.html`)");
-	if (cli_open_store_readonly(db, &s))
-		return cli_fail(EXIT_FAIL, "%s", error_get());
+	if (cli_output_check("--html", html) || cli_output_check("--markdown", md))
+		return cli_fail(EXIT_USAGE, "report: %s", error_get());
+	int opened = cli_open_store_readonly(db, &s);
+	if (opened)
+		return cli_fail(opened == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
 	struct result **runs = calloc((size_t)n, sizeof(*runs));
 	int code = runs ? 0 : (error_set("out of memory"), EXIT_FAIL);
 	for (int i = 0; i < n && !code; i++) {

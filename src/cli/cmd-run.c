@@ -24,11 +24,13 @@
 #include "../vm/vm.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char run_about[] =
@@ -131,7 +133,7 @@ static int count_arg(const char *opt, const char *v, int min, int max, int *out)
 {
 	int64_t n;
 
-	if (parse_int(v, &n) || n < min || n > max)
+	if (parse_decimal(v, &n) || n < min || n > max)
 		return error_set("%s: bad value '%s' (a whole number from %d to %d)",
 				 opt, v, min, max);
 	*out = (int)n;
@@ -207,8 +209,20 @@ static int add_suite(struct run_cli *c)
 
 	if (suite_load(c->suite_name, c->scale, &c->suite))
 		return -1;
+	/* (and no memcpy from a suite that holds none) */
+	if (!c->suite.ntests && c->suite.nskipped)
+		return error_set("suite %s has no runnable test: %s%s", c->suite.name,
+				 c->suite.skipped[0], c->suite.nskipped > 1 ? " (and more)" : "");
+	if (!c->suite.ntests)
+		return error_set("suite %s has no runnable test", c->suite.name);
 	for (int i = 0; i < c->suite.nskipped; i++)
 		fprintf(stderr, "fsbench: suite %s: skipping %s\n", c->suite.name, c->suite.skipped[i]);
+	/* its filesystems are checked whether or not they are used */
+	struct fs_spec specs[MAX_TARGETS];
+	int nspecs = 0;
+	if (c->suite.filesystems[0] &&
+	    fs_spec_split(c->suite.filesystems, specs, MAX_TARGETS, &nspecs))
+		return error_prefix("suite %s: filesystems", c->suite.name);
 	all = realloc(rq->tests, sizeof(*all) * (size_t)(rq->ntests + c->suite.ntests + 1));
 	if (!all)
 		return error_set("out of memory");
@@ -220,11 +234,8 @@ static int add_suite(struct run_cli *c)
 	/* the suite's budget, unless the user gave one or fixed the runs */
 	if (c->suite.time_budget > 0 && !rq->opts.time_budget && !rq->opts.runs)
 		rq->opts.time_budget = c->suite.time_budget;
-	if (!rq->ntargets && c->suite.filesystems[0]) {
-		struct fs_spec specs[MAX_TARGETS];
-		int n = 0;
-		if (fs_spec_split(c->suite.filesystems, specs, MAX_TARGETS, &n))
-			return -1;
+	if (!rq->ntargets && nspecs) {
+		int n = nspecs;
 		struct vm_kernel k;
 		if (c->vm && vm_kernel_find(c->vmo.kernel, &k))
 			return -1;
@@ -434,8 +445,14 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 			return error_set("--fs-size: bad value '%s' (a size of at least 16M, e.g. 1G)", v);
 		c->prov.size = sz;
 	}
-	if ((v = cli_value(a, "image-dir")))
+	if ((v = cli_value(a, "image-dir"))) {
+		struct stat st;
+		int there = !stat(v, &st);
+		if (!there || !S_ISDIR(st.st_mode))
+			return error_set("--image-dir %s: %s", v, !there ?
+					 "no such directory (make it first)" : "not a directory");
 		c->prov.image_dir = v;
+	}
 	c->prov.device = cli_value(a, "device");
 	c->prov.force_format = cli_has(a, "force-format");
 	if (cli_has(a, "no-direct-io"))
@@ -456,8 +473,10 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	if ((v = cli_value(a, "scale"))) {
 		char *end;
 		c->scale = strtod(v, &end);
-		if (*end || !(c->scale > 0) || c->scale > 1000)
-			return error_set("--scale: bad value '%s' (a factor such as 0.1 or 2)", v);
+		/* Below 0.001 the sizes round to nothing a workload can run. */
+		if (end == v || *end || !(c->scale >= 0.001) || c->scale > 1000)
+			return error_set("--scale: bad value '%s' (a factor from 0.001 to 1000, "
+					 "such as 0.1 or 2)", v);
 	}
 	if ((v = cli_value(a, "runs")) && count_arg("--runs", v, 1, 1000, &rq->opts.runs))
 		return -1;
@@ -487,6 +506,9 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	c->csv = cli_value(a, "csv");
 	c->markdown = cli_value(a, "markdown");
 	c->html = cli_value(a, "html");
+	if (cli_output_check("--json", c->json) || cli_output_check("--csv", c->csv) ||
+	    cli_output_check("--markdown", c->markdown) || cli_output_check("--html", c->html))
+		return -1;
 	if (cli_has(a, "no-drop-caches"))
 		rq->opts.drop_caches = 0;
 	rq->opts.device_stats = !cli_has(a, "no-device-stats");
@@ -556,11 +578,31 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	} else if (c->prov.force_format) {
 		return error_set("--force-format applies only with --device");
 	}
+	if (c->prov.device && !vm_guest_job()) {	/* only looked at: checked again at setup */
+		char found[256];
+		if (device_check(c->prov.device, c->prov.force_format, found, sizeof(found)))
+			return -1;
+	}
 	if (!cli_value(a, "fs-size") && !c->prov.device && !vm_guest_job() && size_images(c))
 		return -1;
 	for (int i = 0; i < rq->ntargets; i++)
 		if (target_check_size(&rq->targets[i], c->prov.size))
 			return -1;
+	/* A directory target is the user's input, checked before the store
+	 * is opened (its setup only looks), as are two targets of one label. */
+	for (int i = 0; i < rq->ntargets; i++) {
+		for (int j = 0; j < i; j++)
+			if (!strcmp(rq->targets[j].label, rq->targets[i].label))
+				return error_set("two targets are labelled '%s': name them with "
+						 "--target LABEL=DIR", rq->targets[i].label);
+		if (!strcmp(rq->targets[i].ops->kind, "dir") && rq->targets[i].ops->setup(&rq->targets[i]))
+			return -1;
+	}
+	for (int t = 0; t < rq->ntests; t++)
+		for (int i = 0; i < rq->ntargets && rq->tests[t].wl->validate_target; i++)
+			if (!strcmp(rq->targets[i].ops->kind, "dir") &&
+			    rq->tests[t].wl->validate_target(rq->tests[t].params, rq->targets[i].spec))
+				return -1;
 	if (comm_size() > 1) {
 		for (int i = 0; i < rq->ntests; i++)
 			if (!(rq->tests[i].wl->flags & WL_MPI))
@@ -949,14 +991,16 @@ static int resume(const struct cli_args *a)
 			return cli_fail(EXIT_USAGE, "run --resume: the run's own arguments are used; "
 					"only --db, --quiet and --verbose may be given with it");
 	}
-	if (cli_open_store(db, &s))
-		return cli_fail(EXIT_FAIL, "%s", error_get());
+	int opened = cli_open_store(db, &s);
+	if (opened)
+		return cli_fail(opened == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
 	if ((code = cli_load_run(s, sel, 0, &r, &id))) {
 		store_close(s);
 		return cli_fail(code, "%s", error_get());
 	}
 	store_close(s);
-	if (strcmp(r->status, "interrupted") && strcmp(r->status, "running")) {
+	if (strcmp(r->status, "interrupted") && strcmp(r->status, "running") &&
+	    strcmp(r->status, "abandoned")) {
 		cli_fail(EXIT_USAGE, "run %lld is %s: only an interrupted run can be resumed",
 			 (long long)id, r->status);
 		result_free(r);
@@ -1053,9 +1097,9 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 		c.db = ":memory:";
 		c.json = c.csv = c.markdown = c.html = NULL;
 	}
-	if (cli_open_store(c.db, &c.store)) {
+	if ((rc = cli_open_store(c.db, &c.store))) {
 		free_cli(&c);
-		return cli_fail(EXIT_FAIL, "%s", error_get());
+		return cli_fail(rc == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
 	}
 	stop_install_signals();
 	state_cleanup_after_crash();

@@ -30,8 +30,9 @@ static int cmd_show(const struct cli_args *a)
 		return cli_fail(EXIT_USAGE, "show: bad --format '%s' (%s)", format, report_format_names());
 	if (cli_npos(a) > 1)
 		return cli_fail(EXIT_USAGE, "show: one run at a time (see `fsbench list runs`)");
-	if (cli_open_store_readonly(db, &s))
-		return cli_fail(EXIT_FAIL, "%s", error_get());
+	int opened = cli_open_store_readonly(db, &s);
+	if (opened)
+		return cli_fail(opened == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
 	int code = cli_load_run(s, cli_npos(a) ? cli_pos(a, 0) : "last", 0, &r, &id);
 	if (code) {
 		store_close(s);

@@ -229,9 +229,25 @@ int cli_open_store(const char *path, struct store **out)
 {
 	char def[PATH_MAX];
 
+	const char *given = path;
+
 	path = store_path(path, def, sizeof(def));
-	if (!path || mkdir_parents(path))
+	/* the default's directories are fsbench's to make; a --db in a
+	 * directory that is not there is a typo, said as `list` says it */
+	if (!path || (!given && mkdir_parents(path)))
 		return -1;
+	if (given && strcmp(given, ":memory:")) {
+		char dir[PATH_MAX], *slash;
+		struct stat st;
+		snprintf(dir, sizeof(dir), "%s", path);
+		slash = strrchr(dir, '/');
+		if (slash) {
+			*slash = 0;
+			if (stat(dir[0] ? dir : "/", &st) || !S_ISDIR(st.st_mode))
+				return error_set("--db %s: no directory %s (make it first)", given,
+						 dir[0] ? dir : "/"), -2;
+		}
+	}
 	return store_open(path, out);
 }
 
@@ -240,7 +256,37 @@ int cli_open_store_readonly(const char *path, struct store **out)
 	char def[PATH_MAX];
 
 	path = store_path(path, def, sizeof(def));
-	return path ? store_open_readonly(path, out) : -1;
+	return path ? store_open_readonly(path, out) : -1;	/* -2: no store there */
+}
+
+int cli_output_check(const char *opt, const char *file)
+{
+	char dir[PATH_MAX], *slash;
+	struct stat st;
+
+	if (!file || !strcmp(file, "-"))
+		return 0;
+	if (!*file)
+		return error_set("%s: give a file name (or - for stdout)", opt);
+	if (!lstat(file, &st)) {
+		if (S_ISLNK(st.st_mode))
+			return error_set("%s %s: it is a symbolic link; fsbench writes only by a "
+					 "file's own name", opt, file);
+		if (!S_ISREG(st.st_mode))
+			return error_set("%s %s: it is a %s, not a file", opt, file,
+					 S_ISDIR(st.st_mode) ? "directory" : "special file");
+		return 0;
+	}
+	if (strlen(file) >= sizeof(dir))
+		return error_set("%s: file name too long", opt);
+	snprintf(dir, sizeof(dir), "%s", file);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return 0;
+	slash[slash == dir ? 1 : 0] = '\0';
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return error_set("%s %s: no directory %s (make it first)", opt, file, dir);
+	return 0;
 }
 
 FILE *cli_output_open(const char *file)
@@ -314,7 +360,7 @@ int cli_find_run(struct store *s, const char *sel, int by_label, int64_t *id)
 			return -1;
 		return *id ? 0 : error_set("no stored runs yet (run `fsbench run` first)");
 	}
-	if (parse_int(sel, &n) || n < 1)
+	if (parse_decimal(sel, &n) || n < 1)
 		return error_set("bad run '%s' (a run number from `fsbench list runs`, or last)", sel);
 	*id = n;
 	return 0;

@@ -63,6 +63,8 @@ static int dispatch(int argc, char **argv)
 		return EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version") || !strcmp(argv[1], "-V")) {
+		if (argc > 2)
+			return cli_fail(EXIT_USAGE, "%s takes no arguments", argv[1]);
 		printf("fsbench %s (%s)\n", fsbench_version,
 		       comm_available() ? "with MPI: run ior and mdtest under mpirun"
 					: "built without OpenMPI: no MPI runs");

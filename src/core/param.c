@@ -32,6 +32,13 @@ int parse_int(const char *s, int64_t *out)
 	return 0;
 }
 
+int parse_decimal(const char *s, int64_t *out)
+{
+	if (!s || !*s || s[strspn(s, "0123456789")])
+		return -1;
+	return parse_int(s, out);	/* digits only: base 10, overflow refused */
+}
+
 /* Sizes use binary multiples, as fs_mark, fio and bonnie++ users expect:
  * 4k = 4096.  "KiB"/"KB"/"k" all mean 1024. */
 int parse_size(const char *s, uint64_t *out)

@@ -74,6 +74,9 @@ int params_check_table(const struct param_def *defs, size_t obj_size);
 
 /* Stand-alone value parsers, shared by the CLI (--fs-size, --max-runs...). */
 int parse_size(const char *s, uint64_t *out);
+/* A plain decimal count: digits only (no sign, no 0x, no spaces), as a
+ * run number or a repetition count is written. */
+int parse_decimal(const char *s, int64_t *out);
 int parse_int(const char *s, int64_t *out);
 /* At most DURATION_MAX seconds (a year). */
 #define DURATION_MAX (366.0 * 86400)

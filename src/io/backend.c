@@ -1854,7 +1854,8 @@ int io_run_jobs(struct io_run *run)
 	if (!jobs)
 		return error_set("out of memory");
 	for (; opened < njobs; opened++) {
-		if (io_job_open_at(&run->jobs[opened], run->dir, threads, &jobs[opened])) {
+		if (io_job_open_at(&run->jobs[opened], run->dir, threads, jobs, opened, run->made,
+				   &jobs[opened])) {
 			rc = -1;
 			break;
 		}
@@ -1874,7 +1875,7 @@ int io_run_jobs(struct io_run *run)
 		if (io_write_logs(jobs[j]) && !rc)
 			rc = -1;
 	for (int j = 0; j < opened; j++) {
-		if (run->keep)
+		if (run->keep && !run->made)
 			for (int i = 0; i < jobs[j]->nthreads; i++)
 				for (int k = 0; k < jobs[j]->threads[i].nfiles; k++)
 					jobs[j]->threads[i].files[k].created = false;

@@ -34,6 +34,7 @@ struct io_file {
 	uint64_t dev, ino;
 	uint64_t op_pass;	/* file-operation engines: the pass (from 1) of its last */
 	uint64_t pos[IO_DIRS];	/* sequential position per direction */
+	int rel;		/* where in path the part beneath the job's dir starts (-1: none) */
 	char path[4096];
 };
 

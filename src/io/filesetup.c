@@ -28,30 +28,6 @@
 
 /* --- open, lay out, close ------------------------------------------------ */
 
-static int make_path(const struct io_job *job, int thread, int file, char *buf, size_t len)
-{
-	const struct io_options *o = &job->o;
-	char dir[4096], name[PARAM_STR_MAX + 64];
-
-	if (o->directory[0] == '/')
-		str_copy(dir, sizeof(dir), o->directory);
-	else if (o->directory[0])
-		snprintf(dir, sizeof(dir), "%s/%s", job->dir, o->directory);
-	else
-		str_copy(dir, sizeof(dir), job->dir);
-	if (o->filename[0] && job->nfiles == 1)
-		snprintf(name, sizeof(name), "%s", o->filename);
-	else if (o->filename[0])
-		snprintf(name, sizeof(name), "%s.%d", o->filename, file);
-	else if (io_file_name(o, thread, file, name, sizeof(name)))
-		return -1;
-	if (name[0] == '/')
-		str_copy(buf, len, name);
-	else if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
-		return error_set("path too long: %s/%s", dir, name);
-	return 0;
-}
-
 static int write_all(int fd, const void *buf, size_t len, off_t at)
 {
 	size_t done = 0;
@@ -105,6 +81,39 @@ static int fill_file(struct io_thread *t, int fd, struct io_file *f,
 	return fsync(fd) ? error_errno("fsync %s", f->path) : 0;
 }
 
+/* open(2) of f, by paths.c's rule: beneath the job's directory with no
+ * symbolic link on the way, or (a path the user let out) not through a
+ * final symbolic link.  -1 with errno. */
+static int open_file(const struct io_job *job, const struct io_file *f, int flags, mode_t mode)
+{
+	flags |= O_NOFOLLOW | O_CLOEXEC;
+	if (f->rel < 0)
+		return open(f->path, flags, mode);
+	return io_open_beneath(job->dir, f->path + f->rel, flags, mode);
+}
+
+/* st is a file this command made: by this job (a file its threads share),
+ * by a job beside it in the same run, or by an earlier run of the same
+ * command (job->made). */
+static bool made_here(const struct io_job *job, const struct stat *st)
+{
+	uint64_t dev = (uint64_t)st->st_dev, ino = (uint64_t)st->st_ino;
+
+	for (int i = 0; job->made && i < job->made->n; i++)
+		if (job->made->f[i].dev == dev && job->made->f[i].ino == ino)
+			return true;
+	for (int p = -1; p < job->npeers; p++) {
+		const struct io_job *q = p < 0 ? job : job->peers[p];
+		for (int i = 0; q && q->threads && i < q->nthreads; i++)
+			for (int k = 0; q->threads[i].files && k < q->threads[i].nfiles; k++) {
+				const struct io_file *g = &q->threads[i].files[k];
+				if (g->created && g->dev == dev && g->ino == ino)
+					return true;
+			}
+	}
+	return false;
+}
+
 /* Create the file if needed and give it the bytes the job will use. */
 static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 {
@@ -113,18 +122,37 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 	struct stat st;
 	int fd;
 
-	/* Never through a symlink, and a file that was there before is
-	 * used only if it is a plain file of ours or the job named it:
-	 * fsbench runs as root in directories others can write to. */
+	/* paths.c's rule: made exclusively, never through a symlink (nor
+	 * out of the job's directory for a relative path), and a file that
+	 * was there before the job (not made by it or by an earlier job of
+	 * the same command) is only read, unless allow_existing_write:
+	 * fsbench runs as root where others write. */
 	fd = -1;
+	if (f->rel < 0 && !o->allow_existing_write && io_in_root(f->path) &&
+	    access(f->path, F_OK))
+		return error_set("%s would be made in /: fsbench io makes no files there", f->path);
 	if (o->allow_file_create)
-		fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		fd = open_file(job, f, O_RDWR | O_CREAT | O_EXCL, 0644);
 	if (fd >= 0)
 		f->created = true;
-	else if (!o->allow_file_create || errno == EEXIST)
-		fd = open(f->path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	else if (!o->allow_file_create || errno == EEXIST) {
+		/* looked at (O_PATH: no device or FIFO opened) before it is used */
+		int pfd = open_file(job, f, O_PATH, 0);
+		if (pfd >= 0) {
+			int ok = !fstat(pfd, &st);
+			close(pfd);
+			if (!ok)
+				return error_errno("stat %s", f->path);
+			if (!made_here(job, &st) && io_existing_check(o, f->path, &st, need))
+				return -1;
+			fd = open_file(job, f, O_RDWR, 0);
+		}
+	}
 	if (fd < 0 && errno == ELOOP)
-		return error_set("%s is a symbolic link: fsbench io does not follow one", f->path);
+		return error_set("%s: a symbolic link is on the way: fsbench io does not follow one",
+				 f->path);
+	if (fd < 0 && errno == EXDEV)
+		return error_set("%s would leave the directory the job runs in", f->path);
 	if (fd < 0 && errno == ENOENT && !o->allow_file_create)
 		return error_set("%s does not exist: file creation disallowed by "
 				 "allow_file_create=0 (as fio)", f->path);
@@ -135,15 +163,9 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 		return error_set("%s is not a regular file: fsbench io works on files (use `fsbench "
 				 "run --device` for a device)", f->path);
 	}
-	if (f->created) {
-		f->dev = (uint64_t)st.st_dev;
-		f->ino = (uint64_t)st.st_ino;
-	}
-	if (!f->created && !o->filename[0] && (st.st_nlink != 1 || st.st_uid != geteuid())) {
-		close(fd);
-		return error_set("%s was there before and is not a plain file of uid %d: name it "
-				 "with filename= to use it, or remove it", f->path, (int)geteuid());
-	}
+	/* what open_for_io must find again under the name */
+	f->dev = (uint64_t)st.st_dev;
+	f->ino = (uint64_t)st.st_ino;
 	/* fio writes the file whole for a job that reads, and with overwrite */
 	if ((io_has_reads(o) || o->overwrite) && (uint64_t)st.st_size < need) {
 		/* verify needs headers in every block: a short file is
@@ -229,7 +251,16 @@ static int open_for_io(struct io_job *job, struct io_file *f)
 {
 	int flags = open_flags(&job->o, job->ops);
 
+	struct stat st;
+
 	f->fd = open(f->path, flags);
+	if (f->fd >= 0 && (fstat(f->fd, &st) || (uint64_t)st.st_dev != f->dev ||
+			   (uint64_t)st.st_ino != f->ino)) {
+		close(f->fd);
+		f->fd = -1;
+		return error_set("%s is no longer the file fsbench laid out: another took its name",
+				 f->path);
+	}
 	if (f->fd >= 0)
 		return 0;
 	if (errno == EINVAL && (flags & O_DIRECT))
@@ -456,7 +487,7 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 		/* fio's offset_increment: each thread of the job its own region */
 		f->base = sat_add(o->offset, sat_mul(o->offset_increment, (uint64_t)id));
 		f->size = job->per_file;
-		if (make_path(job, id, k, f->path, sizeof(f->path)))
+		if (io_job_path(o, job->dir, id, k, f->path, sizeof(f->path), &f->rel))
 			return -1;
 	}
 	return 0;
@@ -477,8 +508,13 @@ static int set_up_file(struct io_job *job, struct io_thread *t, struct io_file *
 		return 0;
 	}
 	/* a shared file once, unless each thread has its region of it */
-	if ((thread == 0 || !job->o.filename[0] || job->o.offset_increment) && lay_out(job, t, f))
-		return -1;
+	if (thread == 0 || !job->o.filename[0] || job->o.offset_increment) {
+		if (lay_out(job, t, f))
+			return -1;
+	} else {	/* the first thread's file, laid out by it */
+		f->dev = job->threads[0].files[f->index].dev;
+		f->ino = job->threads[0].files[f->index].ino;
+	}
 	if (job->ops->flags & ENGINE_FILE_OP)
 		return 0;
 	return open_for_io(job, f);
@@ -510,7 +546,7 @@ int io_made_remove(struct io_made *m)
 	int rc = 0;
 
 	for (int i = 0; i < m->n; i++) {
-		if (unlink_ours(m->f[i].path, m->f[i].dev, m->f[i].ino) && !rc)
+		if (!m->keep && unlink_ours(m->f[i].path, m->f[i].dev, m->f[i].ino) && !rc)
 			rc = error_errno("removing %s", m->f[i].path);
 		free(m->f[i].path);
 	}
@@ -580,10 +616,11 @@ void io_job_close(struct io_job *job)
 
 int io_job_open(const struct io_options *o, const char *dir, struct io_job **out)
 {
-	return io_job_open_at(o, dir, 0, out);
+	return io_job_open_at(o, dir, 0, NULL, 0, NULL, out);
 }
 
 int io_job_open_at(const struct io_options *o, const char *dir, int first_thread,
+		   struct io_job *const *peers, int npeers, const struct io_made *made,
 		   struct io_job **out)
 {
 	struct io_job *job;
@@ -597,6 +634,9 @@ int io_job_open_at(const struct io_options *o, const char *dir, int first_thread
 		return error_set("out of memory");
 	job->o = *o;
 	job->first_thread = first_thread;
+	job->peers = peers;
+	job->npeers = npeers;
+	job->made = made;
 	str_copy(job->dir, sizeof(job->dir), dir);
 	job->ops = engine_at(o->ioengine);
 	if (!job->ops) {

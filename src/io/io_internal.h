@@ -71,6 +71,12 @@ struct io_job {
 	int nss;
 	struct ss_spec ss_spec;		/* ss=, parsed once by io_ss_start */
 	unsigned runs;			/* io_job_run calls so far */
+	/* what the same command made before this job (paths.c's rule lets
+	 * a job write those): the run's other jobs opened before it, and
+	 * the earlier runs' files */
+	struct io_job *const *peers;
+	int npeers;
+	const struct io_made *made;
 };
 
 /* End a thread as at its runtime's end (exitall, steady state). */
@@ -84,8 +90,10 @@ static inline void io_terminate(struct io_thread *t)
  * at io_job_close.  0, or -1 with the error set. */
 int io_job_hand_over(struct io_job *job, struct io_made *m);
 /* filesetup.c: io_job_open for a job of a run whose earlier jobs have
- * first_thread threads in all (io_thread.seq). */
+ * first_thread threads in all (io_thread.seq), npeers of them opened
+ * before it, after the earlier runs' made. */
 int io_job_open_at(const struct io_options *o, const char *dir, int first_thread,
+		   struct io_job *const *peers, int npeers, const struct io_made *made,
 		   struct io_job **out);
 /* filesetup.c: a file-operation job's files as io_job_open left them,
  * for another repetition: filecreate's removed, filedelete's laid out
@@ -100,6 +108,13 @@ int io_thread_own_files(struct io_thread *t);
 /* logs.c: the job's write_lat_log / write_bw_log / write_iops_log files,
  * numbered on from the previous job's as fio numbers them. */
 int io_write_logs(const struct io_job *job);
+
+/* path's directory is the root directory, however it is spelled: fsbench
+ * io makes no file there (paths.c). */
+bool io_in_root(const char *path);
+/* paths.c: open rel under dir, never through a symbolic link or out of
+ * dir (openat2's RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS); -1 with errno. */
+int io_open_beneath(const char *dir, const char *rel, int flags, mode_t mode);
 
 /* rules.c */
 bool io_is_direct(const struct io_options *o);

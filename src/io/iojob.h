@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sched.h>
+#include <sys/stat.h>
 
 #include "engine.h"
 #include "../core/histogram.h"
@@ -184,6 +185,7 @@ struct io_options {
 	double ss_dur, ss_ramp;
 	bool overwrite;
 	bool allow_file_create;
+	bool allow_existing_write;
 	char filename_format[PARAM_STR_MAX];
 	int continue_on_error;
 	char ignore_error[PARAM_STR_MAX];
@@ -275,6 +277,26 @@ int io_file_name(const struct io_options *o, int copy, int file, char *buf, size
  * ':' list of errno names or numbers; a list given makes its type go on).
  * 0, or -1 with the error set. */
 int io_errors(const struct io_options *o, struct io_errors *e);
+
+/* paths.c: where a job may write (the rule is said there).  Whether its
+ * directory=, filename= and file names stay beneath the directory it runs
+ * in (run: the target, always; io: unless allow_existing_write), and,
+ * given base, no symbolic link is on the way.  0, or -1 with the error set. */
+int io_where_check(const struct io_options *o, const char *base, bool run);
+/* The job writes, trims or overwrites what it works on. */
+bool io_job_modifies(const struct io_options *o);
+/* Whether the job may use path, which was there before it (st its lstat):
+ * read a regular file long enough (need bytes), nothing more without
+ * allow_existing_write.  0, or -1 with the error set. */
+int io_existing_check(const struct io_options *o, const char *path, const struct stat *st,
+		      uint64_t need);
+/* The path of copy thread's file-th file of a job run in dir; *rel is the
+ * offset in buf of the part beneath dir (-1: not beneath it). */
+int io_job_path(const struct io_options *o, const char *dir, int thread, int file, char *buf,
+		size_t len, int *rel);
+/* Every file of the job in dir, as it is now: io_where_check and, for each
+ * that is there, io_existing_check: the refusal before any I/O. */
+int io_files_check(const struct io_options *o, const char *dir);
 
 /* Checks across options (bsrange syntax, verify with bsrange, ...). */
 int io_options_validate(const struct io_options *o);
@@ -550,8 +572,9 @@ void io_result_merge(struct io_result *dst, const struct io_result *src);
 struct io_made {
 	int n, cap;
 	struct io_made_file { char *path; uint64_t dev, ino; } *f;
+	bool keep;	/* --keep: kept, listed only so later jobs may write them */
 };
-/* Remove them, empty the list; 0, or -1 with the error set when one
+/* Remove them (unless keep), empty the list; 0, or -1 with the error set when one
  * could not be removed (the rest still are). */
 int io_made_remove(struct io_made *m);
 

@@ -204,6 +204,11 @@ const struct param_def io_option_defs[] = {
 	  "counts the ones continue_on_error goes past" },
 	{ "allow_file_create", PT_BOOL, P(allow_file_create), "1", 0, 0, NULL,
 	  "0: a missing file is an error, as fio's (the job uses only files already there)" },
+	{ "allow_existing_write", PT_BOOL, P(allow_existing_write), "0", 0, 0, NULL,
+	  "RISK OF DATA LOSS: 1 lets this job write to, extend or trim files that were there "
+	  "before it, through a symbolic link, and in /; without it fsbench writes only files it "
+	  "made, and refuses the job before any I/O (fsbench io only: a run never leaves its "
+	  "target)" },
 	{ "zonemode", PT_ENUM, P(zonemode), "none", 0, 0, ZONEMODE_CHOICES,
 	  "strided: the I/O stays in a zone of zonerange bytes until zonesize bytes went there, "
 	  "then skips zoneskip bytes to the next zone, back to the start past the end (fio's; "

@@ -444,7 +444,8 @@ void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 	int n = 0;
 
 	const char *note = !strcmp(r->status, "failed") ? " (some tests failed)" :
-			   !strcmp(r->status, "interrupted") ? " (interrupted)" : "";
+			   !strcmp(r->status, "interrupted") ? " (interrupted)" :
+			   !strcmp(r->status, "abandoned") ? " (abandoned: its process died)" : "";
 
 	if (r->merged > 1) {	/* the systems are side by side above */
 		fprintf(f, "fsbench, %d runs merged (%s)\n\n", r->merged, r->label);

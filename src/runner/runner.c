@@ -9,6 +9,7 @@
 #include "../core/testhook.h"
 #include "../core/sysinfo.h"
 #include "../core/timing.h"
+#include "../targets/state.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,7 +17,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void runner_defaults(struct runner_opts *o)
@@ -700,9 +703,31 @@ static int record_setup(struct store *st, struct run_request *rq, int64_t run_id
 	return 0;
 }
 
+/* The run goes into the state file while it is 'running', so that when
+ * its process dies unseen (SIGKILL, power cut) `fsbench cleanup` marks it
+ * abandoned rather than leaving it running for ever.  *where is the key
+ * (empty when the store is no file, or could not be recorded: then only
+ * the marking is lost, not the run). */
+static void record_running(struct store *st, int64_t run_id, char *where)
+{
+	char id[24];
+	struct stat sb;
+
+	where[0] = '\0';
+	if (!strcmp(store_file(st), ":memory:") || !realpath(store_file(st), where) ||
+	    stat(where, &sb)) {
+		where[0] = '\0';
+		return;
+	}
+	snprintf(id, sizeof(id), "%lld", (long long)run_id);
+	if (state_add(STATE_RUN, where, id, sb.st_dev, sb.st_ino))
+		where[0] = '\0';
+}
+
 int runner_execute(struct store *st, struct run_request *rq,
 		   const struct runner_events *ev, int64_t *run_id, int *interrupted)
 {
+	char running[PATH_MAX] = "";
 	int64_t *target_ids = calloc((size_t)rq->ntargets, sizeof(int64_t));
 	char policy[256];
 	int failed = 0, rc = 0;
@@ -756,6 +781,7 @@ int runner_execute(struct store *st, struct run_request *rq,
 			goto out;
 		}
 	}
+	record_running(st, *run_id, running);
 	if (ev && ev->run_started)
 		ev->run_started(ev->arg, *run_id, cache_policy(&rq->opts, policy, sizeof(policy)));
 	struct run_clock clock = { calloc((size_t)rq->ntests + 1, sizeof(double)), 0, 0, now_ns(),
@@ -849,6 +875,8 @@ out:
 	if (store_finish_run(st, *run_id, *interrupted ? "interrupted" :
 				rc ? "failed" : failed ? "failed" : "complete"))
 		rc = -1;
+	if (running[0])
+		state_remove(STATE_RUN, running);
 	free(target_ids);
 	return rc ? -1 : failed;
 }

@@ -40,7 +40,7 @@ int test_spec_parse(const char *arg, struct test_spec *ts)
 	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
 
 	memset(ts, 0, sizeof(*ts));
-	if (n == 0 || n >= sizeof(head))
+	if (n == 0 || n >= sizeof(head) || (colon && !colon[1]))
 		return error_set("bad test '%s' (use NAME or NAME:key=value,...)", arg);
 	memcpy(head, arg, n);
 	head[n] = '\0';

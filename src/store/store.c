@@ -16,11 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct store {
 	sqlite3 *db;
 	char path[4096];
+	bool made;	/* store_open made the file and has not finished setting it up */
 };
 
 static const char schema[] =
@@ -133,7 +135,42 @@ static int whose(struct store *s)
 		return 1;
 	return error_set("%s is not an fsbench result store (another application's "
 			 "database): fsbench leaves it untouched; choose another with --db FILE",
-			 s->path);
+			 s->path), -2;
+}
+
+/* An existing path given as a store that cannot be one (a symlink, a
+ * directory, an empty file, a file that is no SQLite database): -2 with
+ * the error set, the user's mistake, refused before SQLite sees it. */
+static int not_a_store(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (lstat(path, &st))
+		return error_errno("cannot open result store %s", path), -2;
+	if (S_ISLNK(st.st_mode))
+		return error_set("%s is a symbolic link: fsbench opens a store only by its own name; "
+				 "choose another with --db FILE", path), -2;
+	if (!S_ISREG(st.st_mode))
+		return error_set("%s is a %s, not an fsbench result store: choose another with "
+				 "--db FILE", path, S_ISDIR(st.st_mode) ? "directory" : "special file"),
+		       -2;
+	if (st.st_size == 0)
+		return error_set("%s is an empty file, not an fsbench result store: fsbench leaves it "
+				 "untouched (remove it if a killed fsbench left it); choose another "
+				 "with --db FILE", path), -2;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("cannot open result store %s", path), -1;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n != (ssize_t)sizeof(head) || memcmp(head, magic, sizeof(magic)))
+		return error_set("%s is not an SQLite database, so not an fsbench result store: "
+				 "fsbench leaves it untouched; choose another with --db FILE", path), -2;
+	return 0;
 }
 
 static struct store *new_store(const char *path)
@@ -158,8 +195,21 @@ int store_open(const char *path, struct store **out)
 	/* Made here, not by SQLite, so that it is 0600 like the state file
 	 * (results name the machine's devices and paths) and never through
 	 * a planted symlink; SQLite gives its -wal and -shm the same mode. */
-	fd = strcmp(path, ":memory:") ? open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600)
-				       : -2;
+	bool made = false;	/* made here: removed again if the store cannot be set up */
+	fd = -2;
+	if (strcmp(path, ":memory:")) {
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		made = fd >= 0;
+		if (fd < 0 && errno == EEXIST) {
+			int no = not_a_store(path);
+			if (no) {
+				store_close(s);
+				return no;
+			}
+			fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		}
+	}
+	s->made = made;
 	if (fd == -1) {
 		error_errno("cannot open result store %s (choose another with --db FILE)", path);
 		store_close(s);
@@ -178,6 +228,10 @@ int store_open(const char *path, struct store **out)
 	sqlite3_busy_timeout(s->db, 5000);
 	/* Whose it is before anything is written, WAL mode included. */
 	kind = whose(s);
+	if (kind == -2) {
+		store_close(s);
+		return -2;
+	}
 	if (kind < 0)
 		goto fail;
 	if (exec(s, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
@@ -217,6 +271,7 @@ int store_open(const char *path, struct store **out)
 		goto fail;
 	}
 	*out = s;
+	s->made = false;
 	return 0;
 fail:
 	store_close(s);
@@ -244,18 +299,24 @@ int store_open_readonly(const char *path, struct store **out)
 
 	if (!s)
 		return -1;
-	if (access(path, F_OK)) {
+	if (access(path, F_OK) && errno == ENOENT) {
 		error_errno("no result store %s (fsbench run creates it; or give --db FILE)", path);
 		store_close(s);
-		return -1;
+		return -2;
+	}
+	if ((v = not_a_store(path))) {
+		store_close(s);
+		return v;
 	}
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW, NULL) ==
 		    SQLITE_OK)
 		kind = whose(s);
 	else
-		kind = -2;
-	if (kind == -1 && strstr(error_get(), "not an fsbench"))
-		goto fail;
+		kind = -3;	/* try it as immutable below */
+	if (kind == -2) {	/* another application's */
+		store_close(s);
+		return -2;
+	}
 	if (kind < 0) {
 		/* A WAL database on a read-only file or mount cannot make its
 		 * -shm file: read it as immutable, which needs none. */
@@ -270,13 +331,18 @@ int store_open_readonly(const char *path, struct store **out)
 			goto fail;
 		}
 		kind = whose(s);
+		if (kind == -2) {
+			store_close(s);
+			return -2;
+		}
 		if (kind < 0)
 			goto fail;
 	}
 	sqlite3_busy_timeout(s->db, 5000);
 	if (kind == 0) {
 		error_set("result store %s is empty (fsbench run fills it)", path);
-		goto fail;
+		store_close(s);
+		return -2;
 	}
 	if (user_version(s, &v))
 		goto fail;
@@ -299,6 +365,14 @@ void store_close(struct store *s)
 	if (!s)
 		return;
 	sqlite3_close(s->db);
+	if (s->made) {	/* a store that could not be set up leaves nothing */
+		char side[4096 + 8];
+		unlink(s->path);
+		snprintf(side, sizeof(side), "%s-wal", s->path);
+		unlink(side);
+		snprintf(side, sizeof(side), "%s-shm", s->path);
+		unlink(side);
+	}
 	free(s);
 }
 
@@ -419,6 +493,29 @@ int store_finish_run(struct store *s, int64_t run_id, const char *status)
 	bind_text(st, 2, status);
 	sqlite3_bind_int64(st, 3, run_id);
 	return step_done(s, st, "finishing the run");
+}
+
+int store_abandon_run(struct store *s, int64_t run_id, int *changed)
+{
+	sqlite3_stmt *st;
+	char now[32];
+
+	*changed = 0;
+	wallclock_text(now, sizeof(now));
+	if (prepare(s, "UPDATE run SET finished=?, status='abandoned' WHERE id=? AND status='running'",
+		    &st))
+		return -1;
+	bind_text(st, 1, now);
+	sqlite3_bind_int64(st, 2, run_id);
+	if (step_done(s, st, "marking the run abandoned"))
+		return -1;
+	*changed = sqlite3_changes(s->db) > 0;
+	return 0;
+}
+
+const char *store_file(const struct store *s)
+{
+	return s->path;
 }
 
 int store_add_sysfield(struct store *s, int64_t run_id, int ord,

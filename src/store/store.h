@@ -7,7 +7,8 @@
  * accounting.  The schema is versioned with PRAGMA user_version; the
  * journal is WAL; every sample is committed in its own transaction, so a
  * crash loses at most the sample being written, never half of one.  A run
- * is 'running' until finished as 'complete', 'failed' or 'interrupted'.
+ * is 'running' until finished as 'complete', 'failed' or 'interrupted', or
+ * until `fsbench cleanup` marks it 'abandoned' (its process died unseen).
  */
 #ifndef FSB_STORE_H
 #define FSB_STORE_H
@@ -23,11 +24,14 @@ struct store;
 
 /* Default path; fills buf.  Creates no directories. */
 int store_default_path(char *buf, unsigned len);
-/* Open (creating, mode 0600) fsbench's own store; any other non-empty
- * SQLite database is refused untouched (PRAGMA application_id). */
+/* Open (creating, mode 0600) fsbench's own store; anything else that is
+ * there (another application's SQLite database, PRAGMA application_id; an
+ * empty or non-SQLite file, a directory, a symlink) is refused untouched
+ * with -2, the user's mistake; -1 for any other failure. */
 int store_open(const char *path, struct store **out);
 /* For list, show, report and compare: never creates or changes a file,
- * and works on a read-only file or mount. */
+ * and works on a read-only file or mount.  -2 when path is no fsbench
+ * store (missing, or another program's file): the user's mistake. */
 int store_open_readonly(const char *path, struct store **out);
 int store_run_exists(struct store *s, int64_t run_id, int *exists);
 /* Mean wall seconds of the stored samples of a test with these exact
@@ -42,6 +46,12 @@ struct run_begin {
 };
 int store_begin_run(struct store *s, const struct run_begin *b, int64_t *run_id);
 int store_finish_run(struct store *s, int64_t run_id, const char *status);
+/* A run left 'running' by a process that is gone (SIGKILL, power cut):
+ * marked 'abandoned', finished now.  *changed is 0 when the run was no
+ * longer running (it finished, or another cleanup got there first). */
+int store_abandon_run(struct store *s, int64_t run_id, int *changed);
+/* The path the store was opened with. */
+const char *store_file(const struct store *s);
 /* An interrupted run continues (--resume): 'running' again. */
 int store_resume_run(struct store *s, int64_t run_id);
 /* One transaction around many writes (an import): what > 0 begins, 0
@@ -56,7 +66,8 @@ int store_set_times(struct store *s, int64_t run_id, const char *started, const 
 		    const char *status);
 /* A run exported as JSON (fsbench export; docs/result.schema.json) into
  * this store as a new run, all or nothing (import.c).  *existed = 1 and
- * *run_id = that run when it was imported before. */
+ * *run_id = that run when it was imported before.  s NULL: the document
+ * is only checked, so that a command can refuse it before making a store. */
 int store_import(struct store *s, const char *text, size_t len, int64_t *run_id, int *existed);
 int store_add_sysfield(struct store *s, int64_t run_id, int ord,
 		       const char *name, const char *value);

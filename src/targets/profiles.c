@@ -5,6 +5,7 @@
 #include "../core/exec.h"
 #include "../core/str.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,10 +146,32 @@ static const char *const refused_mount_opts[] = {
 	"X-mount.mkdir", "x-mount.mkdir", "helper", "source", "target", NULL,
 };
 
+/* A mount option is a word of letters, digits and "_-.:+=/@%"; anything
+ * else (a space, ';', a quote, a control character) is no option any
+ * filesystem takes, and mount would see it only after mkfs had run. */
+#define MOUNT_OPT_MAX 255
+
 static int check_mount_opt(const char *text, const char *opt)
 {
-	size_t n = strcspn(opt, "=");
+	size_t n = strcspn(opt, "="), len = strlen(opt);
 
+	if (len > MOUNT_OPT_MAX)
+		return error_set("--fs '%.40s...': mount option '%.20s...' is %zu characters "
+				 "(at most %d)", text, opt, len, MOUNT_OPT_MAX);
+	for (const char *c = opt; *c; c++) {
+		char what[24];
+		if (isalnum((unsigned char)*c) || strchr("_-.:+=/@%", *c))
+			continue;
+		if (isspace((unsigned char)*c) || !isprint((unsigned char)*c))
+			snprintf(what, sizeof(what), "%s", isspace((unsigned char)*c) ? "a space" :
+				 "a control character");
+		else
+			snprintf(what, sizeof(what), "'%c'", *c);
+		return error_set("--fs '%s': mount option '%.40s' has %s: options are letters, "
+				 "digits and _-.:+=/@%%", text, opt, what);
+	}
+	if (!n)
+		return error_set("--fs '%s': mount option '%s' has no name", text, opt);
 	for (int i = 0; refused_mount_opts[i]; i++)
 		if (strlen(refused_mount_opts[i]) == n && !strncmp(opt, refused_mount_opts[i], n))
 			return error_set("--fs '%s': mount option '%.*s' is not allowed: it would "
@@ -237,6 +260,8 @@ int fs_spec_parse(const char *text, struct fs_spec *spec)
 			str_copy(spec->mkfs_extra, sizeof(spec->mkfs_extra), w + 5);
 			last = "mkfs";
 		} else if (!strncmp(w, "mount=", 6)) {
+			if (!w[6])
+				return error_set("--fs '%s': mount= with no option", text);
 			if (append_opt(text, spec->options, sizeof(spec->options), w + 6))
 				return -1;
 			last = "mount";
@@ -284,6 +309,9 @@ int fs_spec_split(const char *list, struct fs_spec *specs, int max, int *n)
 			head[strcspn(head, ":")] = '\0';
 		}
 		if (!w || fs_profile_find(head)) {
+			if (w && strlen(w) >= sizeof(cur))
+				return error_set("--fs '%.40s...': one filesystem's spec is too long "
+						 "(at most %zu characters)", w, sizeof(cur) - 1);
 			if (cur[0]) {
 				if (*n >= max)
 					return error_set("--fs: at most %d filesystems", max);

@@ -178,7 +178,7 @@ int state_parse_line(const char *line, struct state_entry *e)
 	if (get_field(f[2], n[2], e->kind, sizeof(e->kind)) ||
 	    (strcmp(e->kind, STATE_DIR) && strcmp(e->kind, STATE_LOOP) &&
 	     strcmp(e->kind, STATE_MOUNT) && strcmp(e->kind, STATE_CGROUP) &&
-	     strcmp(e->kind, STATE_PROC)))
+	     strcmp(e->kind, STATE_PROC) && strcmp(e->kind, STATE_RUN)))
 		return error_set("state entry: unknown kind");
 	if (get_field(f[3], n[3], e->arg, sizeof(e->arg)) || e->arg[0] != '/')
 		return error_set("state entry: bad path");
@@ -646,9 +646,23 @@ static enum state_outcome undo_process(const struct state_entry *e, char *why, s
 	return STATE_REMOVED;
 }
 
+static enum state_outcome (*run_closer)(const struct state_entry *e, char *why, size_t len);
+
+void state_set_run_closer(enum state_outcome (*close)(const struct state_entry *e, char *why,
+						     size_t len))
+{
+	run_closer = close;
+}
+
 static enum state_outcome undo(const struct state_entry *e, char *why, size_t len)
 {
 	why[0] = '\0';
+	if (!strcmp(e->kind, STATE_RUN)) {
+		if (run_closer)
+			return run_closer(e, why, len);
+		snprintf(why, len, "no store to mark it in");
+		return STATE_LEFT_ALONE;
+	}
 	if (!strcmp(e->kind, STATE_MOUNT))
 		return undo_mount(e, why, len);
 	if (!strcmp(e->kind, STATE_LOOP))

@@ -36,6 +36,8 @@
 #define STATE_CGROUP "cgroup"	/* a cgroup directory */
 #define STATE_PROC "process"	/* a process: ARG "/proc/PID", ARG2 its executable,
 				 * DEV its start time (so a reused pid is not it) */
+#define STATE_RUN "run"		/* a run in a result store: ARG the store's absolute
+				 * path, ARG2 the run's number, DEV INO the store's */
 
 struct state_entry {
 	long pid;
@@ -55,6 +57,11 @@ int state_leftovers(void);
 
 /* What cleanup did with one entry. */
 enum state_outcome { STATE_REMOVED, STATE_GONE, STATE_LEFT_ALONE, STATE_FAILED };
+/* How cleanup closes a run whose process is gone: the store is a layer
+ * above, so its command registers this (without it a run entry is left
+ * alone and dropped). */
+void state_set_run_closer(enum state_outcome (*close)(const struct state_entry *e, char *why,
+						     size_t len));
 /* Undo every leftover, newest first; reports each through fn with the
  * reason where it was left alone or failed.  Returns the number that
  * failed (left-alone entries are not failures), -1 if the state file

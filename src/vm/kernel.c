@@ -8,6 +8,7 @@
 #include "../targets/target.h"
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -348,20 +349,34 @@ static int mkdirs(const char *path)
 	return 0;
 }
 
+int vm_kernel_version_check(const char *v)
+{
+	size_t n = strlen(v);
+
+	/* Debian's: 6.1.0-57-amd64; it names a package and a directory */
+	if (!n || n >= 100 || !isdigit((unsigned char)v[0]) ||
+	    v[strspn(v, "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.+~-")])
+		return error_set("bad kernel version '%.100s%s' (a Debian kernel's, such as "
+				 "6.1.0-57-amd64)", v, n >= 100 ? "..." : "");
+	return 0;
+}
+
 int vm_kernel_fetch(const char *version, char *got, size_t len)
 {
 	char dir[PATH_MAX], ver[128], pkg[160], work[PATH_MAX], unpack[PATH_MAX + 16],
 		final[PATH_MAX + 160], deb[PATH_MAX + 300], out[8192];
 	int rc = -1;
 
+	if (version && vm_kernel_version_check(version))
+		return -1;
 	if (vm_kernel_cache_dir(dir, sizeof(dir)) || mkdirs(dir))
 		return -1;
 	if (version)
 		str_copy(ver, sizeof(ver), version);
 	else if (default_version(ver, sizeof(ver)))
 		return -1;
-	if (!ver[0] || strchr(ver, '/') || strchr(ver, ' ') || ver[0] == '.' || ver[0] == '-')
-		return error_set("kernel fetch: bad version '%s'", ver);
+	if (vm_kernel_version_check(ver))
+		return -1;
 	str_copy(got, len, ver);
 	snprintf(final, sizeof(final), "%s/%s", dir, ver);
 	if (is_dir(final)) {

@@ -31,6 +31,9 @@ int vm_kernel_find(const char *want, struct vm_kernel *k);
 int vm_kernel_list(char (*versions)[128], int max);
 /* The version string a bzImage carries in its setup header. */
 int vm_kernel_image_version(const char *vmlinuz, char *out, size_t len);
+/* A version fsbench may name a package and a cache directory after:
+ * 0, or -1 with the error set. */
+int vm_kernel_version_check(const char *v);
 /* Download (apt-get download) and unpack the Debian kernel package for
  * `version` ("6.1.0-57-amd64"; NULL: what linux-image-amd64 depends on)
  * into the cache.  Prints what it does on stderr. */

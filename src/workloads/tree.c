@@ -606,6 +606,35 @@ static int tree_run(struct wl_ctx *ctx, double *values)
 	return rc;
 }
 
+/* cache= on the filesystem of a --target DIR: refused at parse time (the
+ * same rule tree_prepare applies to every target once it is made).  A
+ * cache directory not made yet is judged by the nearest one that is. */
+static int tree_validate_target(const void *params, const char *dir)
+{
+	const struct tree_params *p = params;
+	char probe[sizeof(p->cache)];
+	struct stat a, b;
+	char *slash;
+
+	if (!p->cache[0])
+		return 0;
+	snprintf(probe, sizeof(probe), "%s", p->cache);
+	while (stat(probe, &a)) {
+		if (!strcmp(probe, ".") || !strcmp(probe, "/"))
+			return 0;
+		if (!(slash = strrchr(probe, '/')))
+			snprintf(probe, sizeof(probe), ".");
+		else if (slash == probe)
+			probe[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if (!stat(dir, &b) && a.st_dev == b.st_dev)
+		return error_set("tree: cache=%s is on the filesystem under test (target %s): set "
+				 "cache= to a directory on another filesystem", p->cache, dir);
+	return 0;
+}
+
 const struct workload wl_tree = {
 	.name = "tree",
 	.summary = "seed 001: tar restore, cp -r + sync, read back (verified), delete; s and MB/s per phase",
@@ -615,6 +644,7 @@ const struct workload wl_tree = {
 	.metrics = tree_metrics_tab,
 	.nmetrics = 4 * NPHASES,
 	.presets = tree_presets,
+	.validate_target = tree_validate_target,
 	.space_needed = tree_space,
 	.describe = tree_describe,
 	.prepare = tree_prepare,

@@ -81,6 +81,10 @@ struct workload {
 
 	/* Cross-parameter checks beyond the table's bounds (optional). */
 	int (*validate)(const void *params);
+	/* Checks against a target directory known before the run (--target
+	 * DIR), so that what setup would refuse is a usage error, refused
+	 * before anything is made (optional). */
+	int (*validate_target)(const void *params, const char *dir);
 	/* Bytes the workload may occupy at once, checked against free space. */
 	uint64_t (*space_needed)(const void *params);
 	/* Chart subtitle for these parameters: "Test: 1000 Files, 1MB Size". */

@@ -1,5 +1,6 @@
 /* fuzz_fsspec.c: --fs lists ("ext4,btrfs:compress=zstd,label=z") and the
- * mkfs= safety rule: whatever parses never hands mkfs a path; and
+ * mkfs= safety rule: whatever parses never hands mkfs a path, nor mount an
+ * option with a character no option has (a space, ';', a quote); and
  * --target [LABEL=]DIR. */
 #include "fuzz.h"
 #include "core/error.h"
@@ -7,6 +8,8 @@
 #include "targets/profiles.h"
 #include "targets/target.h"
 #include "vm/vm.h"
+
+#include <ctype.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -24,6 +27,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			int w = split_words(copy, argv, 64);
 			for (int k = 0; k < w; k++)
 				FUZZ_ASSERT(!strchr(argv[k], '/') && argv[k][0] != '.');
+			size_t run = 0;
+			for (const char *c = specs[i].options; *c; c++) {
+				run = *c == ',' ? 0 : run + 1;
+				FUZZ_ASSERT(run <= 255);
+				FUZZ_ASSERT(isalnum((unsigned char)*c) || strchr(",_-.:+=/@%", *c));
+			}
 			/* flash: the nand_* options become module parameters */
 			char params[512];
 			if (specs[i].nand[0] &&

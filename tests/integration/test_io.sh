@@ -100,10 +100,11 @@ if command -v strace >/dev/null; then
 	# it is removed once, when the last group is done
 	printf '[global]\nfilename=shared.dat\nsize=256k\n[w]\nrw=write\noverwrite=1\n[r]\nstonewall\nrw=read\n' \
 		> "$WORK/shared.fio"
-	(cd "$T" && strace -f -qq -e trace=openat,unlink -o "$WORK/shared.st" "$FSBENCH" io \
+	# (files are made with openat2, beneath the directory and never through a symlink)
+	(cd "$T" && strace -f -qq -e trace=openat,openat2,unlink -o "$WORK/shared.st" "$FSBENCH" io \
 		"$WORK/shared.fio") >/dev/null 2>&1
 	check "io: a later group keeps the file an earlier group made (made once, removed once)" \
-		sh -c "[ \$(grep -c 'shared.dat\", O_RDWR|O_CREAT|O_EXCL.* = [0-9]' '$WORK/shared.st') -eq 1 ] &&
+		sh -c "[ \$(grep -c 'shared.dat\", {flags=O_RDWR|O_CREAT|O_EXCL.* = [0-9]' '$WORK/shared.st') -eq 1 ] &&
 		       [ \$(grep -c 'unlink(\".*shared.dat\") *= 0' '$WORK/shared.st') -eq 1 ] &&
 		       [ -z \"\$(ls -A '$T')\" ]"
 else
@@ -119,7 +120,7 @@ check "run --fio: the job's options are the test's parameters" jqt '.tests[1].pa
 printf '[x]\nfilename=/etc/passwd\n' > "$WORK/escape.fio"
 FSB run --fio "$WORK/escape.fio" --target "$T" --db "$DB" >/dev/null 2>"$WORK/escape.err"; rc=$?
 check "run --fio: a job that would leave the target is refused" [ $rc -eq 2 ]
-check "...naming the job file and the job" grep -q "escape.fio: job x: parameter 'filename'" "$WORK/escape.err"
+check "...naming the job file and the job" grep -q "escape.fio: job x: option 'filename'" "$WORK/escape.err"
 
 FSB run "fio-randread-4k-uring:size=16m,startdelay=0,ramp_time=200ms,runtime=1s" --target t="$T" --runs 1 \
 	--db "$DB" --json "$WORK/run.json" >"$WORK/run.out" 2>"$WORK/run.err"

@@ -261,6 +261,32 @@ static void test_mkfs_words(void **s)
 	assert_int_equal(fs_spec_parse("ext4:mkfs=-O ^has_journal,^metadata_csum", &sp), 0);
 }
 
+/* #36: mount options are checked before mkfs, not by mount after it:
+ * no character an option never has, none longer than 255 (the bug: ';',
+ * spaces and a 600-character option reached mount). */
+static void test_mount_options(void **s)
+{
+	(void)s;
+	struct fs_spec sp;
+	char long_opt[300], text[400];
+	static const char *bad[] = { "ext4:mount=rw,uid=0;rm -rf /", "ext4:a b", "ext4:a\tb",
+				     "ext4:mount=a`id`", "ext4:mount=$(id)", "ext4:mount=\"q\"",
+				     "ext4:mount=a|b", "ext4:mount=", "ext4:mount==x", "ext4:a\x01", NULL };
+
+	for (int i = 0; bad[i]; i++)
+		if (!fs_spec_parse(bad[i], &sp))
+			fail_msg("accepted %s", bad[i]);
+	assert_int_equal(fs_spec_parse("btrfs:compress=zstd:3,subvol=/a/b,noatime", &sp), 0);
+	assert_int_equal(fs_spec_parse("xfs:logbsize=256k,context=u@x", &sp), 0);
+	memset(long_opt, 'a', 255);
+	long_opt[255] = '\0';
+	snprintf(text, sizeof(text), "ext4:%s", long_opt);
+	assert_int_equal(fs_spec_parse(text, &sp), 0);	/* 255: the bound */
+	snprintf(text, sizeof(text), "ext4:%sa", long_opt);
+	assert_int_equal(fs_spec_parse(text, &sp), -1);
+	assert_non_null(strstr(error_get(), "at most 255"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +298,7 @@ int main(void)
 		cmocka_unit_test(test_tool_reason),
 		cmocka_unit_test(test_keep_first_error),
 		cmocka_unit_test(test_mkfs_words),
+		cmocka_unit_test(test_mount_options),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown_dir);
 }
