@@ -72,9 +72,12 @@ static const struct cli_opt run_opts[] = {
 	{ "ram", 1, 0, "SIZE", "run in a memory cgroup of SIZE, so the page cache cannot "
 	  "hide the disk (e.g. 1G)" },
 	{ "runs", 1, 'n', "N", "exactly N runs per target (default: at least 3, or the "
-	  "suite's runs, then more until the precision target is met)" },
+	  "suite's runs, then more until every pair of targets is decided, or with one target "
+	  "its precision met)" },
+	{ "margin", 1, 0, "P%", "two targets within +-P% are equivalent: no practical "
+	  "difference (default 3%)" },
 	{ "precision", 1, 0, "P%", "repeat each test until its 95% interval is within +-P% on "
-	  "every target (default 3%)" },
+	  "every target (default 3%; the rule with one target; given, it replaces the verdicts)" },
 	{ "max-runs", 1, 0, "N", "at most N runs per target when aiming at the precision "
 	  "(default 20; with --time-budget the budget limits them)" },
 	{ "time-budget", 1, 0, "DURATION", "the whole run's time (e.g. 30m): runs past a test's "
@@ -103,7 +106,7 @@ static const struct cli_opt run_opts[] = {
 	{ NULL, 0, 0, NULL, NULL },
 };
 
-#define MAX_TARGETS 64
+#define MAX_TARGETS RUNNER_MAX_TARGETS
 
 struct run_cli {
 	struct run_request rq;
@@ -485,6 +488,15 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	if ((v = cli_value(a, "precision")) && parse_percent(v, &rq->opts.precision))
 		return error_set("--precision: bad value '%s' (a percentage above 0 and below 100, "
 				 "e.g. 3%%)", v);
+	if (v)	/* the user's own stopping rule: to the precision, on every target */
+		rq->opts.verdicts = 0;
+	if ((v = cli_value(a, "margin")) &&
+	    (parse_percent(v, &rq->opts.margin) || rq->opts.margin > 0.5))
+		return error_set("--margin: bad value '%s' (a percentage above 0 and at most 50, "
+				 "e.g. 3%%)", v);
+	if (v && !rq->opts.verdicts)
+		return error_set("--margin is for the verdicts between targets; --precision "
+				 "replaces them");
 	if ((v = cli_value(a, "time-budget")) &&
 	    (parse_duration(v, &rq->opts.time_budget) || !(rq->opts.time_budget > 0)))
 		return error_set("--time-budget: bad value '%s' (a duration such as 30m or 2h)", v);
@@ -662,7 +674,8 @@ static void on_test_done(void *arg, int64_t run_id, int test, int ntargets,
 	struct report_opts o;
 
 	struct progress_done d = { out->runs, out->failed, out->met, out->fixed, out->unfinished,
-				   out->seconds, out->interval, out->precision, out->again };
+				   out->seconds, out->interval, out->precision, out->again,
+				   out->pairs, out->undecided, out->rounds };
 	progress_test_done(c->pg, c->rq.tests[test].name, ntargets, &d);
 	if (c->rq.opts.quiet || store_load_run(c->store, run_id, &r))
 		return;
@@ -725,6 +738,10 @@ static int dry_run(struct run_cli *c)
 	else if (rq->opts.time_budget > 0)
 		printf(", and runs past them while the whole run is under %.0f s (--time-budget)",
 		       rq->opts.time_budget);
+	else if (rq->opts.verdicts && rq->ntargets > 1)
+		printf(", more until every pair of targets is decided, faster, slower or equivalent "
+		       "within +-%g%% (up to %d runs)", 100 * rq->opts.margin,
+		       runner_max_runs(&rq->opts));
 	else
 		printf(", more while a test's 95%% interval is wider than +-%g%% (up to %d runs)",
 		       100 * rq->opts.precision, runner_max_runs(&rq->opts));

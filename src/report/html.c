@@ -956,6 +956,39 @@ static void samples_section(FILE *f, const struct result *r)
 	fputs("</details>\n", f);
 }
 
+/* The answer first: each test's verdicts, one list item a pair. */
+static void verdict_section(FILE *f, const struct result *r, int base)
+{
+	struct report_verdict *v = calloc(REPORT_MAX_VERDICTS, sizeof(*v));
+	int any = 0;
+
+	for (int ti = 0; v && ti < r->ntests; ti++) {
+		int n = report_verdicts(r, &r->tests[ti], base, v, REPORT_MAX_VERDICTS);
+		if (!n)
+			continue;
+		if (!any++)
+			fputs("<section class=\"verdicts\"><h2>Verdicts</h2>\n<p class=\"legend\">For "
+			      "each test, each target against the baseline and its neighbours in "
+			      "the ranking, on the primary measure: faster, the same within the "
+			      "margin, or undecided, at 95% with the error split over every look and "
+			      "pair (docs/results.md).</p>\n<dl class=\"verdicts\">\n", f);
+		fputs("<dt>", f);
+		xml_escape(f, r->tests[ti].name);
+		fputs("</dt>\n", f);
+		for (int q = 0; q < n; q++) {
+			char text[512];
+			report_verdict_text(r, &v[q], text, sizeof(text));
+			fprintf(f, "<dd class=\"%s\">", v[q].v.kind == VERDICT_UNDECIDED ? "undecided" :
+				v[q].v.kind == VERDICT_EQUIVALENT ? "equivalent" : "decided");
+			xml_escape(f, text[0] == '!' ? text + 2 : text);
+			fputs(v[q].v.kind == VERDICT_UNDECIDED ? " &#9888;</dd>\n" : "</dd>\n", f);
+		}
+	}
+	if (any)
+		fputs("</dl></section>\n", f);
+	free(v);
+}
+
 static void run_page(FILE *f, const struct result *r, const char *baseline, struct palette *pal)
 {
 	int base = result_baseline(r, baseline);
@@ -991,6 +1024,8 @@ static void run_page(FILE *f, const struct result *r, const char *baseline, stru
 	      "ratios to the baseline. A ratio is marked faster or slower only when the "
 	      "difference is statistically significant; &#9888; marks a figure from too few runs or "
 	      "with a spread above 3%. Every sample is at the end.</p>\n", f);
+	if (r->ntargets > 1)
+		verdict_section(f, r, base);
 	system_table(f, r);
 	if (r->ntargets)
 		summary_table(f, r, base);

@@ -81,6 +81,34 @@ static json_t *metric_json(const struct result *r, const struct r_test *t, int m
 			 "primary", mt->primary, "results", results);
 }
 
+/* The verdicts: a over b in values (ratio, lo, hi), and what that is in
+ * "faster" terms for the primary metric's direction. */
+static json_t *verdicts_json(const struct result *r, const struct r_test *t, int base)
+{
+	struct report_verdict *v = calloc(REPORT_MAX_VERDICTS, sizeof(*v));
+	json_t *a = json_array();
+	int n = v ? report_verdicts(r, t, base, v, REPORT_MAX_VERDICTS) : 0;
+
+	for (int q = 0; q < n && a; q++) {
+		static const char *const names[] = { "undecided", "greater", "smaller", "equivalent",
+						     "none" };
+		char text[512];
+		const char *kind = names[v[q].v.kind];
+		if (v[q].v.kind == VERDICT_GREATER || v[q].v.kind == VERDICT_SMALLER)
+			kind = (v[q].v.kind == VERDICT_GREATER) == (v[q].direction > 0) ? "faster"
+											  : "slower";
+		report_verdict_text(r, &v[q], text, sizeof(text));
+		json_array_append_new(a, json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:i,s:b,s:s}", "a",
+						   r->targets[v[q].a].label, "b",
+						   r->targets[v[q].b].label, "verdict", kind, "ratio",
+						   num(v[q].v.ratio), "lo", num(v[q].v.lo), "hi",
+						   num(v[q].v.hi), "rounds", v[q].v.n, "paired",
+						   v[q].v.paired, "text", text));
+	}
+	free(v);
+	return a ? a : json_null();
+}
+
 static json_t *test_json(const struct result *r, const struct r_test *t, int base)
 {
 	json_t *metrics = json_array(), *samples = json_array(), *failures = json_array(),
@@ -114,12 +142,19 @@ static json_t *test_json(const struct result *r, const struct r_test *t, int bas
 			json_array_append_new(failures, json_pack("{s:s,s:s}", "target",
 				r->targets[i].label, "message", c->failure));
 	}
-	return json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:o,s:o,s:o,s:o,s:o}", "name", t->name,
-			 "workload", t->workload, "parameter_string", t->params,
-			 "parameters", params_object(t->params), "title", t->title,
-			 "subtitle", t->subtitle, "precision",
-			 t->precision > 0 ? json_real(t->precision) : json_null(), "metrics",
-			 metrics, "device", device, "samples", samples, "failures", failures);
+	json_t *o = json_pack("{s:s,s:s,s:s,s:o,s:s,s:s,s:o,s:o,s:o,s:o,s:o}", "name", t->name,
+			      "workload", t->workload, "parameter_string", t->params,
+			      "parameters", params_object(t->params), "title", t->title,
+			      "subtitle", t->subtitle, "precision",
+			      t->precision > 0 ? json_real(t->precision) : json_null(), "metrics",
+			      metrics, "device", device, "samples", samples, "failures", failures);
+	/* the verdict rule the runs stopped by, and what it decided */
+	if (o && t->looks > 0)
+		json_object_set_new(o, "verdict_rule", json_pack("{s:f,s:i}", "margin", t->margin,
+								 "looks", t->looks));
+	if (o && r->ntargets > 1)
+		json_object_set_new(o, "verdicts", verdicts_json(r, t, base));
+	return o;
 }
 
 int report_json(FILE *f, const struct result *r, const char *baseline)

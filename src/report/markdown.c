@@ -5,6 +5,8 @@
  */
 #include "report.h"
 
+#include <stdlib.h>
+
 int report_markdown(FILE *f, const struct result *r, const struct report_opts *o)
 {
 	struct report_opts plain = *o;
@@ -15,6 +17,22 @@ int report_markdown(FILE *f, const struct result *r, const struct report_opts *o
 	fprintf(f, "fsbench %s, %s, status %s.\n\n", r->version, r->started, r->status);
 	if (r->note && r->note[0])
 		fprintf(f, "> %s\n\n", r->note);
+	/* the answer first */
+	struct report_verdict *v = calloc(REPORT_MAX_VERDICTS, sizeof(*v));
+	int base = result_baseline(r, o->baseline), any = 0;
+	for (int ti = 0; v && base >= 0 && ti < r->ntests; ti++) {
+		int n = report_verdicts(r, &r->tests[ti], base, v, REPORT_MAX_VERDICTS);
+		for (int q = 0; q < n; q++) {
+			char text[512];
+			report_verdict_text(r, &v[q], text, sizeof(text));
+			if (!any++)
+				fputs("## Verdicts\n\n", f);
+			fprintf(f, "- %s: %s\n", r->tests[ti].name, text);
+		}
+	}
+	free(v);
+	if (any)
+		fputc('\n', f);
 	fprintf(f, "| | |\n|---|---|\n");
 	for (int i = 0; i < r->nsys; i++)
 		fprintf(f, "| %s | %s |\n", r->sys[i].name, r->sys[i].value);

@@ -207,7 +207,16 @@ void progress_test_done(struct progress *p, const char *test, int ntargets,
 	progress_clear(p);
 	pthread_mutex_lock(&p->lock);
 	p->test[0] = '\0';
-	if (out->interval >= 0 && out->precision > 0 && !out->fixed)
+	if (out->pairs > 0 && !out->undecided)
+		snprintf(how, sizeof(how), "; %s decided after %d round%s",
+			 out->pairs == 1 ? "the pair" : "every pair", out->rounds,
+			 out->rounds == 1 ? "" : "s");
+	else if (out->pairs > 0)
+		snprintf(how, sizeof(how), "; %d of %d pair%s undecided after %d round%s%s",
+			 out->undecided, out->pairs, out->pairs == 1 ? "" : "s", out->rounds,
+			 out->rounds == 1 ? "" : "s",
+			 out->unfinished ? " (more runs later if the time budget allows)" : "");
+	else if (out->interval >= 0 && out->precision > 0 && !out->fixed)
 		snprintf(how, sizeof(how), "; +-%.1f%%, %s the +-%g%% target%s", 100 * out->interval,
 			 out->met ? "within" : "missed", 100 * out->precision,
 			 out->unfinished ? " (more runs later if the time budget allows)" : "");
@@ -219,6 +228,8 @@ void progress_test_done(struct progress *p, const char *test, int ntargets,
 		fprintf(stderr, "%s: %s, %d%s run%s on %d target%s, %.1f s%s\n", test,
 			out->failed ? "FAILED" : "done", out->runs, more, out->runs == 1 ? "" : "s",
 			ntargets, ntargets == 1 ? "" : "s", out->seconds, how);
+	else if (!p->quiet && out->pairs > 0 && out->undecided && !out->fixed)
+		fprintf(stderr, "%s: %s\n", test, how + 2);
 	else if (!p->quiet && out->interval >= 0 && out->precision > 0 && !out->fixed && !out->met)
 		fprintf(stderr, "%s: +-%.1f%% after %d%s run%s on %d target%s, missed the +-%g%% "
 			"target%s\n", test, 100 * out->interval, out->runs, more,

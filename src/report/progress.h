@@ -31,6 +31,7 @@ struct progress_done {
 	int runs, failed, met, fixed, unfinished;
 	double seconds, interval, precision;	/* interval -1 unknown */
 	int again;				/* runs are a later pass's, more */
+	int pairs, undecided, rounds;		/* the verdicts (pairs 0: none) */
 };
 void progress_test_done(struct progress *p, const char *test, int ntargets,
 			const struct progress_done *out);

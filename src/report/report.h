@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "../store/result.h"
+#include "../core/verdict.h"
 
 #define RESULT_SCHEMA_VERSION 3
 /* A test with more metrics than this gets one chart (its primary metric)
@@ -78,6 +79,27 @@ int report_precision(const struct r_test *t, int i, int m, char *buf, size_t len
 /* "! 2 tests missed the +-3% target: fio (+-4.1%), ..." after the summary,
  * nothing when every test met its target. */
 void report_missed(FILE *f, const struct result *r, const struct report_opts *o);
+/* verdicts.c: the answer each report opens with.  One pair that matters
+ * of a test (core/verdict.h's rule, recomputed from the samples). */
+#define REPORT_MARGIN 0.03	/* a test stored without a rule: +-3% */
+#define REPORT_MAX_VERDICTS 128
+struct report_verdict {
+	int a, b;		/* targets */
+	int direction;		/* the primary metric's: +1 higher is better */
+	double margin;
+	struct verdict v;	/* of a over b */
+};
+/* A test's verdicts, at most max (each target and the baseline, then
+ * neighbours in the ranking); 0 with fewer than 2 targets. */
+int report_verdicts(const struct result *r, const struct r_test *t, int base,
+		    struct report_verdict *out, int max);
+/* "xfs 1.26x faster than ext4 (95% 1.18-1.35, 5 rounds)", "btrfs = ext4
+ * within +-3% (...)", "! exfat vs ext4 undecided after 6 rounds (...)". */
+void report_verdict_text(const struct result *r, const struct report_verdict *p, char *buf,
+			 size_t len);
+/* The verdict block: a heading and one line a test (text). */
+void report_verdict_block(FILE *f, const struct result *r, const struct report_opts *o);
+
 /* The warning every chart of a run carries when its numbers come from an
  * emulated CPU, or when merged runs mix host and guest; NULL otherwise. */
 const char *report_vm_warning(const struct result *r);

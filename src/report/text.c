@@ -523,18 +523,58 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 				t->cells[i].failure);
 }
 
+void report_verdict_block(FILE *f, const struct result *r, const struct report_opts *o)
+{
+	int base = result_baseline(r, o->baseline), any = 0;
+	struct report_verdict *v = calloc(REPORT_MAX_VERDICTS, sizeof(*v));
+
+	if (!v || base < 0 || r->ntargets < 2) {
+		free(v);
+		return;
+	}
+	for (int ti = 0; ti < r->ntests; ti++) {
+		const struct r_test *t = &r->tests[ti];
+		int n = report_verdicts(r, t, base, v, REPORT_MAX_VERDICTS);
+		char line[8192];
+		size_t used;
+		if (!n)
+			continue;
+		if (!any++) {
+			fprintf(f, "\nVerdicts (95%%, the error split over every look and pair; "
+				   "docs/results.md):\n");
+		}
+		used = (size_t)snprintf(line, sizeof(line), "%s: ", t->name);
+		for (int q = 0; q < n && used < sizeof(line); q++) {
+			char one[512];
+			report_verdict_text(r, &v[q], one, sizeof(one));
+			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s", q ? "; " : "",
+						 one);
+		}
+		fputs("  ", f);
+		wrap_text(f, line, o->width - 2, 4);
+	}
+	free(v);
+}
+
 void report_summary(FILE *f, const struct result *r, const struct report_opts *o)
 {
 	int base = result_baseline(r, o->baseline);
 
 	if (base < 0 || !r->ntests)
 		return;
+	report_verdict_block(f, r, o);
 	fprintf(f, "\nSummary: each target / %s on each test's primary metric\n",
 		r->targets[base].label);
 	if (r->ntargets > 1) {
 		char legend[512];
+		int verdicts = 0;
+		for (int ti = 0; ti < r->ntests; ti++)
+			verdicts |= r->tests[ti].looks > 0;
 		/* the full legend stands above the ratio tables (--verbose) */
-		snprintf(legend, sizeof(legend), "(%s)", o->verbose ? REPORT_LEGEND :
+		snprintf(legend, sizeof(legend), "(%s)", o->verbose ? REPORT_LEGEND : verdicts ?
+			 "+ faster, - slower, ~ not significant (95%, one look), ? too few runs, * "
+			 "beyond +-5%; ! shaky: fewer than 3 runs, or runs that drift; the verdicts "
+			 "above are what the runs stopped by" :
 			 "+ faster, - slower, ~ not significant (95%), ? too few runs, * beyond "
 			 "+-5%; ! shaky: fewer than 3 runs, a 95% interval wider than the precision "
 			 "target, or runs that drift");

@@ -5,7 +5,8 @@
  * mark says faster, slower, no significant difference, or too few runs to
  * tell; a warning says when a figure is shaky: fewer than 3 runs, or a
  * 95% interval wider than the precision target the runs aimed at (for a
- * run stored without one, a coefficient of variation of 3% or more), or
+ * run stored without one, a coefficient of variation of 3% or more; for
+ * runs that aimed at verdicts, an undecided verdict says it instead), or
  * runs that drift in the order they ran, by more than that target.
  * Text, Markdown, HTML and JSON all ask here, so they cannot disagree.
  */
@@ -59,6 +60,8 @@ int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, 
 	double prec = stats_precision(&s);
 	if (s.n < REPORT_MIN_RUNS)
 		snprintf(buf, len, "%s%d run%s", brief ? "" : "only ", s.n, s.n == 1 ? "" : "s");
+	else if (t->looks > 0)
+		;	/* the runs aimed at verdicts: an undecided one is flagged there */
 	else if (t->precision > 0 && prec > t->precision && brief)
 		snprintf(buf, len, "+-%.1f%%", 100 * prec);
 	else if (t->precision > 0 && prec > t->precision)

@@ -7,6 +7,7 @@
 #include "../core/cpu.h"
 #include "../core/error.h"
 #include "../core/testhook.h"
+#include "../core/verdict.h"
 #include "../core/sysinfo.h"
 #include "../core/timing.h"
 #include "../targets/state.h"
@@ -27,6 +28,8 @@ void runner_defaults(struct runner_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->min_runs = 3;
 	o->precision = 0.03;
+	o->verdicts = 1;
+	o->margin = 0.03;
 	o->drop_caches = 1;
 	o->device_stats = 1;
 }
@@ -135,6 +138,11 @@ struct tstate {
 	double precision;	/* the target, a fraction; 0 none */
 	double spent, setup;	/* seconds in all; preparing a pass */
 	double rep_mean;	/* seconds a repetition costs, overhead and all; -1 unknown */
+	/* the verdict rule (two targets or more, no --precision) */
+	int verdicts, base, direction;	/* on; the baseline; +1 more is better */
+	struct verdict_rule rule;
+	int pairs, undecided;	/* set by judge() */
+	int *order;		/* [ntargets]: this round's order */
 };
 
 static void data_complete(struct wl_ctx *ctx)
@@ -152,6 +160,8 @@ static int primary_metric(const struct test_spec *ts)
 	return 0;
 }
 
+static int verdict_need(const struct tstate *ts, int ntargets, int *pairs, int *open);
+
 /* The widest interval among the targets (stats_precision), NAN when a
  * target has fewer than 2 runs; *need: runs each target still needs for
  * the target precision (0 when met, -1 unknown). */
@@ -161,6 +171,12 @@ static double widest(const struct tstate *ts, int ntargets, int *need)
 	int any = 0;
 
 	*need = 0;
+	if (ts->verdicts) {	/* rounds until the open pairs are decided */
+		int pairs, open;
+		*need = verdict_need(ts, ntargets, &pairs, &open);
+		if (*need < 0)
+			*need = ts->limit;	/* past the limit: out of reach */
+	}
 	for (int i = 0; i < ntargets; i++) {
 		const struct cell *c = &ts->cells[i];
 		struct summary s;
@@ -175,13 +191,67 @@ static double widest(const struct tstate *ts, int ntargets, int *need)
 			return NAN;
 		}
 		w = p > w ? p : w;
-		if (ts->precision > 0 && *need >= 0) {
+		if (!ts->verdicts && ts->precision > 0 && *need >= 0) {
 			int n = stats_runs_needed(&s, ts->precision, ts->limit);
 			if (n - c->n > *need)
 				*need = n - c->n;
 		}
 	}
 	return any ? w : NAN;
+}
+
+/* Whether cells i and j ran round by round alike, every run giving a
+ * figure, so that c->primary[r] of both is round r's. */
+static bool same_rounds(const struct cell *a, const struct cell *b)
+{
+	return a->n == a->runs && b->n == b->runs && a->runs == b->runs;
+}
+
+/* The geometric mean of a cell's figures in "better" terms, for the
+ * ranking: NAN without any. */
+static double rank_value(const struct cell *c, int direction)
+{
+	double s = 0;
+
+	for (int r = 0; r < c->n; r++) {
+		if (!(c->primary[r] > 0))
+			return NAN;
+		s += log(c->primary[r]);
+	}
+	return c->n ? direction * s / c->n : NAN;
+}
+
+/* The pairs that matter (verdict_pairs) by the ranking so far. */
+static int pairs_that_matter(const struct tstate *ts, int ntargets, int (*pairs)[2])
+{
+	double score[RUNNER_MAX_TARGETS];
+	int k = ntargets < RUNNER_MAX_TARGETS ? ntargets : RUNNER_MAX_TARGETS;
+
+	for (int i = 0; i < k; i++)
+		score[i] = ts->cells[i].failed ? NAN : rank_value(&ts->cells[i], ts->direction);
+	return verdict_pairs(score, k, ts->base, pairs);
+}
+
+/* The verdict rule's view: how many pairs that matter are still open, and
+ * the rounds the hardest of them would need (0 all decided; -1 when some
+ * cannot be decided within the limit). */
+static int verdict_need(const struct tstate *ts, int ntargets, int *pairs, int *open)
+{
+	int pr[2 * RUNNER_MAX_TARGETS][2], n = pairs_that_matter(ts, ntargets, pr), need = 0;
+
+	*pairs = n;
+	*open = 0;
+	for (int q = 0; q < n; q++) {
+		const struct cell *a = &ts->cells[pr[q][0]], *b = &ts->cells[pr[q][1]];
+		int r = verdict_rounds_needed(a->primary, a->n, b->primary, b->n, same_rounds(a, b),
+					      &ts->rule, ts->limit);
+		*open += r != 0;
+		if (r < 0 || need < 0)
+			need = -1;
+		else if (r > need)
+			need = r;
+	}
+	return need;
 }
 
 /* Decide, between full rounds, whether the test needs another: sets done
@@ -204,6 +274,22 @@ static void judge(struct tstate *ts, int ntargets)
 	ts->below_min = below_min;
 	if (!active) {
 		ts->done = 1;
+		return;
+	}
+	if (ts->verdicts) {
+		/* judged at the schedule's rounds only: what the error split
+		 * pays for (core/verdict.h) */
+		int rounds = ts->limit;
+		for (int i = 0; i < ntargets; i++)
+			if (!ts->cells[i].failed && ts->cells[i].runs < rounds)
+				rounds = ts->cells[i].runs;
+		verdict_need(ts, ntargets, &ts->pairs, &ts->undecided);
+		ts->met = ts->pairs > 0 && !ts->undecided;
+		if (ts->fixed)
+			ts->done = !below_min;
+		else
+			ts->done = !below_min && (at_limit || active < 2 ||
+						  (ts->met && verdict_is_look(rounds, ts->limit)));
 		return;
 	}
 	double w = widest(ts, ntargets, &need);
@@ -415,7 +501,8 @@ static void rep_event(const struct run_request *rq, const struct runner_events *
 	double et = eta_test(rq, rc, ts, k), rest = eta_run(rq, rc, all, k);
 	struct rep_info ri = { rq->tests[k].name, rq->targets[i].label, k + 1, rq->ntests, i + 1,
 			       rq->ntargets, rep, rep ? planned_runs(ts, rq->ntargets) : 0, et,
-			       rest, isfinite(w) ? w : -1, ts->precision, ts->fixed ? -1 : need };
+			       rest, isfinite(w) && !ts->verdicts ? w : -1, ts->precision,
+			       ts->fixed ? -1 : need };
 	ev->rep_started(ev->arg, &ri);
 }
 
@@ -439,7 +526,7 @@ static int out_of_reach(const struct tstate *ts, int ntargets, double per, doubl
 {
 	int need;
 
-	if (!(ts->precision > 0))
+	if (!(ts->precision > 0) && !ts->verdicts)
 		return 0;
 	widest(ts, ntargets, &need);
 	if (need <= 0)
@@ -448,6 +535,28 @@ static int out_of_reach(const struct tstate *ts, int ntargets, double per, doubl
 	if (most_runs(ts, ntargets) + need >= ts->limit)
 		return 1;
 	return per > 0 && (double)need * per * ts->active > 2 * (left > 0 ? left : 0);
+}
+
+/* A fresh order for a round (Fisher-Yates): a target that always ran
+ * first, with the caches and the device warm or cold in its favour, would
+ * carry that into every ratio. */
+static void shuffle(int *order, int n)
+{
+	static uint64_t x;
+
+	if (!x)
+		x = (uint64_t)now_ns() ^ ((uint64_t)getpid() << 32) ^ 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = n - 1; i > 0; i--) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		int j = (int)(x % (uint64_t)(i + 1));
+		int t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+	}
 }
 
 /* One pass of test k on every target: set up, rounds until the test is
@@ -547,7 +656,9 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			break;	/* its share goes on to tests that can still make it */
 		uint64_t r0 = now_ns();
 		int planned = tst->fixed ? tst->fixed : tst->limit;
-		for (int i = 0; i < rq->ntargets && !workload_stopped(); i++) {
+		shuffle(tst->order, rq->ntargets);
+		for (int j = 0; j < rq->ntargets && !workload_stopped(); j++) {
+			int i = tst->order[j];
 			struct cell *c = &cells[i];
 			if (c->failed || c->runs >= planned)
 				continue;
@@ -618,8 +729,19 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 	t->fixed = o->runs;
 	t->minimum = runner_min_runs(o, ts);
 	t->limit = t->fixed ? t->fixed : cap;
-	t->cells = calloc((size_t)rq->ntargets, sizeof(*t->cells));
-	if (!t->cells)
+	/* Two targets or more: the verdicts decide, not the precision. */
+	t->verdicts = o->verdicts && rq->ntargets >= 2;
+	if (t->verdicts) {
+		t->precision = 0;
+		t->rule = verdict_rule_for(rq->ntargets, t->limit, o->margin);
+		t->direction = ts->wl->metrics[pm].direction > 0 ? 1 : -1;
+		for (int i = 0; rq->baseline && i < rq->ntargets; i++)
+			if (!strcmp(rq->targets[i].label, rq->baseline))
+				t->base = i;
+	}
+	t->cells = calloc((size_t)rq->ntargets + 1, sizeof(*t->cells));
+	t->order = calloc((size_t)rq->ntargets + 1, sizeof(*t->order));
+	if (!t->cells || !t->order)
 		return error_set("out of memory");
 	for (int i = 0; i < rq->ntargets; i++) {
 		struct cell *c = &t->cells[i];
@@ -645,6 +767,7 @@ static void tstate_free(struct tstate *t, int ntargets)
 	for (int i = 0; t->cells && i < ntargets; i++)
 		free(t->cells[i].primary);
 	free(t->cells);
+	free(t->order);
 }
 
 /* Run test k for a pass and tell the caller. */
@@ -660,9 +783,13 @@ static int pass_and_report(struct store *st, struct run_request *rq, struct tsta
 	judge(t, rq->ntargets);
 	if (ev && ev->test_done && !workload_stopped()) {
 		double w = widest(t, rq->ntargets, &need);
+		int rounds = t->limit;
+		for (int i = 0; i < rq->ntargets; i++)
+			if (!t->cells[i].failed && t->cells[i].runs < rounds)
+				rounds = t->cells[i].runs;
 		struct test_outcome out = { runs, t->spent - before, f, again, t->met,
 					    isfinite(w) ? w : -1, t->precision, t->fixed != 0,
-					    !t->done };
+					    !t->done, t->verdicts ? t->pairs : 0, t->undecided, rounds };
 		ev->test_done(ev->arg, run_id, k, rq->ntargets, &out);
 	}
 	return f;
@@ -812,7 +939,11 @@ int runner_execute(struct store *st, struct run_request *rq,
 		const struct r_test *before = prior && k < prior->ntests ? &prior->tests[k] : NULL;
 
 		store_test_row(&rq->tests[k], &row, metrics);
-		row.precision = rq->opts.precision;
+		row.precision = all[k].precision;	/* 0: the verdicts decide */
+		if (all[k].verdicts) {
+			row.margin = all[k].rule.margin;
+			row.looks = all[k].rule.looks;
+		}
 		if (before)
 			all[k].id = before->id;
 		else if (store_add_test(st, *run_id, k, &row, &all[k].id)) {

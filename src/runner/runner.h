@@ -4,10 +4,15 @@
  * For each test: prepare on every target (in its own scratch directory),
  * then rounds of repetitions across targets (A B A B ...) so drift on a
  * noisy machine spreads evenly, then cleanup.  Before every repetition:
- * sync, and as root drop the page cache.  How many rounds: exactly --runs
- * when the user gives it; otherwise at least min_runs (or the suite's
- * runs =), then another round while any target's 95% interval of the
- * primary metric is wider than the precision target, up to max_runs (20;
+ * sync, and as root drop the page cache.  The order within a round is
+ * drawn anew each round.  How many rounds: exactly --runs when the user
+ * gives it; otherwise at least min_runs (or the suite's runs =), then, for
+ * two targets or more, until every pair that matters (each target and the
+ * baseline, neighbours in the ranking) is decided faster, slower or
+ * equivalent by the sequential rule of core/verdict.h, looked at only at
+ * its scheduled rounds; for one target (or with --precision) another round
+ * while its 95% interval of the primary metric is wider than the precision
+ * target; up to max_runs (20;
  * under a time budget the budget is the limit, RUNNER_BUDGET_RUNS at most,
  * unless the user gave --max-runs).  A time budget gives each test a share
  * for its rounds past the minimum (a test that by its spread cannot meet
@@ -32,6 +37,11 @@ struct runner_opts {
 	int max_runs;		/* at most; 0: runner_max_runs() decides */
 	int warmup;		/* unrecorded runs per target before measuring */
 	double precision;	/* 95% interval within +- this fraction (0.03) */
+	/* Two targets or more: repeat until every pair that matters is
+	 * decided (core/verdict.h), not to the precision; 0 when the user
+	 * asked for --precision. */
+	int verdicts;
+	double margin;		/* equivalent within +- this fraction (0.03) */
 	double time_budget;	/* seconds for the whole run; 0 none */
 	int drop_caches;	/* 1: drop caches before each run when possible */
 	int quiet;		/* no progress output */
@@ -43,6 +53,7 @@ struct runner_opts {
  * budget RUNNER_BUDGET_RUNS, so that the budget, not the count, stops a
  * cheap test (LevelDB's need 20-40 runs to reach +-3% here). */
 #define RUNNER_DEFAULT_RUNS 20
+#define RUNNER_MAX_TARGETS 64
 #define RUNNER_BUDGET_RUNS 1000
 int runner_max_runs(const struct runner_opts *o);
 /* Runs a test gets before it is judged: min_runs or the suite's runs =,
@@ -88,6 +99,8 @@ struct test_outcome {
 	double precision;		/* the target, 0 none */
 	int fixed;			/* --runs: the count was fixed */
 	int unfinished;			/* may get another pass (time budget) */
+	int pairs, undecided;		/* the verdict rule's pairs, and those open */
+	int rounds;			/* rounds every target has run */
 };
 
 /* What the runner reports as it goes; it prints nothing itself.  The CLI

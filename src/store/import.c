@@ -123,10 +123,25 @@ static int test_from(json_t *t, struct imp_test *it)
 	double precision = json_is_number(prec) ? json_number_value(prec) : 0;
 	if ((prec && !json_is_null(prec) && !json_is_number(prec)) || !(precision >= 0 && precision < 1))
 		return error_set("import: test %s: precision is not a fraction from 0 to 1", f[0]);
+	/* the verdict rule (schema 6): optional */
+	json_t *rule = json_object_get(t, "verdict_rule");
+	double margin = 0;
+	json_int_t looks = 0;
+	if (rule) {
+		json_t *jm = json_object_get(rule, "margin"), *jl = json_object_get(rule, "looks");
+		if (!json_is_object(rule) || !json_is_number(jm) || !json_is_integer(jl) ||
+		    !(json_number_value(jm) >= 0 && json_number_value(jm) <= 0.5) ||
+		    json_integer_value(jl) < 1 || json_integer_value(jl) > 100)
+			return error_set("import: test %s: verdict_rule is not {margin: 0 to 0.5, "
+					 "looks: 1 to 100}", f[0]);
+		margin = json_number_value(jm);
+		looks = json_integer_value(jl);
+	}
 	it->row = (struct r_test){ .name = (char *)f[0], .workload = (char *)f[1],
 				   .params = (char *)f[2], .title = (char *)f[3],
 				   .subtitle = (char *)f[4], .nmetrics = (int)nm, .ndevice = (int)nd,
-				   .metrics = it->metrics, .precision = precision };
+				   .metrics = it->metrics, .precision = precision,
+				   .margin = margin, .looks = (int)looks };
 	return 0;
 }
 

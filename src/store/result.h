@@ -45,6 +45,11 @@ struct r_test {
 	/* The precision target the runs aimed at (0.03: a 95% interval
 	 * within +-3%), 0 when none was set (a run from before schema 5). */
 	double precision;
+	/* The verdict rule the runs stopped by (core/verdict.h): its
+	 * equivalence margin and its number of looks; looks 0 when none
+	 * (one target, --precision, a run from before schema 6). */
+	double margin;
+	int looks;
 };
 
 struct r_target {

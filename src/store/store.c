@@ -38,7 +38,8 @@ static const char schema[] =
 	" blockdev TEXT, blockdev_note TEXT);"
 	"CREATE TABLE test(id INTEGER PRIMARY KEY,"
 	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, name TEXT,"
-	" workload TEXT, params TEXT, title TEXT, subtitle TEXT, precision REAL);"
+	" workload TEXT, params TEXT, title TEXT, subtitle TEXT, precision REAL, margin REAL,"
+	" looks INTEGER);"
 	"CREATE TABLE metric(id INTEGER PRIMARY KEY,"
 	" test_id INTEGER NOT NULL REFERENCES test(id), ord INTEGER, name TEXT,"
 	" unit TEXT, label TEXT, direction INTEGER, is_primary INTEGER, grp TEXT);"
@@ -249,7 +250,8 @@ int store_open(const char *path, struct store **out)
 		 * 3 -> 4: the device group (metric.grp, target.blockdev), a
 		 * run's note and its arguments (for --resume), a sample's
 		 * timeline;
-		 * 4 -> 5: a test's precision target (--precision). */
+		 * 4 -> 5: a test's precision target (--precision);
+		 * 5 -> 6: the verdict rule it stopped by (margin, looks). */
 		if (exec(s, "BEGIN") ||
 		    (v < 2 && exec(s, "ALTER TABLE target ADD COLUMN spec TEXT;"
 				      " ALTER TABLE target ADD COLUMN mkfs TEXT;")) ||
@@ -261,6 +263,8 @@ int store_open(const char *path, struct store **out)
 				      " ALTER TABLE run ADD COLUMN argv TEXT;"
 				      " ALTER TABLE sample ADD COLUMN series TEXT;")) ||
 		    (v < 5 && exec(s, "ALTER TABLE test ADD COLUMN precision REAL;")) ||
+		    (v < 6 && exec(s, "ALTER TABLE test ADD COLUMN margin REAL;"
+				      " ALTER TABLE test ADD COLUMN looks INTEGER;")) ||
 		    exec(s, sql) || exec(s, "COMMIT"))
 			goto fail;
 	} else if (v > STORE_SCHEMA_VERSION) {
@@ -570,7 +574,7 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 	if (exec(s, "SAVEPOINT one"))
 		return -1;
 	if (prepare(s, "INSERT INTO test(run_id,ord,name,workload,params,title,subtitle,"
-		       "precision) VALUES(?,?,?,?,?,?,?,?)", &st))
+		       "precision,margin,looks) VALUES(?,?,?,?,?,?,?,?,?,?)", &st))
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, ord);
@@ -583,6 +587,13 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 		sqlite3_bind_double(st, 8, t->precision);
 	else
 		sqlite3_bind_null(st, 8);
+	if (t->looks > 0) {
+		sqlite3_bind_double(st, 9, t->margin);
+		sqlite3_bind_int(st, 10, t->looks);
+	} else {
+		sqlite3_bind_null(st, 9);
+		sqlite3_bind_null(st, 10);
+	}
 	if (step_done(s, st, "recording a test"))
 		goto fail;
 	*test_id = sqlite3_last_insert_rowid(s->db);
@@ -902,11 +913,13 @@ static void fill_test(sqlite3_stmt *st, void *elem)
 	t->title = col_dup(st, 4);
 	t->subtitle = col_dup(st, 5);
 	t->precision = sqlite3_column_type(st, 6) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 6);
+	t->margin = sqlite3_column_type(st, 7) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 7);
+	t->looks = sqlite3_column_type(st, 8) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 8);
 }
 
 static int load_tests(struct store *s, int64_t id, struct result *r)
 {
-	int rc = load_rows(s, "test", "run_id", "id,name,workload,params,title,subtitle,precision", id,
+	int rc = load_rows(s, "test", "run_id", "id,name,workload,params,title,subtitle,precision,margin,looks", id,
 			   sizeof(*r->tests), (void **)&r->tests, &r->ntests, fill_test);
 
 	for (int i = 0; i < r->ntests && !rc; i++) {

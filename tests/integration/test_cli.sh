@@ -45,9 +45,16 @@ check "JSON CPU accounting per sample" jqt '.tests[0].samples[0] | .wall_s > 0 a
 	(.machine_cpu_percent == null or (.machine_cpu_percent >= 0 and .machine_cpu_percent <= 100 * 64))' "$j"
 check "JSON command line" jqt '.run.command_line | startswith("fsbench run ")' "$j"
 check "JSON run complete" jqt '.run.status == "complete"' "$j"
-check "JSON precision target and each result's precision" jqt '.tests[0].precision == 0.03 and
-	(.tests[0].metrics[0].results[0] | .precision > 0 and
-	 (.precision - (((.ci95[1] / .ci95[0]) | sqrt) - 1) | fabs) < 1e-9)' "$j"
+# Two targets: the verdicts are the rule (one look with --runs 3), not a
+# precision target; each result still says its interval's precision.
+check "JSON: two targets carry the verdict rule, no precision target" jqt '.tests[0].precision == null and
+	.tests[0].verdict_rule == {"margin": 0.03, "looks": 1}' "$j"
+check "JSON: the pair's verdict, a over b, with its interval and rounds" jqt '.tests[0].verdicts | length == 1 and
+	(.[0] | ([.a, .b] | sort) == ["a", "b"] and .lo <= .ratio and .ratio <= .hi and .rounds == 3 and
+	 (.verdict | IN("faster", "slower", "equivalent", "undecided")))' "$j"
+check "JSON each result's precision" jqt '.tests[0].metrics[0].results[0] | .precision > 0 and
+	 (.precision - (((.ci95[1] / .ci95[0]) | sqrt) - 1) | fabs) < 1e-9' "$j"
+check "the summary opens with the verdicts" sh -c "grep -n -e '^Verdicts' -e '^Summary' '$out' | head -1 | grep -q Verdicts"
 # (plus the device group's rows where the directory has a block device,
 # which depends on where the checkout lives: not counted)
 check "CSV header and 12 rows of the workload's metrics" \
@@ -63,6 +70,17 @@ check "--precision: between the minimum and --max-runs" \
 	jqt '.tests[0].precision == 0.5 and (.tests[0].metrics[0].results[0].n | . >= 3 and . <= 4)' "$WORK/p.json"
 check "--precision: the test's line gives its interval against the target" \
 	grep -Eq '^fsmark:files=20,size=4k: done, [34] runs on 1 target, [0-9.]+ s; \+-[0-9.]+%, (within|missed) the \+-50% target' "$WORK/perr"
+
+# Two targets and no --runs: rounds until the pair is decided, looked at
+# on the schedule (3, 4 with --max-runs 4), and the test's line says so.
+FSB run fsmark:files=20,size=4k --target a="$A" --target b="$B" --max-runs 4 --db "$DB" \
+	--json "$WORK/v.json" >"$WORK/vout" 2>"$WORK/verr"
+check "verdicts: between 3 and --max-runs rounds, two looks paid for" \
+	jqt '.tests[0].verdict_rule.looks == 2 and ([.tests[0].metrics[0].results[].n] | all(. >= 3 and . <= 4))' "$WORK/v.json"
+check "verdicts: the test's line says whether the pair was decided" \
+	grep -Eq '^fsmark:files=20,size=4k: done, [0-9]+ runs on 2 targets, [0-9.]+ s; (the pair decided after [34] rounds|1 of 1 pair undecided after 4 rounds)' "$WORK/verr"
+check "verdicts: one line for the test, in words" \
+	grep -Eq '^  fsmark:files=20,size=4k: ([ab] [0-9.]+x faster than [ab]|[ab] = [ab] within \+-3%|! [ab] vs [ab] undecided)' "$WORK/vout"
 
 id=$(jq -r .run.id "$j")
 FSB show "$id" --db "$DB" --format json > "$WORK/show.json"

@@ -1,6 +1,7 @@
 /* test_runner.c: how many runs the runner makes: the precision target,
  * full rounds across targets, a suite's minimum, --runs, --max-runs and
- * the time budget (a second pass for a test that missed its target). */
+ * the time budget (a second pass for a test that missed its target); and
+ * with the verdicts as the rule, rounds until the pair is decided. */
 #include "testutil.h"
 #include "core/error.h"
 #include "core/stats.h"
@@ -14,13 +15,14 @@
 /* A workload whose values are scripted: `shape` 0 gives 100 every run,
  * 1 alternates 100 and 130 (within 3% only after about 80 runs), 2 gives
  * 100 +- 1% (within 3% after a few runs), 3 no figure at all (bonnie's
- * +++++); `sleep_ms` per run lets time pass. */
+ * +++++), 4 gives b twice a's (+-1%), 5 alternates on both (equal, but
+ * too spread for +-3%); `sleep_ms` per run lets time pass. */
 struct fake_params {
 	int64_t shape, sleep_ms;
 };
 
 static const struct param_def fake_defs[] = {
-	{ "shape", PT_INT, offsetof(struct fake_params, shape), "0", 0, 3, NULL, "", 0 },
+	{ "shape", PT_INT, offsetof(struct fake_params, shape), "0", 0, 5, NULL, "", 0 },
 	{ "sleep_ms", PT_INT, offsetof(struct fake_params, sleep_ms), "0", 0, 1000, NULL, "", 0 },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0 },
 };
@@ -50,7 +52,10 @@ static int fake_run(struct wl_ctx *ctx, double *values)
 	if (p->sleep_ms)
 		usleep((useconds_t)p->sleep_ms * 1000);
 	values[0] = p->shape == 0 ? 100 : p->shape == 1 ? (n % 2 ? 130 : 100)
-		  : p->shape == 2 ? 100 + ((n % 3) - 1) : NAN;
+		  : p->shape == 2 ? 100 + ((n % 3) - 1)
+		  : p->shape == 4 ? (which ? 200 : 100) + ((n % 3) - 1)	/* b twice a */
+		  : p->shape == 5 ? ((n + which) % 2 ? 130 : 100)	/* a tie, 30% apart by round */
+		  : NAN;
 	return 0;
 }
 
@@ -148,6 +153,7 @@ static struct runner_opts opts(int max_runs, double budget)
 	struct runner_opts o;
 
 	runner_defaults(&o);
+	o.verdicts = 0;	/* the precision rule: what most of these tests are about */
 	if (max_runs)
 		o.max_runs = max_runs;
 	o.time_budget = budget;
@@ -384,10 +390,63 @@ static void test_out_of_reach_deferred(void **state)
 	result_free(r);
 }
 
+/* The verdicts as the rule (two targets, no --precision): a pair 2x apart
+ * is decided at the first look, round 3; equal constant figures are
+ * equivalent there too; a near-tie too spread for the margin goes to the
+ * limit and is reported undecided.  The rule the runs stopped by is
+ * stored (margin, looks) and no precision target with it.  The bug each
+ * catches: precision still the rule, or a look off the schedule. */
+static void test_verdicts_rule(void **state)
+{
+	(void)state;
+	struct runner_opts o;
+	struct report_verdict v[4];
+	char text[512];
+	int shape;
+
+	runner_defaults(&o);
+	shape = 4;
+	struct result *r = run(&shape, NULL, 1, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 3);
+	assert_int_equal(nruns(r, 0, 1), 3);
+	assert_true(r->tests[0].precision == 0 && r->tests[0].looks == 9);
+	assert_float_equal(r->tests[0].margin, 0.03, 1e-12);
+	assert_int_equal(report_verdicts(r, &r->tests[0], 0, v, 4), 1);
+	report_verdict_text(r, &v[0], text, sizeof(text));
+	print_message("# %s\n", text);
+	assert_non_null(strstr(text, "b 2.00x faster than a (95% "));
+	result_free(r);
+
+	shape = 0;
+	r = run(&shape, NULL, 1, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 3);
+	assert_int_equal(report_verdicts(r, &r->tests[0], 0, v, 4), 1);
+	report_verdict_text(r, &v[0], text, sizeof(text));
+	assert_non_null(strstr(text, " = "));
+	assert_non_null(strstr(text, "within +-3%"));
+	result_free(r);
+
+	shape = 5;
+	o.max_runs = 8;	/* looks at 3, 4, 5, 6 and 8 */
+	r = run(&shape, NULL, 1, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 8);
+	assert_int_equal(nruns(r, 0, 1), 8);
+	assert_int_equal(r->tests[0].looks, 5);
+	assert_int_equal(report_verdicts(r, &r->tests[0], 0, v, 4), 1);
+	report_verdict_text(r, &v[0], text, sizeof(text));
+	print_message("# %s\n", text);
+	assert_true(text[0] == '!' && strstr(text, "undecided after 8 rounds"));
+	/* and no cell carries a precision warning: the verdict says it */
+	char warn[128];
+	assert_false(report_warning(&r->tests[0], 0, 0, warn, sizeof(warn), 0));
+	result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats_precision),
+		cmocka_unit_test(test_verdicts_rule),
 		cmocka_unit_test(test_minimum_when_met),
 		cmocka_unit_test(test_rounds_to_limit),
 		cmocka_unit_test(test_met_after_rounds),

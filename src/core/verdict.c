@@ -1,0 +1,226 @@
+/*
+ * verdict.c: the sequential rule of verdict.h -- the look schedule, each
+ * pair's interval at alpha / (2 x looks x pairs), and the decision.
+ *
+ * The intervals are on log x (rates and times are positive and skewed,
+ * and a ratio is a difference of logs), from GSL's t quantiles through
+ * stats_t_quantile.
+ */
+#include "verdict.h"
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The rounds the runner looks at: dense early, where a large difference
+ * is settled, then about a quarter more each time, so a test of 20 rounds
+ * has 9 looks to pay for and one of 1000 rounds 26. */
+static const int schedule[] = { 3, 4, 5, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 60, 80, 100,
+				120, 150, 200, 250, 300, 400, 500, 600, 800, 1000 };
+#define NSCHED ((int)(sizeof(schedule) / sizeof(schedule[0])))
+
+int verdict_looks(int limit)
+{
+	int n = 1;	/* the limit itself: the runner stops there and looks */
+
+	for (int i = 0; i < NSCHED && schedule[i] < limit; i++)
+		n++;
+	return n;
+}
+
+bool verdict_is_look(int n, int limit)
+{
+	if (n == limit)
+		return true;
+	for (int i = 0; i < NSCHED && schedule[i] < limit; i++)
+		if (schedule[i] == n)
+			return true;
+	return false;
+}
+
+int verdict_next_look(int n, int limit)
+{
+	for (int i = 0; i < NSCHED && schedule[i] < limit; i++)
+		if (schedule[i] > n)
+			return schedule[i];
+	return limit;
+}
+
+struct verdict_rule verdict_rule_for(int k, int limit, double margin)
+{
+	struct verdict_rule r = { margin, verdict_looks(limit), k > 1 ? k * (k - 1) / 2 : 1 };
+
+	return r;
+}
+
+int verdict_pairs(const double *score, int k, int base, int (*pairs)[2])
+{
+	int n = 0, m = 0, *rank = malloc(sizeof(int) * (size_t)(k > 0 ? k : 1));
+
+	if (!rank)
+		return 0;
+	for (int i = 0; i < k; i++)
+		if (isfinite(score[i]))
+			rank[m++] = i;
+	for (int a = 1; a < m; a++)	/* insertion sort, best first */
+		for (int b = a; b > 0 && score[rank[b]] > score[rank[b - 1]]; b--) {
+			int t = rank[b];
+			rank[b] = rank[b - 1];
+			rank[b - 1] = t;
+		}
+	if (base >= 0 && base < k && isfinite(score[base]))
+		for (int a = 0; a < m; a++)
+			if (rank[a] != base) {
+				pairs[n][0] = rank[a];
+				pairs[n++][1] = base;
+			}
+	for (int a = 0; a + 1 < m; a++) {
+		int x = rank[a], y = rank[a + 1], seen = 0;
+		for (int q = 0; q < n; q++)
+			seen |= (pairs[q][0] == x && pairs[q][1] == y) ||
+				(pairs[q][0] == y && pairs[q][1] == x);
+		if (!seen) {
+			pairs[n][0] = x;
+			pairs[n++][1] = y;
+		}
+	}
+	free(rank);
+	return n;
+}
+
+/* Mean and sample variance of log x; false when a value is not > 0. */
+static bool log_moments(const double *x, int n, double *mean, double *var)
+{
+	double s = 0, ss = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!(x[i] > 0) || !isfinite(x[i]))
+			return false;
+		s += log(x[i]);
+	}
+	*mean = s / n;
+	for (int i = 0; i < n; i++)
+		ss += (log(x[i]) - *mean) * (log(x[i]) - *mean);
+	*var = n > 1 ? ss / (n - 1) : 0;
+	return true;
+}
+
+/* One way of forming the interval: its centre (log ratio), the per-run
+ * spread behind its standard error (se = spread / sqrt(n)) and its df. */
+struct way {
+	double centre, spread, df;
+	int n;
+	bool ok;
+};
+
+static struct way unpaired(const double *a, int na, const double *b, int nb)
+{
+	struct way w = { 0, 0, 0, 0, false };
+	double ma, va, mb, vb;
+
+	if (na < 2 || nb < 2 || !log_moments(a, na, &ma, &va) || !log_moments(b, nb, &mb, &vb))
+		return w;
+	double qa = va / na, qb = vb / nb, se = sqrt(qa + qb);
+	int n = na < nb ? na : nb;
+	w.centre = ma - mb;
+	w.n = n;
+	w.spread = se * sqrt(n);
+	/* Welch-Satterthwaite; no spread at all: the pooled df */
+	w.df = se > 0 ? (qa + qb) * (qa + qb) / (qa * qa / (na - 1) + qb * qb / (nb - 1))
+		      : na + nb - 2;
+	w.ok = true;
+	return w;
+}
+
+static struct way per_round(const double *a, const double *b, int n)
+{
+	struct way w = { 0, 0, 0, 0, false };
+	double s = 0, ss = 0;
+
+	if (n < 2)
+		return w;
+	for (int i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i]))
+			return w;
+		s += log(a[i]) - log(b[i]);
+	}
+	w.centre = s / n;
+	for (int i = 0; i < n; i++) {
+		double d = log(a[i]) - log(b[i]) - w.centre;
+		ss += d * d;
+	}
+	w.spread = sqrt(ss / (n - 1));
+	w.df = n - 1;
+	w.n = n;
+	w.ok = true;
+	return w;
+}
+
+static double quantile(const struct verdict_rule *rule, double df)
+{
+	double alpha = VERDICT_ALPHA / (2.0 * rule->looks * rule->pairs);
+
+	return stats_t_quantile(1 - alpha / 2, df);
+}
+
+static enum verdict_kind decide(double centre, double h, double margin)
+{
+	double m = log1p(margin);
+
+	if (margin > 0 && centre - h >= -m && centre + h <= m)
+		return VERDICT_EQUIVALENT;
+	if (centre - h > 0)
+		return VERDICT_GREATER;
+	if (centre + h < 0)
+		return VERDICT_SMALLER;
+	return VERDICT_UNDECIDED;
+}
+
+struct verdict verdict_pair(const double *a, int na, const double *b, int nb, bool paired,
+			    const struct verdict_rule *rule)
+{
+	struct verdict v = { VERDICT_NONE, NAN, NAN, NAN, na < nb ? na : nb, false };
+	struct way u = unpaired(a, na, b, nb), p = { 0, 0, 0, 0, false };
+
+	if (paired && na == nb)
+		p = per_round(a, b, na);
+	if (!u.ok)
+		return v;
+	double hu = quantile(rule, u.df) * u.spread / sqrt(u.n), h = hu, c = u.centre;
+	if (p.ok) {
+		double hp = quantile(rule, p.df) * p.spread / sqrt(p.n);
+		if (hp < hu) {
+			h = hp;
+			c = p.centre;
+			v.paired = true;
+		}
+	}
+	v.ratio = exp(c);
+	v.lo = exp(c - h);
+	v.hi = exp(c + h);
+	v.kind = decide(c, h, rule->margin);
+	return v;
+}
+
+int verdict_rounds_needed(const double *a, int na, const double *b, int nb, bool paired,
+			  const struct verdict_rule *rule, int limit)
+{
+	struct verdict now = verdict_pair(a, na, b, nb, paired, rule);
+
+	if (now.kind == VERDICT_NONE)
+		return -1;
+	if (now.kind != VERDICT_UNDECIDED)
+		return 0;
+	struct way w = paired && na == nb && now.paired ? per_round(a, b, na) : unpaired(a, na, b, nb);
+	if (!w.ok)
+		return -1;
+	/* the same centre and spread, more rounds: df grows with them */
+	for (int n = verdict_next_look(w.n, limit); n <= limit;
+	     n = n == limit ? limit + 1 : verdict_next_look(n, limit)) {
+		double df = w.df * (n - 1) / (w.n - 1 > 0 ? w.n - 1 : 1);
+		double h = quantile(rule, df) * w.spread / sqrt(n);
+		if (decide(w.centre, h, rule->margin) != VERDICT_UNDECIDED)
+			return n - w.n;
+	}
+	return -1;
+}

@@ -1,0 +1,76 @@
+/*
+ * verdict.h: is A faster than B, slower, the same within a margin, or not
+ * yet known -- decided so that looking after every round and stopping on
+ * what is seen does not inflate the error (docs/results.md, "Verdicts").
+ *
+ * The rule: the runner looks only at a fixed schedule of rounds (3, 4, 5,
+ * 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, ... up to the test's limit).  At a
+ * look, a pair's interval for the ratio of its geometric means is a
+ * Student t interval on the log scale at level 1 - alpha', with alpha' =
+ * 0.05 / (2 x looks x pairs): the 5% error is split (Bonferroni) over
+ * every look of the schedule, every pair of the run's targets and both
+ * ways of forming the interval (per-round differences, or the two samples
+ * apart, Welch), so the narrower may be used.  By the union bound, the
+ * chance that any interval of the test, at any look, misses its true
+ * ratio is at most 5%, whatever the stopping rule does with them; so is
+ * the chance of any false "faster", "slower" or "equivalent" call.
+ *
+ * A pair is decided when its interval lies inside the equivalence margin
+ * [1/(1+m), 1+m] ("no practical difference"), or else excludes 1.
+ */
+#ifndef FSB_VERDICT_H
+#define FSB_VERDICT_H
+
+#include <stdbool.h>
+
+#define VERDICT_ALPHA 0.05
+#define VERDICT_FIRST_LOOK 3
+
+enum verdict_kind {
+	VERDICT_UNDECIDED = 0,
+	VERDICT_GREATER,	/* a's values are greater than b's */
+	VERDICT_SMALLER,
+	VERDICT_EQUIVALENT,	/* within the margin */
+	VERDICT_NONE,		/* no interval: too few runs, or a value <= 0 */
+};
+
+struct verdict_rule {
+	double margin;		/* 0.03: equivalent within +-3% */
+	int looks;		/* looks in the schedule (verdict_looks) */
+	int pairs;		/* pairs the error is split over: k(k-1)/2 */
+};
+
+struct verdict {
+	enum verdict_kind kind;
+	double ratio, lo, hi;	/* geometric mean of a / of b, and its interval */
+	int n;			/* runs of the smaller side */
+	bool paired;		/* the per-round differences gave the interval */
+};
+
+/* Looks of the schedule up to and including limit rounds (a fixed number
+ * of runs is one look); whether round n is one. */
+int verdict_looks(int limit);
+bool verdict_is_look(int n, int limit);
+/* The next look after round n (limit when none is left before it). */
+int verdict_next_look(int n, int limit);
+/* The rule for a test of k targets whose runs stop at limit rounds. */
+struct verdict_rule verdict_rule_for(int k, int limit, double margin);
+
+/* The pairs that matter among k targets: each against the baseline, and
+ * each with its neighbour in the ranking by score (higher is better; NAN:
+ * left out, a target with no figure).  Fills pairs[][2] (room for
+ * 2 (k - 1)), the better-ranked first in a neighbour pair; returns how many. */
+int verdict_pairs(const double *score, int k, int base, int (*pairs)[2]);
+
+/* a[0..na) and b[0..nb): one figure a run; when paired, a[r] and b[r] came
+ * from the same round r (na == nb). */
+struct verdict verdict_pair(const double *a, int na, const double *b, int nb, bool paired,
+			    const struct verdict_rule *rule);
+
+/* The rounds a still undecided pair would need, from the spread seen so
+ * far: the first look whose interval, at this spread and centre, would be
+ * decided; 0 when decided, -1 when no look up to the limit would do. */
+int verdict_rounds_needed(const double *a, int na, const double *b, int nb, bool paired,
+			  const struct verdict_rule *rule, int limit);
+
+#endif

@@ -1,0 +1,191 @@
+/* test_verdict.c: the sequential verdict rule (core/verdict.h), proved by
+ * simulation: on equal targets it calls "faster" or "slower" in at most 5%
+ * of runs over all its looks, where re-checking a plain 95% interval after
+ * every round calls it far more often (the bug it catches: a return to
+ * that naive rule, or an alpha split that leaves out looks or pairs); and
+ * on targets 1.05x, 1.3x and 2x apart it decides, the right way, in few
+ * rounds (the bug: a rule so strict it never decides).  The generator is
+ * seeded: the same draws every time, so the rates are exact figures. */
+#include "testutil.h"
+#include "core/stats.h"
+#include "core/verdict.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#define LIMIT 20
+#define SIMS 2000
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static double uniform(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return ((rng * 0x2545f4914f6cdd1dull) >> 11) * (1.0 / 9007199254740992.0) + 1e-300;
+}
+
+static double normal(void)
+{
+	return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+}
+
+/* Round r's figures for targets a and b: log-normal with coefficient of
+ * variation cv, b's median ratio times a's, and a drift the round shares
+ * (the machine's speed), which pairing by round takes out. */
+static void round_figures(double cv, double ratio, double *a, double *b)
+{
+	double sigma = sqrt(log1p(cv * cv)), drift = 0.5 * sigma * normal();
+
+	*a = 100 * exp(drift + sigma * normal());
+	*b = 100 * ratio * exp(drift + sigma * normal());
+}
+
+struct outcome {
+	int rounds;		/* when it stopped (LIMIT: never decided) */
+	enum verdict_kind kind;
+};
+
+/* The rule as the runner applies it: look at the schedule's rounds, stop
+ * at the first decided one. */
+static struct outcome sequential(double cv, double ratio)
+{
+	static double a[LIMIT], b[LIMIT];
+	struct verdict_rule rule = verdict_rule_for(2, LIMIT, 0.03);
+	struct outcome o = { LIMIT, VERDICT_UNDECIDED };
+
+	for (int n = 1; n <= LIMIT; n++) {
+		round_figures(cv, ratio, &a[n - 1], &b[n - 1]);
+		if (n < VERDICT_FIRST_LOOK || !verdict_is_look(n, LIMIT))
+			continue;
+		struct verdict v = verdict_pair(b, n, a, n, true, &rule);
+		if (v.kind != VERDICT_UNDECIDED) {
+			o.rounds = n;
+			o.kind = v.kind;
+			break;
+		}
+	}
+	return o;
+}
+
+/* The naive rule: a plain 95% interval (Welch on logs) re-checked after
+ * every round from the second, stopping at the first that excludes 1. */
+static struct outcome naive(double cv, double ratio)
+{
+	static double a[LIMIT], b[LIMIT];
+	struct outcome o = { LIMIT, VERDICT_UNDECIDED };
+
+	for (int n = 1; n <= LIMIT; n++) {
+		round_figures(cv, ratio, &a[n - 1], &b[n - 1]);
+		if (n < 2)
+			continue;
+		struct summary sa, sb;
+		stats_summarize(a, n, &sa);
+		stats_summarize(b, n, &sb);
+		struct ratio q = stats_ratio(&sb, &sa);
+		if (q.verdict) {
+			o.rounds = n;
+			o.kind = q.verdict > 0 ? VERDICT_GREATER : VERDICT_SMALLER;
+			break;
+		}
+	}
+	return o;
+}
+
+static void test_schedule(void **state)
+{
+	(void)state;
+	assert_int_equal(verdict_looks(20), 9);	/* 3 4 5 6 8 10 12 15, 20 */
+	assert_int_equal(verdict_looks(3), 1);	/* --runs 3: one look */
+	assert_true(verdict_is_look(8, 20) && !verdict_is_look(7, 20) && verdict_is_look(7, 7));
+	assert_int_equal(verdict_next_look(6, 20), 8);
+	assert_int_equal(verdict_next_look(15, 20), 20);
+	struct verdict_rule r = verdict_rule_for(5, 20, 0.03);
+	assert_int_equal(r.pairs, 10);
+}
+
+static void test_false_calls_on_equal_targets(void **state)
+{
+	(void)state;
+	static const double cvs[] = { 0.02, 0.05, 0.10, 0.30 };
+
+	for (int c = 0; c < 4; c++) {
+		int rule_false = 0, naive_false = 0, equivalent = 0;
+		for (int s = 0; s < SIMS; s++) {
+			struct outcome o = sequential(cvs[c], 1.0);
+			rule_false += o.kind == VERDICT_GREATER || o.kind == VERDICT_SMALLER;
+			equivalent += o.kind == VERDICT_EQUIVALENT;
+			o = naive(cvs[c], 1.0);
+			naive_false += o.kind != VERDICT_UNDECIDED;
+		}
+		print_message("# CV %2.0f%%: false calls %.2f%% (rule), %.2f%% (naive); equivalent %.1f%%\n",
+			      100 * cvs[c], 100.0 * rule_false / SIMS, 100.0 * naive_false / SIMS,
+			      100.0 * equivalent / SIMS);
+		assert_true(rule_false <= SIMS * 5 / 100);
+		/* the naive rule, looking after every round, calls far more */
+		assert_true(naive_false > SIMS * 10 / 100);
+		assert_true(naive_false > 4 * rule_false);
+	}
+}
+
+static int cmp_int(const void *x, const void *y)
+{
+	return *(const int *)x - *(const int *)y;
+}
+
+static void test_rounds_to_decide(void **state)
+{
+	(void)state;
+	static const double ratios[] = { 1.05, 1.3, 2.0 }, cvs[] = { 0.02, 0.05, 0.10 };
+	/* the median rounds each must reach a decision in, at each CV (LIMIT:
+	 * it may stay undecided) */
+	static const int most[3][3] = { { 8, 20, 20 }, { 3, 4, 6 }, { 3, 3, 4 } };
+	static int rounds[SIMS];
+
+	for (int r = 0; r < 3; r++)
+		for (int c = 0; c < 3; c++) {
+			int wrong = 0, decided = 0;
+			for (int s = 0; s < SIMS; s++) {
+				struct outcome o = sequential(cvs[c], ratios[r]);
+				rounds[s] = o.kind == VERDICT_GREATER ? o.rounds : LIMIT + 1;
+				wrong += o.kind == VERDICT_SMALLER || o.kind == VERDICT_EQUIVALENT;
+				decided += o.kind == VERDICT_GREATER;
+			}
+			qsort(rounds, SIMS, sizeof(int), cmp_int);
+			print_message("# %.2fx at CV %2.0f%%: decided in %.1f%%, median %d rounds, "
+				      "wrong %d\n", ratios[r], 100 * cvs[c], 100.0 * decided / SIMS,
+				      rounds[SIMS / 2] > LIMIT ? -1 : rounds[SIMS / 2], wrong);
+			assert_true(wrong <= SIMS * 5 / 100);
+			assert_true(rounds[SIMS / 2] <= most[r][c] ||
+				    (most[r][c] == LIMIT && rounds[SIMS / 2] == LIMIT + 1));
+		}
+}
+
+/* Two figures that do not differ at all are equivalent at the first look;
+ * a handful of identical values is no division by zero. */
+static void test_degenerate(void **state)
+{
+	(void)state;
+	double a[] = { 5, 5, 5 }, b[] = { 5, 5, 5 }, c[] = { 10, 10, 10 }, z[] = { 0, 1, 2 };
+	struct verdict_rule r = verdict_rule_for(2, 20, 0.03);
+
+	assert_int_equal(verdict_pair(a, 3, b, 3, true, &r).kind, VERDICT_EQUIVALENT);
+	struct verdict v = verdict_pair(c, 3, a, 3, false, &r);
+	assert_int_equal(v.kind, VERDICT_GREATER);
+	assert_float_equal(v.ratio, 2, 1e-12);
+	assert_int_equal(verdict_pair(z, 3, a, 3, false, &r).kind, VERDICT_NONE);
+	assert_int_equal(verdict_pair(a, 1, b, 1, true, &r).kind, VERDICT_NONE);
+	assert_int_equal(verdict_rounds_needed(c, 3, a, 3, false, &r, 20), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_schedule),
+		cmocka_unit_test(test_false_calls_on_equal_targets),
+		cmocka_unit_test(test_rounds_to_decide),
+		cmocka_unit_test(test_degenerate),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
