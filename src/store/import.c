@@ -14,6 +14,7 @@
 #include "../core/error.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,29 @@ static const char *str_of(json_t *o, const char *key, const char *where)
 		return NULL;
 	}
 	return json_string_value(v);
+}
+
+/* A whole number: an integer, or a real that is one (a document whose
+ * integers were read as reals, below). */
+static bool whole(json_t *v, json_int_t lo, json_int_t hi, json_int_t *out)
+{
+	double d = json_is_real(v) ? json_real_value(v) : 0;
+
+	if (json_is_integer(v))
+		*out = json_integer_value(v);
+	else if (json_is_real(v) && d == floor(d) && d >= -9e15 && d <= 9e15)
+		*out = (json_int_t)d;
+	else
+		return false;
+	return *out >= lo && *out <= hi;
+}
+
+static int rep_of(json_t *sample)
+{
+	json_int_t rep = 0;
+
+	whole(json_object_get(sample, "rep"), 0, INT_MAX, &rep);
+	return (int)rep;
 }
 
 static double num_of(json_t *o, const char *key)
@@ -129,13 +153,11 @@ static int test_from(json_t *t, struct imp_test *it)
 	json_int_t looks = 0;
 	if (rule) {
 		json_t *jm = json_object_get(rule, "margin"), *jl = json_object_get(rule, "looks");
-		if (!json_is_object(rule) || !json_is_number(jm) || !json_is_integer(jl) ||
-		    !(json_number_value(jm) >= 0 && json_number_value(jm) <= 0.5) ||
-		    json_integer_value(jl) < 1 || json_integer_value(jl) > 100)
+		if (!json_is_object(rule) || !json_is_number(jm) || !whole(jl, 1, 100, &looks) ||
+		    !(json_number_value(jm) >= 0 && json_number_value(jm) <= 0.5))
 			return error_set("import: test %s: verdict_rule is not {margin: 0 to 0.5, "
 					 "looks: 1 to 100}", f[0]);
 		margin = json_number_value(jm);
-		looks = json_integer_value(jl);
 	}
 	it->row = (struct r_test){ .name = (char *)f[0], .workload = (char *)f[1],
 				   .params = (char *)f[2], .title = (char *)f[3],
@@ -163,7 +185,8 @@ static int check_samples(json_t *targets, const struct imp_test *it)
 		if (!json_is_object(s) || !tg || !detail || target_index(targets, tg) < 0)
 			return error_set("import: test %s: a sample names no target of the run",
 					 it->row.name);
-		if (!json_is_integer(json_object_get(s, "rep")) || !json_is_object(vals))
+		json_int_t rep;
+		if (!whole(json_object_get(s, "rep"), 0, INT_MAX, &rep) || !json_is_object(vals))
 			return error_set("import: test %s: a sample without rep or values", it->row.name);
 		const char *key;
 		json_t *v;
@@ -228,7 +251,7 @@ static int store_one(struct store *s, int64_t run, json_t *targets, int64_t *tid
 		json_t *sj = json_object_get(sm, "series");
 		char *series = json_is_object(sj) ? json_dumps(sj, JSON_COMPACT) : NULL;
 		struct r_sample row = {
-			.rep = (int)json_integer_value(json_object_get(sm, "rep")),
+			.rep = rep_of(sm),
 			.wall = num_of(sm, "wall_s"), .cpu_user = num_of(sm, "cpu_user_s"),
 			.cpu_sys = num_of(sm, "cpu_sys_s"), .cpu_pct = num_of(sm, "cpu_percent"),
 			.machine_cpu_pct = num_of(sm, "machine_cpu_percent"), .values = v,
@@ -264,12 +287,17 @@ int store_import(struct store *s, const char *text, size_t len, int64_t *run_id,
 	if (len > MAX_DOC)
 		return error_set("import: the document is larger than %u MiB", MAX_DOC >> 20);
 	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	/* A document that went through jq holds a wide interval's 5.2e19 as
+	 * 52126828535204135000, beyond an integer: read its integers as reals
+	 * then (whole() takes them back). */
+	if (!doc && strstr(jerr.text, "too big integer"))
+		doc = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL, &jerr);
 	if (!doc)
 		return error_set("import: not JSON: %s (line %d)", jerr.text, jerr.line);
 	const char *schema = str_of(doc, "schema", "document");
-	json_t *ver = json_object_get(doc, "schema_version");
+	json_int_t ver;
 	if (!json_is_object(doc) || !schema || strcmp(schema, "fsbench.result") ||
-	    !json_is_integer(ver) || json_integer_value(ver) < 1 || json_integer_value(ver) > 3) {
+	    !whole(json_object_get(doc, "schema_version"), 1, 3, &ver)) {
 		error_set("import: not an fsbench run (schema fsbench.result, version 1 to 3)");
 		goto out;
 	}

@@ -58,6 +58,14 @@ jq '.run.started = "2001-01-01 00:00:00"' "$WORK/v1.json" > "$WORK/v1b.json"
 FSB import "$WORK/v1b.json" --db "$DB2" >/dev/null 2>&1
 check "a version-1 document (no device group) imports" [ $? -eq 0 ]
 
+# jq writes a wide interval's 5.2e19 as 52126828535204135000, an integer
+# beyond int64: the document still imports (it failed, by chance, when a
+# run's figures spread that far).
+jq '.run.started = "2001-06-06 00:00:00" | .tests[0].metrics[0].results[0].ci95[1] = 52126828535204135000' \
+	"$WORK/run.json" > "$WORK/big.json"
+FSB import "$WORK/big.json" --db "$DB2" >/dev/null 2>"$WORK/big.err"
+check "a figure jq wrote as a too-big integer still imports" [ $? -eq 0 ]
+
 # refused whole, the store unchanged
 before=$(FSB list runs --db "$DB2" | grep -c '^ *[0-9]')
 refuse_import() {	# refuse_import WHAT FILE MESSAGE
