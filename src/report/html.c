@@ -1022,8 +1022,9 @@ static void run_page(FILE *f, const struct result *r, const char *baseline, stru
 	fputs("<p class=\"howto\">How to read this page: each test has a chart per "
 	      "measure (bars are means, whiskers their 95% interval), then tables of means and of "
 	      "ratios to the baseline. A ratio is marked faster or slower only when the "
-	      "difference is statistically significant; &#9888; marks a figure from too few runs or "
-	      "with a spread above 3%. Every sample is at the end.</p>\n", f);
+	      "difference is statistically significant; &#9888; marks an undecided verdict, a "
+	      "figure from too few runs or whose runs drift, and (for runs that aimed at no "
+	      "verdict) one with a spread above 3%. Every sample is at the end.</p>\n", f);
 	if (r->ntargets > 1)
 		verdict_section(f, r, base);
 	system_table(f, r);

@@ -92,9 +92,21 @@ int report_verdicts(const struct result *r, const struct r_test *t, int base,
 	return n;
 }
 
+/* A ratio's bound: two decimals, or three digits when it is far from 1
+ * (an interval from three noisy runs reaches 1e-5 .. 1e4). */
+static const char *bound(double x, char *buf, size_t len)
+{
+	if (x >= 100 || x < 0.01)
+		snprintf(buf, len, "%.2g", x);
+	else
+		snprintf(buf, len, "%.2f", x);
+	return buf;
+}
+
 void report_verdict_text(const struct result *r, const struct report_verdict *p, char *buf,
 			 size_t len)
 {
+	char l[32], h[32];
 	const struct verdict *v = &p->v;
 	const char *a = r->targets[p->a].label, *b = r->targets[p->b].label;
 	char rounds[48];
@@ -110,22 +122,24 @@ void report_verdict_text(const struct result *r, const struct report_verdict *p,
 	double g = p->direction > 0 ? v->ratio : 1 / v->ratio;
 	double lo = p->direction > 0 ? v->lo : 1 / v->hi, hi = p->direction > 0 ? v->hi : 1 / v->lo;
 	if (v->kind == VERDICT_EQUIVALENT) {
-		snprintf(buf, len, "%s = %s within +-%g%% (95%% %.2f-%.2f, %s)", a, b, 100 * p->margin,
-			 lo, hi, rounds);
+		snprintf(buf, len, "%s = %s within +-%g%% (95%% %s-%s, %s)", a, b, 100 * p->margin,
+			 bound(lo, l, sizeof(l)), bound(hi, h, sizeof(h)), rounds);
 		return;
 	}
 	if (v->kind == VERDICT_UNDECIDED) {
-		snprintf(buf, len, "! %s vs %s undecided after %s (%.2f-%.2f)", a, b, rounds, lo, hi);
+		snprintf(buf, len, "! %s vs %s undecided after %s (%s-%s)", a, b, rounds,
+			 bound(lo, l, sizeof(l)), bound(hi, h, sizeof(h)));
 		return;
 	}
 	if (g < 1) {	/* b is the faster: said that way round */
 		const char *t = a;
 		a = b;
 		b = t;
-		double l = 1 / hi;
+		double inv = 1 / hi;
 		hi = 1 / lo;
-		lo = l;
+		lo = inv;
 		g = 1 / g;
 	}
-	snprintf(buf, len, "%s %.2fx faster than %s (95%% %.2f-%.2f, %s)", a, g, b, lo, hi, rounds);
+	snprintf(buf, len, "%s %.2fx faster than %s (95%% %s-%s, %s)", a, g, b, bound(lo, l, sizeof(l)),
+		 bound(hi, h, sizeof(h)), rounds);
 }

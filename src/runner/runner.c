@@ -729,11 +729,22 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 	t->fixed = o->runs;
 	t->minimum = runner_min_runs(o, ts);
 	t->limit = t->fixed ? t->fixed : cap;
-	/* Two targets or more: the verdicts decide, not the precision. */
+	/* Two targets or more: the verdicts decide, not the precision, and
+	 * within 20 rounds unless the user said otherwise, budget or not:
+	 * every look of the schedule up to the limit is paid for in every
+	 * interval, and a pair still open at 20 is a near-tie the margin and
+	 * the budget are better spent elsewhere than on. */
 	t->verdicts = o->verdicts && rq->ntargets >= 2;
+	if (t->verdicts && !t->fixed && !o->max_runs && t->limit > RUNNER_DEFAULT_RUNS) {
+		t->limit = RUNNER_DEFAULT_RUNS;
+		if (t->minimum > t->limit)
+			t->minimum = t->limit;
+	}
 	if (t->verdicts) {
 		t->precision = 0;
 		t->rule = verdict_rule_for(rq->ntargets, t->limit, o->margin);
+		if (t->fixed)
+			t->rule.looks = 1;	/* --runs N: judged once, at N */
 		t->direction = ts->wl->metrics[pm].direction > 0 ? 1 : -1;
 		for (int i = 0; rq->baseline && i < rq->ntargets; i++)
 			if (!strcmp(rq->targets[i].label, rq->baseline))
