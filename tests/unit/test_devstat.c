@@ -169,8 +169,8 @@ static void test_store_round_trip_and_upgrade(void **state)
 	check_device_run(s, run);
 	store_close(s);
 
-	/* A schema-3 store (before the device group and the precision target) is
-	 * upgraded in place. */
+	/* A schema-3 store (before the device group, the precision target and
+	 * the verdict rule) is upgraded in place. */
 	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "DELETE FROM value; DELETE FROM sample; DELETE FROM metric;"
 				      " DELETE FROM test; DELETE FROM target; DELETE FROM run;"
@@ -180,6 +180,7 @@ static void test_store_round_trip_and_upgrade(void **state)
 				      " ALTER TABLE run DROP COLUMN note; ALTER TABLE run DROP COLUMN argv;"
 				      " ALTER TABLE sample DROP COLUMN series;"
 				      " ALTER TABLE test DROP COLUMN precision;"
+				      " ALTER TABLE test DROP COLUMN margin; ALTER TABLE test DROP COLUMN looks;"
 				      " PRAGMA user_version=3;", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(store_open(p, &s), 0);
