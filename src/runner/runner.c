@@ -539,20 +539,21 @@ static int out_of_reach(const struct tstate *ts, int ntargets, double per, doubl
 
 /* A fresh order for a round (Fisher-Yates): a target that always ran
  * first, with the caches and the device warm or cold in its favour, would
- * carry that into every ratio. */
-static void shuffle(int *order, int n)
+ * carry that into every ratio.  Drawn from the test and the round alone
+ * (splitmix64), so that every rank of an MPI job runs the same order: its
+ * ranks meet in each run's collective calls. */
+static void shuffle(int *order, int n, int test, int round)
 {
-	static uint64_t x;
+	uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(test + 1) + (uint64_t)round;
 
-	if (!x)
-		x = (uint64_t)now_ns() ^ ((uint64_t)getpid() << 32) ^ 0x9e3779b97f4a7c15ull;
 	for (int i = 0; i < n; i++)
 		order[i] = i;
 	for (int i = n - 1; i > 0; i--) {
-		x ^= x << 13;
-		x ^= x >> 7;
-		x ^= x << 17;
-		int j = (int)(x % (uint64_t)(i + 1));
+		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		z ^= z >> 31;
+		int j = (int)(z % (uint64_t)(i + 1));
 		int t = order[i];
 		order[i] = order[j];
 		order[j] = t;
@@ -656,7 +657,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			break;	/* its share goes on to tests that can still make it */
 		uint64_t r0 = now_ns();
 		int planned = tst->fixed ? tst->fixed : tst->limit;
-		shuffle(tst->order, rq->ntargets);
+		shuffle(tst->order, rq->ntargets, k, most_runs(tst, rq->ntargets));
 		for (int j = 0; j < rq->ntargets && !workload_stopped(); j++) {
 			int i = tst->order[j];
 			struct cell *c = &cells[i];
