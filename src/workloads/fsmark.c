@@ -324,7 +324,11 @@ static void worker(const struct fsmark_params *fp, const char *dir,
 		goto out;
 	}
 	gettimeofday(&tv, NULL);
-	srandom((unsigned)tv.tv_usec);
+	/* fs_mark seeds each worker with the microseconds alone; two workers
+	 * forked in the same microsecond (a loaded machine) then draw the
+	 * same names in the same second and write one another's files.  The
+	 * pid keeps them apart; the names' form is fs_mark's. */
+	srandom((unsigned)tv.tv_usec ^ ((unsigned)getpid() << 16));
 	struct placement pl = { fp->dirs ? (int)(tv.tv_sec % fp->dirs) : 0, 0, tv.tv_sec };
 
 	t0 = now_ns();
