@@ -67,6 +67,7 @@ static void test_space_scan(void **state)
 		rnd[i] = (unsigned char)x;
 	}
 	make_tmpdir(d, sizeof(d));
+	made_dir(d);	/* removed by the teardown though an assertion fails */
 	snprintf(p, sizeof(p), "%s/sub", d);
 	assert_int_equal(mkdir(p, 0700), 0);
 	snprintf(p, sizeof(p), "%s/sub/zero", d);
@@ -81,9 +82,10 @@ static void test_space_scan(void **state)
 	assert_true(sp.allocated >= (1 << 20));
 	assert_true(sp.sampled > 0 && sp.sampled <= (1 << 20));
 	assert_true((double)sp.sampled / (double)sp.sample_compressed > 100);	/* zeros */
-	rm_rf(d);
+	undo(d);
 
 	make_tmpdir(d, sizeof(d));
+	made_dir(d);	/* removed by the teardown though an assertion fails */
 	snprintf(p, sizeof(p), "%s/random", d);
 	write_file(p, rnd, sizeof(rnd));
 	assert_int_equal(space_scan(d, 1 << 20, &sp), 0);
@@ -92,7 +94,7 @@ static void test_space_scan(void **state)
 	/* no sample asked: nothing read */
 	assert_int_equal(space_scan(d, 0, &sp), 0);
 	assert_true(sp.sampled == 0 && sp.files == 1);
-	rm_rf(d);
+	undo(d);
 	assert_int_equal(space_scan("/nonexistent/fsbench", 0, &sp), -1);
 }
 
@@ -163,6 +165,7 @@ static void test_store_round_trip_and_upgrade(void **state)
 	sqlite3 *db;
 
 	make_tmpdir(d, sizeof(d));
+	made_dir(d);	/* removed by the teardown though an assertion fails */
 	snprintf(p, sizeof(p), "%s/r.db", d);
 	assert_int_equal(store_open(p, &s), 0);
 	store_device_run(s, &run);
@@ -187,16 +190,16 @@ static void test_store_round_trip_and_upgrade(void **state)
 	store_device_run(s, &run);
 	check_device_run(s, run);
 	store_close(s);
-	rm_rf(d);
+	undo(d);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_field_counts),
-		cmocka_unit_test(test_space_scan),
+		cmocka_unit_test_teardown(test_space_scan, teardown_made),
 		cmocka_unit_test(test_notes),
-		cmocka_unit_test(test_store_round_trip_and_upgrade),
+		cmocka_unit_test_teardown(test_store_round_trip_and_upgrade, teardown_made),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
