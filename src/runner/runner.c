@@ -254,6 +254,17 @@ static int verdict_need(const struct tstate *ts, int ntargets, int *pairs, int *
 	return need;
 }
 
+/* Rounds every target still running has done (the limit when none is). */
+static int full_rounds(const struct tstate *ts, int ntargets)
+{
+	int rounds = ts->limit;
+
+	for (int i = 0; i < ntargets; i++)
+		if (!ts->cells[i].failed && ts->cells[i].runs < rounds)
+			rounds = ts->cells[i].runs;
+	return rounds;
+}
+
 /* Decide, between full rounds, whether the test needs another: sets done
  * and met.  A round gives every target a run, so the interval is judged
  * on equal footing (see docs/results.md, "How many runs"). */
@@ -279,10 +290,7 @@ static void judge(struct tstate *ts, int ntargets)
 	if (ts->verdicts) {
 		/* judged at the schedule's rounds only: what the error split
 		 * pays for (core/verdict.h) */
-		int rounds = ts->limit;
-		for (int i = 0; i < ntargets; i++)
-			if (!ts->cells[i].failed && ts->cells[i].runs < rounds)
-				rounds = ts->cells[i].runs;
+		int rounds = full_rounds(ts, ntargets);
 		verdict_need(ts, ntargets, &ts->pairs, &ts->undecided);
 		ts->met = ts->pairs > 0 && !ts->undecided;
 		if (ts->fixed)
@@ -795,10 +803,7 @@ static int pass_and_report(struct store *st, struct run_request *rq, struct tsta
 	judge(t, rq->ntargets);
 	if (ev && ev->test_done && !workload_stopped()) {
 		double w = widest(t, rq->ntargets, &need);
-		int rounds = t->limit;
-		for (int i = 0; i < rq->ntargets; i++)
-			if (!t->cells[i].failed && t->cells[i].runs < rounds)
-				rounds = t->cells[i].runs;
+		int rounds = full_rounds(t, rq->ntargets);
 		struct test_outcome out = { runs, t->spent - before, f, again, t->met,
 					    isfinite(w) ? w : -1, t->precision, t->fixed != 0,
 					    !t->done, t->verdicts ? t->pairs : 0, t->undecided, rounds };
