@@ -1,6 +1,6 @@
 /*
- * verdict.c: the sequential rule of verdict.h -- the look schedule, each
- * pair's interval at alpha / (2 x looks x pairs), and the decision.
+ * verdict.c: the sequential rule of verdict.h -- the look schedule, the
+ * error each look may spend, each pair's interval, and the decision.
  *
  * The intervals are on log x (rates and times are positive and skewed,
  * and a ratio is a difference of logs), from GSL's t quantiles through
@@ -46,11 +46,34 @@ int verdict_next_look(int n, int limit)
 	return limit;
 }
 
-struct verdict_rule verdict_rule_for(int k, int limit, double margin)
+struct verdict_rule verdict_rule_for(int limit, double margin)
 {
-	struct verdict_rule r = { margin, verdict_looks(limit), k > 1 ? k * (k - 1) / 2 : 1 };
+	struct verdict_rule r = { margin, verdict_looks(limit) };
 
 	return r;
+}
+
+/* Which look of the rule's a verdict at n rounds is: the looks are the
+ * schedule's first looks - 1 rounds and then the limit, so the count of
+ * those below n.  A run stopped between looks (its budget spent) takes
+ * the next look's place: that look never comes. */
+static int look_index(const struct verdict_rule *rule, int n)
+{
+	int j = 0;
+
+	while (j < rule->looks - 1 && j < NSCHED && schedule[j] < n)
+		j++;
+	return j;
+}
+
+double verdict_look_alpha(const struct verdict_rule *rule, int n)
+{
+	int looks = rule->looks > 1 ? rule->looks : 1;
+
+	if (looks == 1)
+		return VERDICT_ALPHA;
+	return look_index(rule, n) == 0 ? VERDICT_ALPHA * VERDICT_FIRST_SHARE
+					: VERDICT_ALPHA * (1 - VERDICT_FIRST_SHARE) / (looks - 1);
 }
 
 int verdict_pairs(const double *score, int k, int base, int (*pairs)[2])
@@ -156,9 +179,11 @@ static struct way per_round(const double *a, const double *b, int n)
 	return w;
 }
 
-static double quantile(const struct verdict_rule *rule, double df)
+/* The t quantile of an interval at n rounds: that look's share of the
+ * error, halved for the two ways of forming it. */
+static double quantile(const struct verdict_rule *rule, int n, double df)
 {
-	double alpha = VERDICT_ALPHA / (2.0 * rule->looks * rule->pairs);
+	double alpha = verdict_look_alpha(rule, n) / 2;
 
 	return stats_t_quantile(1 - alpha / 2, df);
 }
@@ -186,9 +211,9 @@ struct verdict verdict_pair(const double *a, int na, const double *b, int nb, bo
 		p = per_round(a, b, na);
 	if (!u.ok)
 		return v;
-	double hu = quantile(rule, u.df) * u.spread / sqrt(u.n), h = hu, c = u.centre;
+	double hu = quantile(rule, u.n, u.df) * u.spread / sqrt(u.n), h = hu, c = u.centre;
 	if (p.ok) {
-		double hp = quantile(rule, p.df) * p.spread / sqrt(p.n);
+		double hp = quantile(rule, p.n, p.df) * p.spread / sqrt(p.n);
 		if (hp < hu) {
 			h = hp;
 			c = p.centre;
@@ -218,7 +243,7 @@ int verdict_rounds_needed(const double *a, int na, const double *b, int nb, bool
 	for (int n = verdict_next_look(w.n, limit); n <= limit;
 	     n = n == limit ? limit + 1 : verdict_next_look(n, limit)) {
 		double df = w.df * (n - 1) / (w.n - 1 > 0 ? w.n - 1 : 1);
-		double h = quantile(rule, df) * w.spread / sqrt(n);
+		double h = quantile(rule, n, df) * w.spread / sqrt(n);
 		if (decide(w.centre, h, rule->margin) != VERDICT_UNDECIDED)
 			return n - w.n;
 	}

@@ -6,14 +6,18 @@
  * The rule: the runner looks only at a fixed schedule of rounds (3, 4, 5,
  * 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, ... up to the test's limit).  At a
  * look, a pair's interval for the ratio of its geometric means is a
- * Student t interval on the log scale at level 1 - alpha', with alpha' =
- * 0.05 / (2 x looks x pairs): the 5% error is split (Bonferroni) over
- * every look of the schedule, every pair of the run's targets and both
- * ways of forming the interval (per-round differences, or the two samples
- * apart, Welch), so the narrower may be used.  By the union bound, the
- * chance that any interval of the test, at any look, misses its true
- * ratio is at most 5%, whatever the stopping rule does with them; so is
- * the chance of any false "faster", "slower" or "equivalent" call.
+ * Student t interval on the log scale at level 1 - alpha_j / 2, where
+ * alpha_j is look j's share of the 5% error: half of it at the first look
+ * (few runs, where the t quantile is most sensitive to the error spent,
+ * and where a large difference is settled), the other half split evenly
+ * over the later looks.  The 2 pays for the two ways of forming the
+ * interval (per-round differences, or the two samples apart, Welch), so
+ * the narrower may be used.  The shares sum to 5%, so by the union bound
+ * (Bonferroni) the chance that a pair's interval, at any look, misses its
+ * true ratio is at most 5%, whatever the stopping rule does with them; so
+ * is the chance of a false "faster", "slower" or "equivalent" call for
+ * that pair.  The guarantee is per pair, as a 95% interval's is: of a
+ * test's several pairs, more than one in twenty may be wrong together.
  *
  * A pair is decided when its interval lies inside the equivalence margin
  * [1/(1+m), 1+m] ("no practical difference"), or else excludes 1.
@@ -25,6 +29,7 @@
 
 #define VERDICT_ALPHA 0.05
 #define VERDICT_FIRST_LOOK 3
+#define VERDICT_FIRST_SHARE 0.5	/* of the error, spent at the first look */
 
 enum verdict_kind {
 	VERDICT_UNDECIDED = 0,
@@ -37,7 +42,6 @@ enum verdict_kind {
 struct verdict_rule {
 	double margin;		/* 0.03: equivalent within +-3% */
 	int looks;		/* looks in the schedule (verdict_looks) */
-	int pairs;		/* pairs the error is split over: k(k-1)/2 */
 };
 
 struct verdict {
@@ -53,8 +57,10 @@ int verdict_looks(int limit);
 bool verdict_is_look(int n, int limit);
 /* The next look after round n (limit when none is left before it). */
 int verdict_next_look(int n, int limit);
-/* The rule for a test of k targets whose runs stop at limit rounds. */
-struct verdict_rule verdict_rule_for(int k, int limit, double margin);
+/* The rule for a test whose runs stop at limit rounds. */
+struct verdict_rule verdict_rule_for(int limit, double margin);
+/* The error the rule spends on a verdict at n rounds (its look's share). */
+double verdict_look_alpha(const struct verdict_rule *rule, int n);
 
 /* The pairs that matter among k targets: each against the baseline, and
  * each with its neighbour in the ranking by score (higher is better; NAN:

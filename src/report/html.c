@@ -970,8 +970,8 @@ static void verdict_section(FILE *f, const struct result *r, int base)
 			fputs("<section class=\"verdicts\"><h2>Verdicts</h2>\n<p class=\"legend\">For "
 			      "each test, each target against the baseline and its neighbours in "
 			      "the ranking, on the primary measure: faster, the same within the "
-			      "margin, or undecided, at 95% with the error split over every look and "
-			      "pair (docs/results.md).</p>\n<dl class=\"verdicts\">\n", f);
+			      "margin, or undecided, at 95% with the error split over the looks "
+			      "(docs/results.md).</p>\n<dl class=\"verdicts\">\n", f);
 		fputs("<dt>", f);
 		xml_escape(f, r->tests[ti].name);
 		fputs("</dt>\n", f);

@@ -540,7 +540,7 @@ void report_verdict_block(FILE *f, const struct result *r, const struct report_o
 		if (!n)
 			continue;
 		if (!any++) {
-			fprintf(f, "\nVerdicts (95%%, the error split over every look and pair; "
+			fprintf(f, "\nVerdicts (95%%, the error split over the looks; "
 				   "docs/results.md):\n");
 		}
 		used = (size_t)snprintf(line, sizeof(line), "%s: ", t->name);

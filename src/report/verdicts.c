@@ -63,7 +63,7 @@ int report_verdicts(const struct result *r, const struct r_test *t, int base,
 	}
 	npairs = verdict_pairs(score, k, base, pairs);
 	struct verdict_rule rule = { t->looks > 0 ? t->margin : REPORT_MARGIN,
-				     t->looks > 0 ? t->looks : 1, k * (k - 1) / 2 };
+				     t->looks > 0 ? t->looks : 1 };
 	for (int q = 0; q < npairs && n < max; q++) {
 		int a = pairs[q][0], b = pairs[q][1];
 		int na = t->cells[a].nsamples, nb = t->cells[b].nsamples;
@@ -92,11 +92,14 @@ int report_verdicts(const struct result *r, const struct r_test *t, int base,
 	return n;
 }
 
-/* A ratio's bound: two decimals, or three digits when it is far from 1
- * (an interval from three noisy runs reaches 1e-5 .. 1e4). */
+/* A ratio's bound: two decimals; a whole number from 100 up (104, not
+ * 1e+02); two significant digits below 0.01 (an interval from three noisy
+ * runs reaches 1e-5 .. 1e4). */
 static const char *bound(double x, char *buf, size_t len)
 {
-	if (x >= 100 || x < 0.01)
+	if (x >= 100)
+		snprintf(buf, len, "%.0f", x);
+	else if (x < 0.01)
 		snprintf(buf, len, "%.2g", x);
 	else
 		snprintf(buf, len, "%.2f", x);

@@ -160,7 +160,8 @@ static int primary_metric(const struct test_spec *ts)
 	return 0;
 }
 
-static int verdict_need(const struct tstate *ts, int ntargets, int *pairs, int *open);
+static int verdict_need(const struct tstate *ts, int ntargets, int *pairs, int *open,
+			int *nearest);
 
 /* The widest interval among the targets (stats_precision), NAN when a
  * target has fewer than 2 runs; *need: runs each target still needs for
@@ -172,8 +173,8 @@ static double widest(const struct tstate *ts, int ntargets, int *need)
 
 	*need = 0;
 	if (ts->verdicts) {	/* rounds until the open pairs are decided */
-		int pairs, open;
-		*need = verdict_need(ts, ntargets, &pairs, &open);
+		int pairs, open, nearest;
+		*need = verdict_need(ts, ntargets, &pairs, &open, &nearest);
 		if (*need < 0)
 			*need = ts->limit;	/* past the limit: out of reach */
 	}
@@ -233,25 +234,34 @@ static int pairs_that_matter(const struct tstate *ts, int ntargets, int (*pairs)
 }
 
 /* The verdict rule's view: how many pairs that matter are still open, and
- * the rounds the hardest of them would need (0 all decided; -1 when some
- * cannot be decided within the limit). */
-static int verdict_need(const struct tstate *ts, int ntargets, int *pairs, int *open)
+ * the rounds the hardest of those within reach would need (0: none is
+ * open; -1: some are, and no look up to the limit would decide any at the
+ * spread seen); *nearest: the rounds the nearest would need.  A pair out
+ * of reach is left undecided without holding back the others: one
+ * near-tie must not stop the rounds that settle a 1.3x beside it. */
+static int verdict_need(const struct tstate *ts, int ntargets, int *pairs, int *open,
+			int *nearest)
 {
 	int pr[2 * RUNNER_MAX_TARGETS][2], n = pairs_that_matter(ts, ntargets, pr), need = 0;
+	int reachable = 0;
 
 	*pairs = n;
 	*open = 0;
+	*nearest = 0;
 	for (int q = 0; q < n; q++) {
 		const struct cell *a = &ts->cells[pr[q][0]], *b = &ts->cells[pr[q][1]];
 		int r = verdict_rounds_needed(a->primary, a->n, b->primary, b->n, same_rounds(a, b),
 					      &ts->rule, ts->limit);
-		*open += r != 0;
-		if (r < 0 || need < 0)
-			need = -1;
-		else if (r > need)
-			need = r;
+		if (!r)
+			continue;
+		(*open)++;
+		if (r < 0)
+			continue;
+		reachable++;
+		need = r > need ? r : need;
+		*nearest = !*nearest || r < *nearest ? r : *nearest;
 	}
-	return need;
+	return *open && !reachable ? -1 : need;
 }
 
 /* Rounds every target still running has done (the limit when none is). */
@@ -290,8 +300,8 @@ static void judge(struct tstate *ts, int ntargets)
 	if (ts->verdicts) {
 		/* judged at the schedule's rounds only: what the error split
 		 * pays for (core/verdict.h) */
-		int rounds = full_rounds(ts, ntargets);
-		verdict_need(ts, ntargets, &ts->pairs, &ts->undecided);
+		int rounds = full_rounds(ts, ntargets), nearest;
+		verdict_need(ts, ntargets, &ts->pairs, &ts->undecided, &nearest);
 		ts->met = ts->pairs > 0 && !ts->undecided;
 		if (ts->fixed)
 			ts->done = !below_min;
@@ -529,13 +539,21 @@ static double budget_floor(const struct run_request *rq, const struct run_clock 
  * its first pass stops at its minimum: the time goes to tests that can
  * meet theirs, and the test comes back in a later pass if any is left.
  * Twice, because a spread judged from three runs may be off by a factor
- * of two either way. */
+ * of two either way.  Under the verdict rule the target is the nearest
+ * decision: the test goes on while some open pair is within reach and
+ * its rounds fit, though the others would not. */
 static int out_of_reach(const struct tstate *ts, int ntargets, double per, double left)
 {
 	int need;
 
 	if (!(ts->precision > 0) && !ts->verdicts)
 		return 0;
+	if (ts->verdicts) {	/* the nearest decision within reach, and its cost */
+		int pairs, open, nearest;
+		if (verdict_need(ts, ntargets, &pairs, &open, &nearest) <= 0)
+			return !!open;
+		return per > 0 && (double)nearest * per * ts->active > 2 * (left > 0 ? left : 0);
+	}
 	widest(ts, ntargets, &need);
 	if (need <= 0)
 		return 0;
@@ -751,7 +769,7 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 	}
 	if (t->verdicts) {
 		t->precision = 0;
-		t->rule = verdict_rule_for(rq->ntargets, t->limit, o->margin);
+		t->rule = verdict_rule_for(t->limit, o->margin);
 		if (t->fixed)
 			t->rule.looks = 1;	/* --runs N: judged once, at N */
 		t->direction = ts->wl->metrics[pm].direction > 0 ? 1 : -1;
@@ -985,6 +1003,11 @@ int runner_execute(struct store *st, struct run_request *rq,
 			if (!all[k].cells || all[k].done)
 				continue;
 			widest(&all[k], rq->ntargets, &need);
+			if (all[k].verdicts) {	/* to its nearest decision */
+				int pairs, open, nearest;
+				if (verdict_need(&all[k], rq->ntargets, &pairs, &open, &nearest) > 0)
+					need = nearest;
+			}
 			double per = per_rep(&clock, &all[k], k);
 			double cost = all[k].setup + (need > 0 ? need : 1) * (per > 0 ? per : 1) *
 				      rq->ntargets;
@@ -1004,8 +1027,16 @@ int runner_execute(struct store *st, struct run_request *rq,
 		 * its target is worth more than several narrowed that miss it. */
 		if (1.5 * best_cost > share && 1.5 * best_cost <= left)
 			share = 1.5 * best_cost;
-		/* room for setting up again and at least one more round */
-		if (share < all[best].setup + (per > 0 ? per : 0) * rq->ntargets) {
+		/* room for setting up again and at least one more round; under
+		 * the verdict rule, the rounds to its next look, as the rounds
+		 * between looks decide nothing */
+		int more = 1;
+		if (all[best].verdicts) {
+			int done = full_rounds(&all[best], rq->ntargets);
+			more = verdict_next_look(done, all[best].limit) - done;
+			more = more > 1 ? more : 1;
+		}
+		if (share < all[best].setup + (per > 0 ? per : 0) * rq->ntargets * more) {
 			all[best].done = 1;	/* no room: it keeps what it has */
 			continue;
 		}

@@ -2,7 +2,8 @@
  * simulation: on equal targets it calls "faster" or "slower" in at most 5%
  * of runs over all its looks, where re-checking a plain 95% interval after
  * every round calls it far more often (the bug it catches: a return to
- * that naive rule, or an alpha split that leaves out looks or pairs); and
+ * that naive rule, or an error split whose shares over the looks add up
+ * to more than 5%); and
  * on targets 1.05x, 1.3x and 2x apart it decides, the right way, in few
  * rounds (the bug: a rule so strict it never decides).  The generator is
  * seeded: the same draws every time, so the rates are exact figures. */
@@ -52,7 +53,7 @@ struct outcome {
 static struct outcome sequential(double cv, double ratio)
 {
 	static double a[LIMIT], b[LIMIT];
-	struct verdict_rule rule = verdict_rule_for(2, LIMIT, 0.03);
+	struct verdict_rule rule = verdict_rule_for(LIMIT, 0.03);
 	struct outcome o = { LIMIT, VERDICT_UNDECIDED };
 
 	for (int n = 1; n <= LIMIT; n++) {
@@ -101,8 +102,19 @@ static void test_schedule(void **state)
 	assert_true(verdict_is_look(8, 20) && !verdict_is_look(7, 20) && verdict_is_look(7, 7));
 	assert_int_equal(verdict_next_look(6, 20), 8);
 	assert_int_equal(verdict_next_look(15, 20), 20);
-	struct verdict_rule r = verdict_rule_for(5, 20, 0.03);
-	assert_int_equal(r.pairs, 10);
+	/* the looks' shares of the error: half at the first, and 5% in all
+	 * (more would void the guarantee; a look left out would be unpaid) */
+	struct verdict_rule r = verdict_rule_for(20, 0.03);
+	double sum = 0;
+	for (int n = 1; n <= 20; n++)
+		if (verdict_is_look(n, 20) && n >= VERDICT_FIRST_LOOK)
+			sum += verdict_look_alpha(&r, n);
+	assert_float_equal(sum, VERDICT_ALPHA, 1e-12);
+	assert_float_equal(verdict_look_alpha(&r, 3), VERDICT_ALPHA / 2, 1e-12);
+	/* a stop between looks (the budget spent at 7) takes look 8's share */
+	assert_float_equal(verdict_look_alpha(&r, 7), verdict_look_alpha(&r, 8), 1e-12);
+	r.looks = 1;	/* --runs N: one look, the whole error */
+	assert_float_equal(verdict_look_alpha(&r, 5), VERDICT_ALPHA, 1e-12);
 }
 
 static void test_false_calls_on_equal_targets(void **state)
@@ -168,7 +180,7 @@ static void test_degenerate(void **state)
 {
 	(void)state;
 	double a[] = { 5, 5, 5 }, b[] = { 5, 5, 5 }, c[] = { 10, 10, 10 }, z[] = { 0, 1, 2 };
-	struct verdict_rule r = verdict_rule_for(2, 20, 0.03);
+	struct verdict_rule r = verdict_rule_for(20, 0.03);
 
 	assert_int_equal(verdict_pair(a, 3, b, 3, true, &r).kind, VERDICT_EQUIVALENT);
 	struct verdict v = verdict_pair(c, 3, a, 3, false, &r);

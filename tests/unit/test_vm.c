@@ -84,6 +84,7 @@ static void test_kernel(void **state)
 
 	char root[128], versions[4][128];
 	make_tmpdir(tdir, sizeof(tdir));
+	made_dir(tdir);	/* removed by the teardown if an assertion fails */
 	setenv("XDG_CACHE_HOME", tdir, 1);	/* the cache: TDIR/fsbench/kernels */
 	mkdirs(tdir, "fsbench/kernels/6.1.0-99-test");
 	snprintf(root, sizeof(root), "%s/fsbench/kernels/6.1.0-99-test", tdir);
@@ -144,7 +145,7 @@ static void test_kernel(void **state)
 	assert_true(have_init && have_load);
 	assert_int_equal(nko, 5);
 	unsetenv("XDG_CACHE_HOME");
-	rm_rf(tdir);
+	undo(tdir);
 }
 
 static void test_image_version_refuses(void **state)
@@ -153,11 +154,12 @@ static void test_image_version_refuses(void **state)
 	char tdir[64], p[128], v[128];
 
 	make_tmpdir(tdir, sizeof(tdir));
+	made_dir(tdir);
 	snprintf(p, sizeof(p), "%s/notakernel", tdir);
 	write_file(p, "hello", 5);
 	assert_int_equal(vm_kernel_image_version(p, v, sizeof(v)), -1);
 	assert_non_null(strstr(error_get(), "not a bzImage"));
-	rm_rf(tdir);
+	undo(tdir);
 }
 
 static void test_nand_params(void **state)
@@ -189,8 +191,8 @@ static void test_nand_params(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kernel),
-		cmocka_unit_test(test_image_version_refuses),
+		cmocka_unit_test_teardown(test_kernel, teardown_made),
+		cmocka_unit_test_teardown(test_image_version_refuses, teardown_made),
 		cmocka_unit_test(test_nand_params),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
