@@ -16,13 +16,15 @@
  * 1 alternates 100 and 130 (within 3% only after about 80 runs), 2 gives
  * 100 +- 1% (within 3% after a few runs), 3 no figure at all (bonnie's
  * +++++), 4 gives b twice a's (+-1%), 5 alternates on both (equal, but
- * too spread for +-3%); `sleep_ms` per run lets time pass. */
+ * too spread for +-3%), 6 a near-tie out of reach beside a pair within
+ * it (three targets: a 100 +-2%, b swinging 77/130 about it, c 1.1x a
+ * +-4%); `sleep_ms` per run lets time pass. */
 struct fake_params {
 	int64_t shape, sleep_ms;
 };
 
 static const struct param_def fake_defs[] = {
-	{ "shape", PT_INT, offsetof(struct fake_params, shape), "0", 0, 5, NULL, "", 0 },
+	{ "shape", PT_INT, offsetof(struct fake_params, shape), "0", 0, 6, NULL, "", 0 },
 	{ "sleep_ms", PT_INT, offsetof(struct fake_params, sleep_ms), "0", 0, 1000, NULL, "", 0 },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL, 0 },
 };
@@ -32,7 +34,8 @@ static const struct metric_def fake_metrics[] = {
 };
 
 static int prepares;
-static int calls[2];
+static int calls[3];
+static int nfake_targets = 2;	/* 3: a target c too */
 static int suite_warmup;	/* a suite's warmup = for every test run() makes */
 static int first_sleep_ms = -1;	/* >= 0: test 0 sleeps this long instead */
 
@@ -46,7 +49,7 @@ static int fake_prepare(struct wl_ctx *ctx)
 static int fake_run(struct wl_ctx *ctx, double *values)
 {
 	const struct fake_params *p = ctx->params;
-	int which = strstr(ctx->dir, "/b/") != NULL;
+	int which = strstr(ctx->dir, "/b/") ? 1 : strstr(ctx->dir, "/c/") ? 2 : 0;
 	int n = calls[which]++;
 
 	if (p->sleep_ms)
@@ -55,6 +58,9 @@ static int fake_run(struct wl_ctx *ctx, double *values)
 		  : p->shape == 2 ? 100 + ((n % 3) - 1)
 		  : p->shape == 4 ? (which ? 200 : 100) + ((n % 3) - 1)	/* b twice a */
 		  : p->shape == 5 ? ((n + which) % 2 ? 130 : 100)	/* a tie, 30% apart by round */
+		  : p->shape == 6 ? (which == 0 ? 100 + 2 * ((n % 3) - 1)
+				     : which == 1 ? (n % 2 ? 130 : 77)
+				     : 110 * (1 + 0.04 * ((n % 3) - 1)))
 		  : NAN;
 	return 0;
 }
@@ -90,6 +96,8 @@ static int setup(void **state)
 	assert_int_equal(mkdir(sub, 0700), 0);
 	snprintf(sub, sizeof(sub), "%s/b", dir);
 	assert_int_equal(mkdir(sub, 0700), 0);
+	snprintf(sub, sizeof(sub), "%s/c", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
 	snprintf(dbpath, sizeof(dbpath), "%s/r.db", dir);
 	return 0;
 }
@@ -106,7 +114,7 @@ static int teardown(void **state)
 static struct result *run(const int *shape, const int *runs, int ntests, int sleep_ms,
 			  const struct runner_opts *opts)
 {
-	struct target t[2];
+	struct target t[3];
 	struct test_spec ts[4];
 	char arg[300];
 	struct store *st;
@@ -120,6 +128,8 @@ static struct result *run(const int *shape, const int *runs, int ntests, int sle
 	assert_int_equal(target_parse(arg, &t[0]), 0);
 	snprintf(arg, sizeof(arg), "b=%s/b", dir);
 	assert_int_equal(target_parse(arg, &t[1]), 0);
+	snprintf(arg, sizeof(arg), "c=%s/c", dir);
+	assert_int_equal(target_parse(arg, &t[2]), 0);
 	for (int k = 0; k < ntests; k++) {
 		struct fake_params p = { shape[k], k == 0 && first_sleep_ms >= 0 ? first_sleep_ms
 								 : sleep_ms };
@@ -129,7 +139,7 @@ static struct result *run(const int *shape, const int *runs, int ntests, int sle
 		ts[k].runs = runs ? runs[k] : 0;
 		ts[k].warmup = suite_warmup;
 	}
-	struct run_request rq = { .targets = t, .ntargets = 2, .tests = ts, .ntests = ntests,
+	struct run_request rq = { .targets = t, .ntargets = nfake_targets, .tests = ts, .ntests = ntests,
 				  .opts = *opts, .cmdline = "test" };
 	rq.opts.quiet = 1;
 	rq.opts.drop_caches = 0;
@@ -442,6 +452,39 @@ static void test_verdicts_rule(void **state)
 	result_free(r);
 }
 
+/* Under a time budget, a near-tie no look could decide (a vs b) does not
+ * stop the rounds that settle a pair within reach beside it (c 1.1x a):
+ * the first pass goes on past the minimum until c vs a is decided.  The
+ * bug it catches: one hopeless pair sending the whole test to its minimum,
+ * as when a make run's ext4 vs xfs near-tie left its 1.3x pairs open. */
+static void test_verdicts_hopeless_pair(void **state)
+{
+	(void)state;
+	int shape[2] = { 6, 0 };
+	struct runner_opts o;
+	struct report_verdict v[8];
+	char text[512];
+
+	runner_defaults(&o);
+	o.time_budget = 30;	/* far more than the 20 rounds' 20 ms each cost */
+	nfake_targets = 3;
+	struct result *r = run(shape, NULL, 2, 1, &o);
+	nfake_targets = 2;
+	assert_true(npasses >= 2);
+	assert_int_equal(passes[0].test, 0);
+	print_message("# first pass of test 0: %d runs\n", passes[0].runs);
+	assert_true(passes[0].runs > 3 * 3);	/* more than the minimum rounds */
+	int n = report_verdicts(r, &r->tests[0], 0, v, 8), ca = 0;
+	for (int q = 0; q < n; q++) {
+		report_verdict_text(r, &v[q], text, sizeof(text));
+		print_message("# %s\n", text);
+		if ((v[q].a == 2 && v[q].b == 0) || (v[q].a == 0 && v[q].b == 2))
+			ca = v[q].v.kind == (v[q].a == 2 ? VERDICT_GREATER : VERDICT_SMALLER);
+	}
+	assert_true(ca);	/* c faster than a, decided */
+	result_free(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_budget_floor),
 		cmocka_unit_test(test_budget_over_count),
 		cmocka_unit_test(test_out_of_reach_deferred),
+		cmocka_unit_test(test_verdicts_hopeless_pair),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
