@@ -516,7 +516,11 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 						!ratio && t->cells[i].failure ? "failed" : "");
 				} else if (!ratio) {
 					int dec = report_decimals(s.mean);
-					snprintf(num, sizeof(num), "%.*f &#177; %.*f", dec, s.mean, dec, s.se);
+					if (s.n > 1)
+						snprintf(num, sizeof(num), "%.*f &#177; %.*f", dec, s.mean,
+							 dec, s.se);
+					else	/* one run: no spread to show */
+						snprintf(num, sizeof(num), "%.*f", dec, s.mean);
 					fprintf(f, "<td class=\"num\">%s</td>", num);
 				} else if (i == base) {
 					fputs("<td class=\"num\">1.00</td>", f);

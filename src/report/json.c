@@ -36,13 +36,19 @@ static json_t *params_object(const char *text)
 	return o;
 }
 
+/* One run has a value but no spread: its sd, se, interval and CV are
+ * null, never the 0 and [x, x] that a script would take for perfect
+ * precision. */
 static json_t *summary_json(const struct summary *s)
 {
+	int spread = s->n > 1;
+
 	return json_pack("{s:i,s:o,s:o,s:o,s:o,s:o,s:o,s:[oo],s:o}",
-			 "n", s->n, "mean", num(s->mean), "sd", num(s->sd),
-			 "se", num(s->se), "median", num(s->median), "min", num(s->min),
-			 "max", num(s->max), "ci95", num(s->ci_lo), num(s->ci_hi),
-			 "cv", num(s->cv));
+			 "n", s->n, "mean", num(s->mean), "sd", num(spread ? s->sd : NAN),
+			 "se", num(spread ? s->se : NAN), "median", num(s->median),
+			 "min", num(s->min), "max", num(s->max),
+			 "ci95", num(spread ? s->ci_lo : NAN), num(spread ? s->ci_hi : NAN),
+			 "cv", num(spread ? s->cv : NAN));
 }
 
 static json_t *metric_json(const struct result *r, const struct r_test *t, int m, int base)

@@ -154,6 +154,45 @@ static void test_json_document(void **state)
 	free(out);
 }
 
+/* One run has a value and no spread: JSON gives its sd, se, ci95 and cv as
+ * null, not the 0 and [x, x] a script reads as perfect precision, and the
+ * HTML table gives the value alone, not "x ± 0.0".  The bug it catches: a
+ * zero-width interval from one sample. */
+static void test_one_run_no_interval(void **state)
+{
+	(void)state;
+	char *out = NULL;
+	json_error_t err;
+	int keep[8];
+
+	for (int i = 0; i < res->ntargets; i++) {
+		keep[i] = res->tests[0].cells[i].nsamples;
+		res->tests[0].cells[i].nsamples = 1;
+	}
+	RENDER(out, assert_int_equal(report_json(f, res, NULL), 0));
+	json_t *doc = json_loads(out, 0, &err);
+	assert_non_null(doc);
+	json_t *m0 = json_array_get(json_object_get(json_array_get(json_object_get(doc, "tests"), 0),
+						    "metrics"), 0);
+	json_t *fast = json_array_get(json_object_get(m0, "results"), 1);
+	assert_int_equal(json_integer_value(json_object_get(fast, "n")), 1);
+	assert_true(json_is_real(json_object_get(fast, "mean")));
+	assert_true(json_is_null(json_object_get(fast, "sd")));
+	assert_true(json_is_null(json_object_get(fast, "se")));
+	assert_true(json_is_null(json_object_get(fast, "cv")));
+	json_t *ci = json_object_get(fast, "ci95");
+	assert_true(json_is_null(json_array_get(ci, 0)) && json_is_null(json_array_get(ci, 1)));
+	json_decref(doc);
+	free(out);
+	struct result *one[] = { res };
+	RENDER(out, assert_int_equal(report_html(f, one, 1, NULL), 0));
+	assert_null(strstr(out, "&#177; 0.0<"));
+	assert_non_null(strstr(out, ">120.0<"));
+	free(out);
+	for (int i = 0; i < res->ntargets; i++)
+		res->tests[0].cells[i].nsamples = keep[i];
+}
+
 static void test_csv_and_markdown(void **state)
 {
 	(void)state;
@@ -412,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_chart_shape),
 		cmocka_unit_test(test_tables_and_marks),
 		cmocka_unit_test(test_json_document),
+		cmocka_unit_test(test_one_run_no_interval),
 		cmocka_unit_test(test_csv_and_markdown),
 		cmocka_unit_test(test_empty_baseline),
 		cmocka_unit_test(test_too_few_runs),
