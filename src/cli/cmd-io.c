@@ -2,8 +2,9 @@
  * cmd-io.c: `fsbench io [JOBFILE...] [--option=value...]`: run fio job
  * files or fio-style flags directly in a directory, fio's way (no target
  * provisioning, no repetitions), and print fio-shaped results or JSON.
- * Options are the io workload's table; files fsbench creates are removed
- * afterwards unless --keep.
+ * Options are the io workload's table; files fsbench creates under its
+ * own default names are removed afterwards unless --keep, those at a path
+ * the job named are kept, as fio keeps them (io_help says so).
  */
 #include "cli.h"
 #include "../core/version.h"
@@ -25,7 +26,7 @@ static const struct cli_opt io_args[] = {
 	{ "output-format", 1, 0, "normal|json|terse", "how to print results (default normal): "
 	  "json in fio's layout, terse in fio's version 3" },
 	{ "ignore-unknown", 0, 0, NULL, "warn about, rather than refuse, options fsbench lacks" },
-	{ "keep", 0, 0, NULL, "keep the files fsbench created (fio keeps them)" },
+	{ "keep", 0, 0, NULL, "keep the files fsbench created under its own names too (fio keeps them)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -37,6 +38,12 @@ struct io_cli {
 
 static void io_help(FILE *f)
 {
+	fprintf(f, "\nFiles: fio keeps every file a job lays out unless unlink=1.  fsbench io keeps\n"
+		   "those at a path the job names (filename=, directory=), and removes those it\n"
+		   "named itself in the working directory (JOB.THREAD.FILE, as fio names them)\n"
+		   "when the job file is done, so a trial run leaves no gigabytes behind; --keep\n"
+		   "keeps them too, unlink=1 removes every file at its job's end.  A file that\n"
+		   "was there before is never removed, nor one replaced since fsbench made it.\n");
 	fprintf(f, "\nJob options (fio's names; in job files as OPTION=VALUE):\n");
 	for (const struct param_def *d = io_option_defs; d->name; d++) {
 		char type[64];

@@ -546,7 +546,8 @@ int io_made_remove(struct io_made *m)
 	int rc = 0;
 
 	for (int i = 0; i < m->n; i++) {
-		if (!m->keep && unlink_ours(m->f[i].path, m->f[i].dev, m->f[i].ino) && !rc)
+		if (!m->keep && !m->f[i].named &&
+		    unlink_ours(m->f[i].path, m->f[i].dev, m->f[i].ino) && !rc)
 			rc = error_errno("removing %s", m->f[i].path);
 		free(m->f[i].path);
 	}
@@ -577,7 +578,8 @@ int io_job_hand_over(struct io_job *job, struct io_made *m)
 			char *path = strdup(f->path);
 			if (!path)
 				return error_set("out of memory");
-			m->f[m->n++] = (struct io_made_file){ path, f->dev, f->ino };
+			m->f[m->n++] = (struct io_made_file){ path, f->dev, f->ino,
+							      job->o.filename[0] || job->o.directory[0] };
 			f->created = false;
 		}
 	return 0;

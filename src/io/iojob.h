@@ -571,11 +571,14 @@ void io_result_merge(struct io_result *dst, const struct io_result *src);
  * still leads to the same device and inode. */
 struct io_made {
 	int n, cap;
-	struct io_made_file { char *path; uint64_t dev, ino; } *f;
+	/* named: at a path the job named (filename=, directory=), kept as
+	 * fio keeps every file it lays out; only fsbench's own default names
+	 * in the working directory are tidied away */
+	struct io_made_file { char *path; uint64_t dev, ino; bool named; } *f;
 	bool keep;	/* --keep: kept, listed only so later jobs may write them */
 };
-/* Remove them (unless keep), empty the list; 0, or -1 with the error set when one
- * could not be removed (the rest still are). */
+/* Remove them (unless keep, or named), empty the list; 0, or -1 with the
+ * error set when one could not be removed (the rest still are). */
 int io_made_remove(struct io_made *m);
 
 /* The same with what crosses jobs in a job file: groups[i] is job i's

@@ -97,16 +97,24 @@ if command -v strace >/dev/null; then
 		       ! grep 'p\.0\.0' '$WORK/falloc.st' | grep -q 'O_DIRECT\|O_SYNC'"
 	# a job file's later group uses the file an earlier one laid out, as
 	# fio's do (ssd-test.fio's writes overwrite what its read job wrote);
-	# it is removed once, when the last group is done
+	# a file the job named is kept at the end, as fio keeps it
 	printf '[global]\nfilename=shared.dat\nsize=256k\n[w]\nrw=write\noverwrite=1\n[r]\nstonewall\nrw=read\n' \
 		> "$WORK/shared.fio"
 	# (files are made with openat2, beneath the directory and never through a symlink)
 	(cd "$T" && strace -f -qq -e trace=openat,openat2,unlink -o "$WORK/shared.st" "$FSBENCH" io \
 		"$WORK/shared.fio") >/dev/null 2>&1
-	check "io: a later group keeps the file an earlier group made (made once, removed once)" \
+	check "io: a later group keeps the file an earlier group made (made once), and the named file stays, as fio's" \
 		sh -c "[ \$(grep -c 'shared.dat\", {flags=O_RDWR|O_CREAT|O_EXCL.* = [0-9]' '$WORK/shared.st') -eq 1 ] &&
-		       [ \$(grep -c 'unlink(\".*shared.dat\") *= 0' '$WORK/shared.st') -eq 1 ] &&
-		       [ -z \"\$(ls -A '$T')\" ]"
+		       ! grep -q 'unlink(\".*shared.dat\")' '$WORK/shared.st' &&
+		       [ \"\$(ls -A '$T')\" = shared.dat ] && [ \$(stat -c %s '$T/shared.dat') -eq 262144 ]"
+	rm -f "$T/shared.dat"
+	# the same job with its own default names: removed once, at the end
+	printf '[global]\nsize=256k\n[w]\nrw=write\n[r]\nstonewall\nrw=read\n' > "$WORK/unnamed.fio"
+	(cd "$T" && FSB io "$WORK/unnamed.fio") >/dev/null 2>&1
+	check "io: files under fsbench's own names are removed when the job file is done" [ -z "$(ls -A "$T")" ]
+	# unlink=1 removes even a named file, at its job's end
+	(cd "$T" && FSB io --name=u --rw=write --bs=4k --size=64k --filename=u.dat --unlink=1) >/dev/null 2>&1
+	check "io: unlink=1 removes a named file at the job's end, as fio does" [ ! -e "$T/u.dat" ]
 else
 	skip "io: sync= and overwrite= system calls" "strace is not installed"
 	skip "io: a later group keeps the file an earlier group made" "strace is not installed"
