@@ -825,6 +825,10 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 			moments_add(&t->lat[r->dir], now - r->start_ns);
 			moments_add(&t->slat[r->dir], r->issue_ns - r->start_ns);
 			winbuf_add_slat(&t->wb, r->dir, r->issue_ns - r->start_ns);
+			if (t->lat_h)	/* lat_percentiles, slat_percentiles */
+				hist_add(&t->lat_h[r->dir], now - r->start_ns);
+			if (t->slat_h)
+				hist_add(&t->slat_h[r->dir], r->issue_ns - r->start_ns);
 		}
 		if (t->max_lat_ns && now - r->start_ns > t->max_lat_ns)
 			return max_latency_failed(t, now - r->start_ns);
@@ -908,6 +912,10 @@ static void start_stats(struct io_thread *t, uint64_t now)
 		hist_init(&t->clat[d]);
 		moments_init(&t->lat[d]);
 		moments_init(&t->slat[d]);
+		if (t->lat_h)
+			hist_init(&t->lat_h[d]);
+		if (t->slat_h)
+			hist_init(&t->slat_h[d]);
 	}
 	memset(t->ios, 0, sizeof(t->ios));
 	memset(t->bytes, 0, sizeof(t->bytes));
@@ -1350,6 +1358,10 @@ static void reset_thread(struct io_thread *t)
 		hist_init(&t->clat[d]);
 		moments_init(&t->lat[d]);
 		moments_init(&t->slat[d]);
+		if (t->lat_h)
+			hist_init(&t->lat_h[d]);
+		if (t->slat_h)
+			hist_init(&t->slat_h[d]);
 	}
 	for (int i = 0; i < t->nfiles; i++) {
 		memset(t->files[i].pos, 0, sizeof(t->files[i].pos));
@@ -1607,6 +1619,8 @@ static void job_result(const struct io_job *job, int lo, int hi, struct io_resul
 	hist_init(&res->clat);
 	for (int d = 0; d < IO_DIRS; d++) {
 		hist_init(&res->dir_clat[d]);
+		hist_init(&res->lat_hist[d]);
+		hist_init(&res->slat_hist[d]);
 		moments_init(&res->lat[d]);
 		moments_init(&res->slat[d]);
 	}
@@ -1618,6 +1632,10 @@ static void job_result(const struct io_job *job, int lo, int hi, struct io_resul
 			hist_merge(&res->dir_clat[d], &t->clat[d]);
 			moments_merge(&res->lat[d], t->async ? &t->lat[d] : &t->clat[d].m);
 			moments_merge(&res->slat[d], &t->slat[d]);
+			if (t->lat_h || (!t->async && io_pct_on(&job->o).lat))
+				hist_merge(&res->lat_hist[d], t->lat_h ? &t->lat_h[d] : &t->clat[d]);
+			if (t->slat_h)
+				hist_merge(&res->slat_hist[d], &t->slat_h[d]);
 		}
 		if (t->end_ns - t->start_ns > res->elapsed_ns)
 			res->elapsed_ns = t->end_ns - t->start_ns;
@@ -1689,6 +1707,8 @@ void io_result_merge(struct io_result *dst, const struct io_result *src)
 		dst->ios[d] += src->ios[d];
 		dst->bytes[d] += src->bytes[d];
 		hist_merge(&dst->dir_clat[d], &src->dir_clat[d]);
+		hist_merge(&dst->lat_hist[d], &src->lat_hist[d]);
+		hist_merge(&dst->slat_hist[d], &src->slat_hist[d]);
 		moments_merge(&dst->lat[d], &src->lat[d]);
 		moments_merge(&dst->slat[d], &src->slat[d]);
 		if (b->samples && !a->samples) {

@@ -472,6 +472,10 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 					   o->write_iops_log[0]);
 	if (winbuf_init(&t->wb, IO_WIN_CAP))
 		return -1;
+	struct io_pct_on pct = io_pct_on(o);
+	if ((t->async && pct.lat && !(t->lat_h = calloc(IO_DIRS, sizeof(*t->lat_h)))) ||
+	    (t->async && pct.slat && !(t->slat_h = calloc(IO_DIRS, sizeof(*t->slat_h)))))
+		return error_set("out of memory for the latency percentiles");
 	if (!t->files || !t->reqs || !t->free_reqs || !t->pending || (t->verify && !t->written) ||
 	    posix_memalign((void **)&t->bufmem, BUF_ALIGN, t->buf_size * t->depth))
 		return error_set("out of memory for %u requests of %zu bytes", t->depth, t->buf_size);
@@ -597,6 +601,8 @@ void io_job_close(struct io_job *job)
 			remove_ours(&t->files[k]);
 		}
 		free(t->files);
+		free(t->lat_h);
+		free(t->slat_h);
 		free(t->reqs);
 		free(t->free_reqs);
 		free(t->pending);

@@ -221,7 +221,7 @@ struct io_options {
 	bool thread;
 	bool group_reporting;
 	bool disk_util;
-	bool clat_percentiles;
+	bool clat_percentiles, lat_percentiles, slat_percentiles;
 	bool disable_lat;
 	bool disable_clat;
 	bool disable_slat;
@@ -267,6 +267,12 @@ int io_cpu_set(const struct io_options *o, cpu_set_t *set);
 int io_percentiles(const struct io_options *o, double out[IO_PCTS_MAX]);
 /* latency_percentile as a number (0, 100]; -1 with the error set. */
 int io_latency_percentile(const struct io_options *o, double *pct);
+/* Which latencies' percentiles the job reports, as fio decides it: its
+ * clat_percentiles, lat_percentiles and slat_percentiles, each off when
+ * that latency is not recorded (disable_clat, _lat, _slat; gtod_reduce
+ * turns all three off). */
+struct io_pct_on { bool clat, lat, slat; };
+struct io_pct_on io_pct_on(const struct io_options *o);
 
 /* A job's file name without filename=: filename_format with fio's $jobname,
  * $jobnum (the copy, from 0), $filenum and $clientuid (empty here: fio's
@@ -344,6 +350,9 @@ struct io_result {
 	struct histogram clat;		/* all directions */
 	struct histogram dir_clat[IO_DIRS];
 	struct moments lat[IO_DIRS], slat[IO_DIRS];
+	/* lat's and slat's percentiles, filled only where the job asked for
+	 * them (io_pct_on): fio's lat_percentiles and slat_percentiles */
+	struct histogram lat_hist[IO_DIRS], slat_hist[IO_DIRS];
 	uint64_t usr_ns, sys_ns;	/* the I/O threads' CPU from the measured start on */
 	double compress_ratio;		/* zstd size / size of data written; -1 = none */
 	uint64_t verified_blocks;
@@ -529,6 +538,10 @@ struct io_thread {
 	uint64_t verified;
 	struct histogram clat[IO_DIRS];
 	struct moments lat[IO_DIRS], slat[IO_DIRS];
+	/* [IO_DIRS] each, only with lat_percentiles / slat_percentiles on an
+	 * async engine (a synchronous call's lat is its clat): NULL otherwise,
+	 * so a job that asks for neither adds nothing per I/O */
+	struct histogram *lat_h, *slat_h;
 	/* activity windows and fio's distributions */
 	struct winbuf wb;
 	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],

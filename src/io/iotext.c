@@ -111,11 +111,26 @@ static void moments_line(struct out *o, const char *name, const struct moments *
 		    m->max / 1e3, m->mean / 1e3, moments_stddev(m) / 1e3);
 }
 
-static void direction(struct out *o, const char *name, uint64_t ios, uint64_t bytes,
-		      const struct histogram *h, const struct moments *slat, double secs,
-		      const struct pct_list *pl)
+/* fio's "clat percentiles (usec):" line, for any of its three latencies */
+static void pct_line(struct out *o, const char *name, const struct histogram *h,
+		     const struct pct_list *pl)
+{
+	if (!h->n)
+		return;
+	put(o, "    %s percentiles (usec):", name);
+	for (int i = 0; i < pl->n; i++)
+		put(o, "%s %.2fth=[%.2f]", i ? "," : "", pl->v[i], hist_percentile(h, pl->v[i]) / 1e3);
+	put(o, "\n");
+}
+
+/* Direction d of r: fio's IOPS/BW line, its latency lines, and the
+ * percentiles the job asked for, in fio's order (slat, clat, lat). */
+static void direction(struct out *o, const char *name, const struct io_result *r, int d,
+		      struct io_pct_on on, double secs, const struct pct_list *pl)
 {
 	char iops[32], bw[32], bw10[32], vol[32];
+	uint64_t ios = r->ios[d], bytes = r->bytes[d];
+	const struct histogram *h = &r->dir_clat[d];
 	uint64_t rate = (uint64_t)((double)bytes / secs);
 
 	/* fio's units: whole I/Os a second, bytes a second and bytes, each
@@ -127,12 +142,14 @@ static void direction(struct out *o, const char *name, uint64_t ios, uint64_t by
 	put(o, "  %s: IOPS=%s, BW=%s (%s)(%s/%.0fmsec)\n", name, iops, bw, bw10, vol, secs * 1e3);
 	if (!h->n)
 		return;
-	moments_line(o, "slat", slat);
+	moments_line(o, "slat", &r->slat[d]);
 	moments_line(o, "clat", &h->m);
-	put(o, "    clat percentiles (usec):");
-	for (int i = 0; i < pl->n; i++)
-		put(o, "%s %.2fth=[%.2f]", i ? "," : "", pl->v[i], hist_percentile(h, pl->v[i]) / 1e3);
-	put(o, "\n");
+	if (on.slat)
+		pct_line(o, "slat", &r->slat_hist[d], pl);
+	if (on.clat)
+		pct_line(o, "clat", h, pl);
+	if (on.lat)
+		pct_line(o, "lat", &r->lat_hist[d], pl);
 }
 
 /* fio's "ss" string: "iops_slope:0.010000%" */
@@ -196,15 +213,13 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 		    r->nthreads, err, strerror(err));
 	else
 		put(&o, "%s: (groupid=%d, jobs=%d): err= 0\n", opt->name, group, r->nthreads);
+	struct io_pct_on on = io_pct_on(opt);
 	if (r->ios[DIR_READ] || io_has_reads(opt))
-		direction(&o, "read", r->ios[DIR_READ], r->bytes[DIR_READ], &r->dir_clat[DIR_READ],
-			  &r->slat[DIR_READ], io_dir_secs(opt, r, DIR_READ), &pl);
+		direction(&o, "read", r, DIR_READ, on, io_dir_secs(opt, r, DIR_READ), &pl);
 	if (r->ios[DIR_WRITE] || io_has_writes(opt))
-		direction(&o, "write", r->ios[DIR_WRITE], r->bytes[DIR_WRITE], &r->dir_clat[DIR_WRITE],
-			  &r->slat[DIR_WRITE], io_dir_secs(opt, r, DIR_WRITE), &pl);
+		direction(&o, "write", r, DIR_WRITE, on, io_dir_secs(opt, r, DIR_WRITE), &pl);
 	if (r->ios[DIR_TRIM] || io_has_trims(opt))
-		direction(&o, "trim", r->ios[DIR_TRIM], r->bytes[DIR_TRIM], &r->dir_clat[DIR_TRIM],
-			  &r->slat[DIR_TRIM], io_dir_secs(opt, r, DIR_TRIM), &pl);
+		direction(&o, "trim", r, DIR_TRIM, on, io_dir_secs(opt, r, DIR_TRIM), &pl);
 	if (continues(opt))	/* fio's line */
 		put(&o, "     errors    : total=%llu, first_error=%d/<%s>\n",
 		    (unsigned long long)r->total_err, r->first_error, strerror(r->first_error));
@@ -243,8 +258,9 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 
 /* ---- fio's JSON layout (fio 3.x --output-format=json) ------------------ */
 
-/* fio's latency object: the moments, and percentiles where there is a
- * histogram (fio gives them for clat only, by default). */
+/* fio's latency object: the moments, and percentiles where the job asked
+ * for this latency's (h non-NULL; fio gives them for clat only, by
+ * default). */
 static json_t *lat_json(const struct moments *m, const struct histogram *h,
 			const struct pct_list *pl)
 {
@@ -267,11 +283,13 @@ static json_t *lat_json(const struct moments *m, const struct histogram *h,
 	return c;
 }
 
-static json_t *fio_direction(uint64_t ios, uint64_t bytes, const struct histogram *h,
-			     const struct moments *slat, const struct moments *lat,
-			     const struct io_rate_stats *st, double secs, const struct pct_list *pl)
+static json_t *fio_direction(const struct io_result *r, int dir, struct io_pct_on on,
+			     double secs, const struct pct_list *pl)
 {
 	json_t *d = json_object();
+	uint64_t ios = r->ios[dir], bytes = r->bytes[dir];
+	const struct histogram *h = &r->dir_clat[dir];
+	const struct io_rate_stats *st = &r->rate[dir];
 	json_object_set_new(d, "io_bytes", json_integer((json_int_t)bytes));
 	json_object_set_new(d, "io_kbytes", json_integer((json_int_t)(bytes / 1024)));
 	json_object_set_new(d, "bw_bytes", json_integer((json_int_t)((double)bytes / secs)));
@@ -282,9 +300,10 @@ static json_t *fio_direction(uint64_t ios, uint64_t bytes, const struct histogra
 	json_object_set_new(d, "short_ios", json_integer(0));
 	json_object_set_new(d, "drop_ios", json_integer(0));
 	/* slat has N 0 for a synchronous engine, as fio's */
-	json_object_set_new(d, "slat_ns", lat_json(slat, NULL, pl));
-	json_object_set_new(d, "clat_ns", lat_json(&h->m, h, pl));
-	json_object_set_new(d, "lat_ns", lat_json(lat, NULL, pl));
+	json_object_set_new(d, "slat_ns", lat_json(&r->slat[dir], on.slat ? &r->slat_hist[dir] : NULL,
+						   pl));
+	json_object_set_new(d, "clat_ns", lat_json(&h->m, on.clat ? h : NULL, pl));
+	json_object_set_new(d, "lat_ns", lat_json(&r->lat[dir], on.lat ? &r->lat_hist[dir] : NULL, pl));
 	bool any = st && st->samples;
 	json_object_set_new(d, "bw_min", json_integer(any ? (json_int_t)st->bw_min : 0));
 	json_object_set_new(d, "bw_max", json_integer(any ? (json_int_t)st->bw_max : 0));
@@ -395,15 +414,10 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	json_object_set_new(j, "eta", json_integer(0));
 	json_object_set_new(j, "elapsed", json_integer((json_int_t)(secs + 0.999)));
 	json_object_set_new(j, "job options", opts);
-	json_object_set_new(j, "read", fio_direction(r->ios[0], r->bytes[0], &r->dir_clat[0],
-						     &r->slat[0], &r->lat[0],
-						     &r->rate[0], io_dir_secs(opt, r, 0), &pl));
-	json_object_set_new(j, "write", fio_direction(r->ios[1], r->bytes[1], &r->dir_clat[1],
-						      &r->slat[1], &r->lat[1],
-						      &r->rate[1], io_dir_secs(opt, r, 1), &pl));
-	json_object_set_new(j, "trim", fio_direction(r->ios[2], r->bytes[2], &r->dir_clat[2],
-						     &r->slat[2], &r->lat[2], &r->rate[2],
-						     io_dir_secs(opt, r, 2), &pl));
+	struct io_pct_on on = io_pct_on(opt);
+	json_object_set_new(j, "read", fio_direction(r, 0, on, io_dir_secs(opt, r, 0), &pl));
+	json_object_set_new(j, "write", fio_direction(r, 1, on, io_dir_secs(opt, r, 1), &pl));
+	json_object_set_new(j, "trim", fio_direction(r, 2, on, io_dir_secs(opt, r, 2), &pl));
 	json_object_set_new(j, "sync", json_pack("{s:i,s:o}", "total_ios", 0, "lat_ns",
 						 lat_json(&empty.m, NULL, &pl)));
 	/* The threads are one job, as with fio's group_reporting, which sums
@@ -481,22 +495,28 @@ static void terse_lat(struct out *o, const struct moments *m)
 	    (unsigned long long)(m->max / 1000), m->mean / 1e3, moments_stddev(m) / 1e3);
 }
 
-static void terse_dir(struct out *o, uint64_t ios, uint64_t bytes, const struct histogram *h,
-		      const struct moments *slat, const struct moments *lat,
-		      const struct io_rate_stats *st, double secs, const struct pct_list *pl)
+/* Direction d in fio's terse fields; its one list of percentiles is lat's
+ * with lat_percentiles, else clat's with clat_percentiles, else zeros. */
+static void terse_dir(struct out *o, const struct io_result *r, int d, struct io_pct_on on,
+		      double secs, const struct pct_list *pl)
 {
+	uint64_t ios = r->ios[d], bytes = r->bytes[d];
+	const struct histogram *h = &r->dir_clat[d];
+	const struct histogram *ph = on.lat ? &r->lat_hist[d] : on.clat ? h : NULL;
+	const struct io_rate_stats *st = &r->rate[d];
+
 	put(o, ";%llu;%llu;%llu;%llu", (unsigned long long)(bytes / 1024),
 	    (unsigned long long)((double)bytes / 1024 / secs), (unsigned long long)((double)ios / secs),
 	    (unsigned long long)(ios ? secs * 1e3 + 0.5 : 0));
-	terse_lat(o, slat);
+	terse_lat(o, &r->slat[d]);
 	terse_lat(o, &h->m);
 	for (int i = 0; i < IO_PCTS_MAX; i++)
-		if (i < pl->n && h->n)
+		if (i < pl->n && ph && ph->n)
 			put(o, ";%f%%=%llu", pl->v[i],
-			    (unsigned long long)(hist_percentile(h, pl->v[i]) / 1000));
+			    (unsigned long long)(hist_percentile(ph, pl->v[i]) / 1000));
 		else
 			put(o, ";0%%=0");
-	terse_lat(o, lat);
+	terse_lat(o, &r->lat[d]);
 	bool any = st->samples > 0;
 	put(o, ";%llu;%llu;%f%%;%f;%f", (unsigned long long)(any ? st->bw_min : 0),
 	    (unsigned long long)(any ? st->bw_max : 0), any ? 100.0 : 0.0, any ? st->bw_mean : 0,
@@ -515,10 +535,9 @@ void io_result_terse(const struct io_options *opt, const struct io_result *r, in
 	PCTS_OF(opt, fio_pcts, &pl);
 	buf[0] = 0;
 	put(&o, "3;fsbench-%s;%s;%d;%d", fsbench_version, opt->name, group, shown_error(opt, r));
-	terse_dir(&o, r->ios[0], r->bytes[0], &r->dir_clat[0], &r->slat[0], &r->lat[0], &r->rate[0],
-		  io_dir_secs(opt, r, 0), &pl);
-	terse_dir(&o, r->ios[1], r->bytes[1], &r->dir_clat[1], &r->slat[1], &r->lat[1], &r->rate[1],
-		  io_dir_secs(opt, r, 1), &pl);
+	struct io_pct_on on = io_pct_on(opt);
+	terse_dir(&o, r, 0, on, io_dir_secs(opt, r, 0), &pl);
+	terse_dir(&o, r, 1, on, io_dir_secs(opt, r, 1), &pl);
 	put(&o, ";%f%%;%f%%;%llu;%llu;%llu", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall, (unsigned long long)r->ctx,
 	    (unsigned long long)r->majf, (unsigned long long)r->minf);

@@ -473,6 +473,16 @@ int io_percentiles(const struct io_options *o, double out[IO_PCTS_MAX])
 	return n;
 }
 
+struct io_pct_on io_pct_on(const struct io_options *o)
+{
+	bool off = o->gtod_reduce;	/* fio's str_gtod_reduce_cb */
+	struct io_pct_on p = { o->clat_percentiles && !o->disable_clat && !off,
+			       o->lat_percentiles && !o->disable_lat && !off,
+			       o->slat_percentiles && !o->disable_slat && !off };
+
+	return p;
+}
+
 int io_latency_percentile(const struct io_options *o, double *pct)
 {
 	char *end;

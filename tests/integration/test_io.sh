@@ -198,6 +198,13 @@ printf '[c]\nrw=read ; a comment\nsize=1m # another\nbs=4k\nfilename=c.dat ; or 
 (cd "$T" && FSB io "$WORK/c.fio" --output-format=json) >"$WORK/c.json" 2>&1
 check "io: inline ; and # comments are stripped, as fio strips them" \
 	jqt '.jobs[0]["job options"] == {"rw":"read","size":"1m","bs":"4k","filename":"c.dat"} and .jobs[0].read.io_bytes == 1048576' "$WORK/c.json"
+# lat_percentiles in a job file (fio 3.33's): lat's percentiles, from
+# before the submit call, so none below clat's at the same rank
+printf '[l]\nrw=randread\nsize=1m\nbs=4k\nioengine=libaio\niodepth=4\nlat_percentiles=1\n' > "$WORK/latp.fio"
+(cd "$T" && FSB io "$WORK/latp.fio" --output-format=json) >"$WORK/latp.json" 2>"$WORK/latp.err"
+check "io: lat_percentiles=1 in a job file gives lat's percentiles, each at least clat's" \
+	jqt '.jobs[0].read | .lat_ns.percentile as $l | .clat_ns.percentile as $c
+	     | ($l | length) == 17 and ([$l | keys[] | select($l[.] < $c[.])] | length) == 0' "$WORK/latp.json"
 (cd "$T" && FSB io --name=n --rw=read --filename=nosuch.dat) >/dev/null 2>"$WORK/nosize.err"
 check "io: no size and no file is an error, as in fio (exit 2)" \
 	sh -c "[ $? -eq 2 ] && grep -q 'you need to specify size=' '$WORK/nosize.err' && [ ! -e '$T/nosuch.dat' ]"

@@ -1224,6 +1224,80 @@ static void test_fio_text_units(void **state)
 	free(res);
 }
 
+/* fio's three percentile switches: clat_percentiles (on by default),
+ * lat_percentiles and slat_percentiles, each in the text, the JSON (a
+ * "percentile" object in clat_ns, lat_ns, slat_ns) and terse (whose one
+ * list is lat's when asked, else clat's), and each turned off by its
+ * disable_ option and all by gtod_reduce, as fio's init does.  The bug it
+ * catches: lat_percentiles refused (a job file people post), or the
+ * percentiles of the wrong latency shown under its name. */
+static void test_latency_percentile_options(void **state)
+{
+	struct io_options o;
+	struct io_result *res = calloc(1, sizeof(*res));
+	char text[8192];
+	(void)state;
+
+	assert_non_null(res);
+	hist_init(&res->dir_clat[DIR_READ]);
+	hist_init(&res->lat_hist[DIR_READ]);
+	hist_init(&res->slat_hist[DIR_READ]);
+	for (int i = 0; i < 100; i++) {	/* slat 10 us, clat 100 us, lat 110 us */
+		hist_add(&res->slat_hist[DIR_READ], 10000);
+		hist_add(&res->dir_clat[DIR_READ], 100000);
+		hist_add(&res->lat_hist[DIR_READ], 110000);
+		moments_add(&res->slat[DIR_READ], 10000);
+		moments_add(&res->lat[DIR_READ], 110000);
+	}
+	res->ios[DIR_READ] = 100;
+	res->bytes[DIR_READ] = 409600;
+	res->elapsed_ns = res->runtime_ns = 1000000000ULL;
+	res->nthreads = 1;
+
+	job(&o, "rw=randread,ioengine=libaio,lat_percentiles=1,slat_percentiles=1,clat_percentiles=0");
+	io_result_text(&o, res, 0, text, sizeof(text));
+	assert_non_null(strstr(text, "slat percentiles (usec): 1.00th=[10."));
+	assert_non_null(strstr(text, "    lat percentiles (usec): 1.00th=[11"));
+	assert_null(strstr(text, "clat percentiles"));
+	json_t *j = io_result_json(&o, res, 0, "");
+	json_t *rd = json_object_get(j, "read");
+	json_t *lp = json_object_get(json_object_get(rd, "lat_ns"), "percentile");
+	json_t *sp = json_object_get(json_object_get(rd, "slat_ns"), "percentile");
+	assert_non_null(lp);
+	assert_non_null(sp);
+	assert_null(json_object_get(json_object_get(rd, "clat_ns"), "percentile"));
+	double l50 = (double)json_integer_value(json_object_get(lp, "50.000000"));
+	double s50 = (double)json_integer_value(json_object_get(sp, "50.000000"));
+	assert_true(l50 > 100000 && l50 < 120000);
+	assert_true(s50 > 9000 && s50 < 11000);
+	json_decref(j);
+	/* terse: lat's list (110 us), not clat's (100 us) */
+	io_result_terse(&o, res, 0, NULL, text, sizeof(text));
+	assert_non_null(strstr(text, ";50.000000%=11"));
+
+	/* the default: clat's alone */
+	job(&o, "rw=randread,ioengine=libaio");
+	io_result_text(&o, res, 0, text, sizeof(text));
+	assert_non_null(strstr(text, "clat percentiles (usec): 1.00th=[10"));
+	assert_null(strstr(text, "slat percentiles"));
+	assert_null(strstr(text, "    lat percentiles"));
+	io_result_terse(&o, res, 0, NULL, text, sizeof(text));
+	assert_non_null(strstr(text, ";50.000000%=10"));
+
+	/* disable_lat turns lat_percentiles off; gtod_reduce all three */
+	struct io_pct_on on;
+	job(&o, "rw=randread,lat_percentiles=1,disable_lat=1");
+	on = io_pct_on(&o);
+	assert_true(on.clat && !on.lat && !on.slat);
+	job(&o, "rw=randread,lat_percentiles=1,slat_percentiles=1,gtod_reduce=1");
+	on = io_pct_on(&o);
+	assert_true(!on.clat && !on.lat && !on.slat);
+	job(&o, "rw=randread,gtod_reduce=1");
+	io_result_terse(&o, res, 0, NULL, text, sizeof(text));
+	assert_non_null(strstr(text, ";0%=0"));
+	free(res);
+}
+
 /* fio's io_size (I/O past the region, around it), max_latency (ETIMEDOUT),
  * percentile_list, offset_increment and the CPU lists, with their
  * parsers' refusals. */
@@ -2407,6 +2481,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_file_op_engines, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_file_table, setup_ram_dir, teardown_dir),
 		cmocka_unit_test(test_fio_text_units),
+		cmocka_unit_test(test_latency_percentile_options),
 		cmocka_unit_test_setup_teardown(test_job_limits_and_lists, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_time_based_and_threads, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_verify_catches_corruption, setup_ram_dir, teardown_dir),
