@@ -1,13 +1,22 @@
 /*
- * compress.c: zstd-measured compressibility (see compress.h).
+ * compress.c: zstd-measured compressibility (see compress.h), piece by
+ * piece as a compressing filesystem stores data.
  */
 #define _GNU_SOURCE
 #include "compress.h"
 #include "error.h"
 
+#include <libmount/libmount.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 #include <zstd.h>
+
+#define BTRFS_MAGIC 0x9123683eL
+#define F2FS_MAGIC 0xf2f52010L
+#define SECTOR 4096		/* what a compressed piece is rounded up to */
 
 double compress_ratio(const void *buf, size_t len)
 {
@@ -26,31 +35,103 @@ double compress_ratio(const void *buf, size_t len)
 	return (double)got / (double)len;
 }
 
-double compress_ratio_file(int fd, uint64_t size, size_t chunk, int samples)
+int compress_pieces(const void *buf, size_t len, size_t unit, uint64_t *stored)
+{
+	const unsigned char *p = buf;
+	size_t cap = ZSTD_compressBound(unit);
+	void *out = malloc(cap);
+	ZSTD_CCtx *cx = ZSTD_createCCtx();
+	int rc = 0;
+
+	*stored = 0;
+	if (!out || !cx) {
+		rc = error_set("out of memory measuring compressibility");
+		goto out;
+	}
+	for (size_t at = 0; at < len; at += unit) {
+		size_t n = len - at < unit ? len - at : unit;
+		size_t got = ZSTD_compressCCtx(cx, out, cap, p + at, n, 3);
+		if (ZSTD_isError(got)) {
+			rc = error_set("zstd: %s", ZSTD_getErrorName(got));
+			goto out;
+		}
+		/* stored in whole sectors, and raw where that saves nothing */
+		got = (got + SECTOR - 1) / SECTOR * SECTOR;
+		*stored += got < n ? got : n;
+	}
+out:
+	ZSTD_freeCCtx(cx);
+	free(out);
+	return rc;
+}
+
+/* F2FS's cluster: 2^compress_log_size pages (default 2: 16 KiB), read
+ * from the mount's options (libmount, /proc/self/mountinfo). */
+static size_t f2fs_cluster(dev_t dev)
+{
+	struct libmnt_table *tb = mnt_new_table();
+	size_t unit = (size_t)SECTOR << 2;
+	char *val = NULL;
+	size_t vlen = 0;
+
+	if (tb && !mnt_table_parse_file(tb, "/proc/self/mountinfo")) {
+		struct libmnt_fs *fs = mnt_table_find_devno(tb, dev, MNT_ITER_BACKWARD);
+		if (fs && !mnt_fs_get_option(fs, "compress_log_size", &val, &vlen) && val &&
+		    vlen && vlen < 3) {
+			char num[4] = { 0 };
+			memcpy(num, val, vlen);
+			int log = atoi(num);
+			if (log >= 2 && log <= 8)	/* F2FS's bounds */
+				unit = (size_t)SECTOR << log;
+		}
+	}
+	mnt_unref_table(tb);
+	return unit;
+}
+
+size_t compress_unit(int fd, const char **what)
+{
+	struct statfs sf;
+	struct stat st;
+
+	if (!fstatfs(fd, &sf) && sf.f_type == F2FS_MAGIC && !fstat(fd, &st)) {
+		*what = "as F2FS stores it";
+		return f2fs_cluster(st.st_dev);
+	}
+	*what = !fstatfs(fd, &sf) && sf.f_type == BTRFS_MAGIC ? "as btrfs stores it"
+							     : "as btrfs would store it";
+	return COMPRESS_UNIT;
+}
+
+double compress_ratio_file(int fd, uint64_t size, size_t unit, int samples)
 {
 	unsigned char *buf;
-	size_t have = 0;
-	double ratio;
+	uint64_t stored = 0, read_total = 0;
 
-	if (size < chunk)
-		chunk = (size_t)size;
-	if (!chunk || samples < 1)
+	if (!unit || samples < 1 || !size)
 		return 1.0;
-	if ((uint64_t)samples * chunk > size)
-		samples = (int)(size / chunk);
-	buf = malloc((size_t)samples * chunk);
+	uint64_t pieces = (size + unit - 1) / unit;
+	if ((uint64_t)samples > pieces)
+		samples = (int)pieces;
+	buf = malloc(unit);
 	if (!buf)
 		return error_set("out of memory measuring compressibility"), -1;
 	for (int i = 0; i < samples; i++) {
-		uint64_t off = size / (uint64_t)samples * (uint64_t)i;
-		ssize_t n = pread(fd, buf + have, chunk, (off_t)(off - off % chunk));
+		/* evenly spread pieces, each at a unit boundary, as the
+		 * filesystem cuts the file */
+		uint64_t off = pieces / (uint64_t)samples * (uint64_t)i * unit, got;
+		ssize_t n = pread(fd, buf, unit, (off_t)off);
 		if (n < 0) {
 			free(buf);
 			return error_errno("reading back data to measure compressibility"), -1;
 		}
-		have += (size_t)n;
+		if (compress_pieces(buf, (size_t)n, unit, &got)) {
+			free(buf);
+			return -1;
+		}
+		stored += got;
+		read_total += (uint64_t)n;
 	}
-	ratio = compress_ratio(buf, have);
 	free(buf);
-	return ratio;
+	return read_total ? (double)stored / (double)read_total : 1.0;
 }

@@ -223,17 +223,25 @@ static int btrfs_extents(int fd, uint64_t ino, struct space *sp, struct seen *se
 	return 0;
 }
 
-static void add_sample(int fd, uint64_t size, size_t want, unsigned char *buf, size_t *have)
+/* Up to 1 MiB of the file from its start, compressed in the
+ * filesystem's pieces (compress.h) on its own: a piece never spans two
+ * files, as no filesystem compresses across them. */
+static void add_sample(int fd, uint64_t size, size_t want, size_t unit, unsigned char *buf,
+		       size_t *have, struct space *sp)
 {
 	size_t take = want - *have;
+	uint64_t stored;
 
 	if (take > size)
 		take = (size_t)size;
 	if (take > 1 << 20)
 		take = 1 << 20;	/* from many files rather than all from one */
-	ssize_t n = pread(fd, buf + *have, take, 0);
-	if (n > 0)
+	ssize_t n = pread(fd, buf, take, 0);
+	if (n > 0 && !compress_pieces(buf, (size_t)n, unit, &stored)) {
 		*have += (size_t)n;
+		sp->sampled += (uint64_t)n;
+		sp->sample_compressed += stored;
+	}
 }
 
 int space_scan(const char *dir, size_t sample_max, struct space *sp)
@@ -251,8 +259,15 @@ int space_scan(const char *dir, size_t sample_max, struct space *sp)
 	if (statfs(dir, &sf))
 		return error_errno("cannot statfs %s", dir);
 	btrfs_ok = sp->btrfs = sf.f_type == BTRFS_SUPER_MAGIC;
-	if (sample_max && !(buf = malloc(sample_max)))
+	if (sample_max && !(buf = malloc(sample_max < 1 << 20 ? sample_max : 1 << 20)))
 		return error_set("out of memory");
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	const char *how;
+	size_t unit = COMPRESS_UNIT;
+	if (dfd >= 0) {
+		unit = compress_unit(dfd, &how);
+		close(dfd);
+	}
 	fts = fts_open(paths, FTS_PHYSICAL | FTS_XDEV | FTS_NOCHDIR, NULL);
 	if (!fts) {
 		free(buf);
@@ -281,18 +296,13 @@ int space_scan(const char *dir, size_t sample_max, struct space *sp)
 		if (btrfs_ok && btrfs_extents(fd, (uint64_t)st->st_ino, sp, &seen))
 			btrfs_ok = sp->btrfs = 0;	/* refused: no extent figures */
 		if (have < sample_max && st->st_size)
-			add_sample(fd, (uint64_t)st->st_size, sample_max, buf, &have);
+			add_sample(fd, (uint64_t)st->st_size, sample_max, unit, buf, &have, sp);
 		close(fd);
 	}
 	fts_close(fts);
 	free(seen.slot);
-	if (!rc && have) {
-		double r = compress_ratio(buf, have);
-		if (r >= 0) {
-			sp->sampled = have;
-			sp->sample_compressed = (uint64_t)(r * (double)have + 0.5);
-		}
-	}
+	if (rc)
+		sp->sampled = sp->sample_compressed = 0;
 	free(buf);
 	return rc;
 }

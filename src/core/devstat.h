@@ -52,7 +52,8 @@ struct space {
 };
 
 /* Walk dir (not following symlinks or crossing filesystems).  Up to
- * sample_max bytes of file data are read and compressed with zstd; 0 skips
+ * sample_max bytes of file data are read and compressed with zstd piece by
+ * piece as the filesystem compresses (compress.h); 0 skips
  * that.  -1 (error set) when the walk fails. */
 int space_scan(const char *dir, size_t sample_max, struct space *sp);
 

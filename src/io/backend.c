@@ -1667,7 +1667,7 @@ static void job_result(const struct io_job *job, int lo, int hi, struct io_resul
 /* What a compressing filesystem was given to store, from the job's first
  * file (its threads' entries show the same); a job that only read would
  * have its file's pages cached by the sample, for nothing.  -1: none. */
-static double job_compress_ratio(const struct io_job *job)
+static double job_compress_ratio(const struct io_job *job, size_t *unit, const char **how)
 {
 	double ratio = -1;
 
@@ -1675,7 +1675,8 @@ static double job_compress_ratio(const struct io_job *job)
 		const struct io_file *f = &job->threads[0].files[0];
 		int fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0) {
-			ratio = compress_ratio_file(fd, f->base + f->size, 65536, 64);
+			*unit = compress_unit(fd, how);
+			ratio = compress_ratio_file(fd, f->base + f->size, *unit, COMPRESS_SAMPLES);
 			close(fd);
 		}
 	}
@@ -1753,8 +1754,11 @@ void io_result_merge(struct io_result *dst, const struct io_result *src)
 	dst->runtime_ns += src->runtime_ns;
 	if (src->start_ns < dst->start_ns)
 		dst->start_ns = src->start_ns;
-	if (dst->compress_ratio < 0)
+	if (dst->compress_ratio < 0) {
 		dst->compress_ratio = src->compress_ratio;
+		dst->compress_unit = src->compress_unit;
+		dst->compress_how = src->compress_how;
+	}
 }
 
 static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
@@ -1847,7 +1851,8 @@ static int run_jobs(struct io_job **jobs, int njobs, const int *groups,
 	bool report = !stop_requested() && started == total;
 	for (int j = 0; j < njobs && report; j++) {
 		job_result(jobs[j], 0, jobs[j]->nthreads, &results[j]);
-		results[j].compress_ratio = job_compress_ratio(jobs[j]);
+		results[j].compress_ratio = job_compress_ratio(jobs[j], &results[j].compress_unit,
+							       &results[j].compress_how);
 		io_ss_result(jobs[j], &results[j]);
 	}
 	if (ran)
@@ -1890,6 +1895,8 @@ int io_run_jobs(struct io_run *run)
 			job_result(jobs[j], i, i + 1, &run->each[k]);
 			run->each[k].ss = run->results[j].ss;
 			run->each[k].compress_ratio = run->results[j].compress_ratio;
+			run->each[k].compress_unit = run->results[j].compress_unit;
+			run->each[k].compress_how = run->results[j].compress_how;
 		}
 	for (int j = 0; j < njobs && run->ran; j++)
 		if (io_write_logs(jobs[j]) && !rc)

@@ -355,6 +355,8 @@ struct io_result {
 	struct histogram lat_hist[IO_DIRS], slat_hist[IO_DIRS];
 	uint64_t usr_ns, sys_ns;	/* the I/O threads' CPU from the measured start on */
 	double compress_ratio;		/* zstd size / size of data written; -1 = none */
+	size_t compress_unit;		/* the pieces it was compressed in (compress.h) */
+	const char *compress_how;	/* "as btrfs stores it" (static text) */
 	uint64_t verified_blocks;
 	/* continue_on_error: the errors gone past, and the first one's errno */
 	uint64_t total_err;

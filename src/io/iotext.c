@@ -244,10 +244,11 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 		    r->ss.spec.slope ? " slope" : " mean dev", r->ss.criterion, r->ss.spec.pct ? "%" : "");
 	}
 	if (r->compress_ratio >= 0)
-		put(&o, "  data: zstd compresses a sample of it to %.0f%% (%s buffers)\n",
-		    100.0 * r->compress_ratio,
-		    opt->buffer_pattern[0] ? "pattern" : opt->zero_buffers ? "zero"
-		    : opt->buffer_compress_percentage ? "compressible" : "random");
+		put(&o, "  data: zstd compresses a sample of it to %.0f%% in independent %zu KiB "
+		    "pieces, %s (%s buffers)\n", 100.0 * r->compress_ratio, r->compress_unit / 1024,
+		    r->compress_how ? r->compress_how : "", opt->buffer_pattern[0] ? "pattern"
+		    : opt->zero_buffers ? "zero" : opt->buffer_compress_percentage ? "compressible"
+		    : "random");
 	if (io_verify_mode(opt)) {
 		static const char *names[] = { "", "crc32c", "meta", "pattern" };
 		put(&o, "  verify: %s%s, %llu blocks read back and checked\n",
@@ -475,8 +476,10 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 	json_object_set_new(x, "numjobs", json_integer(r->nthreads));
 	if (r->depth_n)
 		json_object_set_new(x, "mean_inflight", json_real((double)r->depth_sum / (double)r->depth_n));
-	if (r->compress_ratio >= 0)
+	if (r->compress_ratio >= 0) {
 		json_object_set_new(x, "zstd_ratio", json_real(r->compress_ratio));
+		json_object_set_new(x, "zstd_unit", json_integer((json_int_t)r->compress_unit));
+	}
 	if (io_verify_mode(opt))
 		json_object_set_new(x, "verified_blocks", json_integer((json_int_t)r->verified_blocks));
 	json_object_set_new(j, "fsbench", x);
