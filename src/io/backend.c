@@ -819,29 +819,43 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 		t->bytes[r->dir] += r->len;
 		if (r->untimed)	/* a file-operation engine's fake: fio's FIO_NOSTATS */
 			return 0;
-		hist_add(&t->clat[r->dir], clat);
-		winbuf_add(&t->wb, now, r->dir, r->len, clat);
-		if (t->async) {	/* a synchronous call's lat is its clat (job_result) */
+		if (t->gtod)	/* nothing timed: only the counts above */
+			goto rate;
+		if (!t->no_clat)
+			hist_add(&t->clat[r->dir], clat);
+		if (!t->no_bw)
+			winbuf_add(&t->wb, now, r->dir, r->len, t->no_clat ? 0 : clat);
+		/* a synchronous call's lat is its clat (job_result), unless
+		 * clat is not kept */
+		if (!t->no_lat && (t->async || t->no_clat))
 			moments_add(&t->lat[r->dir], now - r->start_ns);
-			moments_add(&t->slat[r->dir], r->issue_ns - r->start_ns);
-			winbuf_add_slat(&t->wb, r->dir, r->issue_ns - r->start_ns);
+		if (t->async) {
+			if (!t->no_slat) {
+				moments_add(&t->slat[r->dir], r->issue_ns - r->start_ns);
+				if (!t->no_bw)
+					winbuf_add_slat(&t->wb, r->dir, r->issue_ns - r->start_ns);
+			}
 			if (t->lat_h)	/* lat_percentiles, slat_percentiles */
 				hist_add(&t->lat_h[r->dir], now - r->start_ns);
 			if (t->slat_h)
 				hist_add(&t->slat_h[r->dir], r->issue_ns - r->start_ns);
 		}
-		if (t->max_lat_ns && now - r->start_ns > t->max_lat_ns)
-			return max_latency_failed(t, now - r->start_ns);
-		/* latency_target: a miss counts against the window, or at 100%
-		 * steps down at once (not while draining for a new depth) */
-		if (t->lat_on && !t->lat_quiesce && now - r->start_ns > t->lat_target_ns) {
-			if (t->lat_pct < 100)
-				t->lat_failed++;
-			else if (lat_step_down(t))
-				return lat_target_failed(t, now - r->start_ns);
+		if (!t->no_lat) {	/* fio checks both on lat */
+			if (t->max_lat_ns && now - r->start_ns > t->max_lat_ns)
+				return max_latency_failed(t, now - r->start_ns);
+			/* latency_target: a miss counts against the window, or at
+			 * 100% steps down at once (not while draining for a new
+			 * depth) */
+			if (t->lat_on && !t->lat_quiesce && now - r->start_ns > t->lat_target_ns) {
+				if (t->lat_pct < 100)
+					t->lat_failed++;
+				else if (lat_step_down(t))
+					return lat_target_failed(t, now - r->start_ns);
+			}
 		}
 		if (t->log_each && log_io(t, r, now))
 			return -1;
+rate:
 		if (t->rmin_on && min_rate_check(t, now))
 			return -1;
 	}
@@ -979,6 +993,16 @@ static int ops_at_open(struct io_thread *t)
 	return 0;
 }
 
+/* The loop's clock under gtod_reduce: read once every 64 calls, as fio's
+ * ts_cache, so an untimed I/O costs no clock read; never ahead of the
+ * real one, so a deadline it shows passed has passed. */
+static inline uint64_t cached_now(struct io_thread *t)
+{
+	if ((++t->ts_cache_nr & 63) == 63 || !t->ts_cache)
+		t->ts_cache = now_ns();
+	return t->ts_cache;
+}
+
 /* psync, sync, mmap, null: each call completes before it returns. */
 static void run_sync(struct io_thread *t)
 {
@@ -1002,9 +1026,10 @@ static void run_sync(struct io_thread *t)
 		}
 		if (!next_io(t, r, 0))
 			break;
-		r->start_ns = r->issue_ns = now_ns();
+		if (!t->gtod)
+			r->start_ns = r->issue_ns = now_ns();
 		t->ops->queue(t, r);
-		now = now_ns();
+		now = t->gtod ? cached_now(t) : now_ns();
 		if (t->stats_on) {	/* one I/O in flight, one per call */
 			t->depth_level[0]++;
 			t->depth_sum++;
@@ -1032,10 +1057,11 @@ static void engine_error(struct io_thread *t)
 	str_copy(t->errmsg, sizeof(t->errmsg), error_get());
 }
 
-/* Stamp and submit what was queued since the last submission. */
+/* Stamp and submit what was queued since the last submission (untimed
+ * under gtod_reduce). */
 static int submit(struct io_thread *t, unsigned *newq)
 {
-	uint64_t s = now_ns();
+	uint64_t s = t->gtod ? 0 : now_ns();
 	unsigned n = *newq;
 
 	for (unsigned i = 0; i < n; i++)
@@ -1049,7 +1075,7 @@ static int submit(struct io_thread *t, unsigned *newq)
 	}
 	/* fio's libaio and io_uring stamp the issue when the submit call
 	 * returns: a buffered I/O done inside it is slat, not clat */
-	s = now_ns();
+	s = t->gtod ? 0 : now_ns();
 	for (unsigned i = 0; i < n; i++)
 		t->pending[i]->issue_ns = s;
 	return 0;
@@ -1117,7 +1143,7 @@ static void run_async(struct io_thread *t)
 				r->start_ns = r->issue_ns = now;
 				if (t->stats_on)
 					t->depth_level[depth_bucket(inflight + 1)]++;
-				if (complete(t, r, now_ns()))
+				if (complete(t, r, t->gtod ? cached_now(t) : now_ns()))
 					issuing = false;
 				t->free_reqs[t->nfree++] = r;
 			} else {
@@ -1172,7 +1198,7 @@ static void run_async(struct io_thread *t)
 			n = t->ops->getevents(t, lo, hi);
 			if (n < 0)
 				break;
-			now = now_ns();
+			now = t->gtod ? cached_now(t) : now_ns();
 			if (t->stats_on)
 				t->depth_complete[batch_bucket((unsigned)n)]++;
 			for (int i = 0; i < n; i++) {
@@ -1630,7 +1656,7 @@ static void job_result(const struct io_job *job, int lo, int hi, struct io_resul
 			res->ios[d] += t->ios[d];
 			res->bytes[d] += t->bytes[d];
 			hist_merge(&res->dir_clat[d], &t->clat[d]);
-			moments_merge(&res->lat[d], t->async ? &t->lat[d] : &t->clat[d].m);
+			moments_merge(&res->lat[d], t->async || t->no_clat ? &t->lat[d] : &t->clat[d].m);
 			moments_merge(&res->slat[d], &t->slat[d]);
 			if (t->lat_h || (!t->async && io_pct_on(&job->o).lat))
 				hist_merge(&res->lat_hist[d], t->lat_h ? &t->lat_h[d] : &t->clat[d]);

@@ -343,6 +343,11 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->ops_at_open = (job->ops->flags & ENGINE_FILE_OP) && !o->create_on_open;
 	t->max_lat_ns = (uint64_t)(o->max_latency * 1e9);
 	t->lat_on = o->latency_target > 0;
+	t->gtod = o->gtod_reduce || (o->disable_clat && o->disable_slat && o->disable_bw_measurement);
+	t->no_clat = o->disable_clat || t->gtod;
+	t->no_lat = o->disable_lat || t->gtod;
+	t->no_slat = o->disable_slat || t->gtod;
+	t->no_bw = o->disable_bw_measurement || t->gtod;
 	t->lat_target_ns = (uint64_t)(o->latency_target * 1e9);
 	t->lat_window_ns = (uint64_t)(o->latency_window * 1e9);
 	if (t->lat_on && io_latency_percentile(o, &t->lat_pct))

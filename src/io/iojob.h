@@ -229,6 +229,7 @@ struct io_options {
 	bool fill_device;
 	bool create_serialize;
 	bool gtod_reduce;
+	bool disable_bw_measurement;
 	char write_lat_log[PARAM_STR_MAX];
 	char write_bw_log[PARAM_STR_MAX];
 	char write_iops_log[PARAM_STR_MAX];
@@ -446,6 +447,13 @@ struct io_thread {
 	 * queue first (lat_quiesce), as fio's io_u_quiesce.  Without a
 	 * target lat_qd is the depth, the async loop's one limit. */
 	bool lat_on, lat_final, lat_quiesce, lat_restart, lat_done;
+	/* fio's disable_clat, disable_lat, disable_slat and
+	 * disable_bw_measurement: that figure not kept.  gtod: gtod_reduce,
+	 * or all but lat off (fio's gtod_reduce()): no I/O is timed and the
+	 * loop reads the clock once every 64 I/Os (fio's ts_cache) */
+	bool no_clat, no_lat, no_slat, no_bw, gtod;
+	unsigned ts_cache_nr;
+	uint64_t ts_cache;
 	unsigned lat_qd, lat_qd_low, lat_qd_high, lat_stable;
 	uint64_t lat_target_ns, lat_window_ns, lat_ts, lat_ios, lat_failed;
 	double lat_pct;

@@ -296,10 +296,14 @@ const struct param_def io_option_defs[] = {
 	  "report total latency percentiles (from before the submit call to completion)" },
 	{ "slat_percentiles", PT_BOOL, P(slat_percentiles), "0", 0, 0, NULL,
 	  "report submission latency percentiles (async engines: libaio, io_uring)" },
-	{ "disable_lat", PT_BOOL, P(disable_lat), "0", 0, 0, NULL, "accepted for fio compatibility" },
+	{ "disable_lat", PT_BOOL, P(disable_lat), "0", 0, 0, NULL,
+	  "keep no total latency (lat): no max_latency or latency_target check either, as fio" },
 	{ "disable_clat", PT_BOOL, P(disable_clat), "0", 0, 0, NULL,
-	  "accepted for fio compatibility: completion latency is always recorded" },
-	{ "disable_slat", PT_BOOL, P(disable_slat), "0", 0, 0, NULL, "accepted for fio compatibility" },
+	  "keep no completion latency (clat) and no clat percentiles" },
+	{ "disable_slat", PT_BOOL, P(disable_slat), "0", 0, 0, NULL,
+	  "keep no submission latency (slat)" },
+	{ "disable_bw_measurement", PT_BOOL, P(disable_bw_measurement), "0", 0, 0, NULL,
+	  "keep no bandwidth and IOPS statistics over time (bw_min, iops_mean, ...: 0, as fio)" },
 	{ "do_verify", PT_BOOL, P(do_verify), "1", 0, 0, NULL,
 	  "with verify, read back what a write job wrote (0: only stamp it)" },
 	{ "fill_device", PT_BOOL, P(fill_device), "0", 0, 0, NULL,
@@ -307,8 +311,8 @@ const struct param_def io_option_defs[] = {
 	{ "create_serialize", PT_BOOL, P(create_serialize), "1", 0, 0, NULL,
 	  "accepted for fio compatibility: fsbench always lays files out one at a time" },
 	{ "gtod_reduce", PT_BOOL, P(gtod_reduce), "0", 0, 0, NULL,
-	  "accepted for fio compatibility: it only trims fio's own time keeping; fsbench "
-	  "still times every I/O" },
+	  "time no I/O (disable_clat, _lat, _slat and _bw_measurement all on): the clock is "
+	  "read once every 64 I/Os, as fio's, and only IOPS and bandwidth are reported" },
 	PARAM_STRING("write_lat_log", struct io_options, write_lat_log, "",
 		     "fsbench io: write PREFIX_lat.N.log and PREFIX_clat.N.log (and PREFIX_slat.N.log "
 		     "for libaio and io_uring, whose submit call is timed) in fio's log format"),

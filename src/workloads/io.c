@@ -15,6 +15,7 @@
 #include "../core/str.h"
 #include "../io/iojob.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,7 +146,7 @@ static int io_run(struct wl_ctx *ctx, double *v)
 		    (double)res->ios[DIR_TRIM] / ts;
 	v[M_MIB] = ((double)res->bytes[0] / rs + (double)res->bytes[1] / ws +
 		    (double)res->bytes[DIR_TRIM] / ts) / (1 << 20);
-	v[M_MEAN] = res->clat.mean / 1000.0;
+	v[M_MEAN] = res->clat.mean / 1000.0;	/* NAN below when clat was not kept */
 	v[M_SD] = hist_stddev(&res->clat) / 1000.0;
 	v[M_P50] = usec(hist_percentile(&res->clat, 50));
 	v[M_P90] = usec(hist_percentile(&res->clat, 90));
@@ -153,6 +154,9 @@ static int io_run(struct wl_ctx *ctx, double *v)
 	v[M_P999] = usec(hist_percentile(&res->clat, 99.9));
 	v[M_P9999] = usec(hist_percentile(&res->clat, 99.99));
 	v[M_MAX] = usec(res->clat.n ? res->clat.max : 0);
+	if (!res->clat.n)	/* gtod_reduce, disable_clat: no latency, not 0 */
+		v[M_MEAN] = v[M_SD] = v[M_P50] = v[M_P90] = v[M_P99] = v[M_P999] = v[M_P9999] =
+			v[M_MAX] = NAN;
 	v[M_RIOPS] = (double)res->ios[0] / rs;
 	v[M_WIOPS] = (double)res->ios[1] / ws;
 	ctx->bytes_read = (int64_t)res->bytes[0];

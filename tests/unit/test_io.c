@@ -464,6 +464,56 @@ static void test_each_engine(void **state)
 	}
 }
 
+/* fio's switches for what is not kept, on real jobs: gtod_reduce=1 times
+ * no I/O (clat, lat and slat empty, no bandwidth windows) and still counts
+ * every I/O; disable_clat keeps lat (a synchronous call's too) and no clat;
+ * disable_bw_measurement keeps the latencies and no windows.  The bug it
+ * catches: gtod_reduce accepted and ignored, so a high-IOPS job paid for
+ * a clock read per I/O that fio does not make. */
+static void test_untimed_options(void **state)
+{
+	static const char *engines[] = { "psync", "libaio" };
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	char opts[256];
+	(void)state;
+
+	assert_non_null(res);
+	for (int e = 0; e < 2; e++) {
+		snprintf(opts, sizeof(opts), "rw=randread,ioengine=%s,size=1m,bs=4k,iodepth=4,"
+			 "gtod_reduce=1", engines[e]);
+		job(&o, opts);
+		if (io_group_run(&o, 1, dir, res, false))
+			fail_msg("%s: %s", opts, error_get());
+		assert_int_equal(res->ios[DIR_READ], 256);
+		assert_int_equal(res->clat.n, 0);
+		assert_int_equal(res->lat[DIR_READ].n, 0);
+		assert_int_equal(res->slat[DIR_READ].n, 0);
+		assert_int_equal(res->rate[DIR_READ].samples, 0);
+		assert_true(res->elapsed_ns > 0);	/* IOPS still has its time */
+
+		snprintf(opts, sizeof(opts), "rw=randread,ioengine=%s,size=1m,bs=4k,iodepth=4,"
+			 "disable_clat=1", engines[e]);
+		job(&o, opts);
+		if (io_group_run(&o, 1, dir, res, false))
+			fail_msg("%s: %s", opts, error_get());
+		assert_int_equal(res->clat.n, 0);
+		assert_int_equal(res->lat[DIR_READ].n, 256);
+	}
+	/* a second of I/O has windows of 500 ms, unless they are not kept
+	 * (windows follow the job's own clock, whatever the machine's load) */
+	job(&o, "rw=randread,size=1m,bs=4k,time_based=1,runtime=1s");
+	if (io_group_run(&o, 1, dir, res, false))
+		fail_msg("%s", error_get());
+	assert_true(res->rate[DIR_READ].samples > 0);
+	job(&o, "rw=randread,size=1m,bs=4k,time_based=1,runtime=1s,disable_bw_measurement=1");
+	if (io_group_run(&o, 1, dir, res, false))
+		fail_msg("%s", error_get());
+	assert_true(res->clat.n > 0);
+	assert_int_equal(res->rate[DIR_READ].samples, 0);
+	free(res);
+}
+
 /* fio's engines that move no data: ftruncate cuts the file to each
  * write's offset (a 1 MiB sequential job leaves it at 1 MiB less a
  * block, as fio's), falloc allocates each range; neither verifies, and
@@ -2530,6 +2580,7 @@ int main(void)
 		cmocka_unit_test(test_jobfile_from_args),
 		cmocka_unit_test(test_jobfile_cross_job),
 		cmocka_unit_test_setup_teardown(test_each_engine, setup_ram_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_untimed_options, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_fake_io_engines, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_file_op_engines, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_file_table, setup_ram_dir, teardown_dir),
