@@ -180,7 +180,11 @@ static int add_fio_jobs(struct run_cli *c)
 				rc = error_set("%s: job %s", c->fio_files[f], msg);
 				break;
 			}
-			test_spec_scale(&rq->tests[rq->ntests], c->scale);
+			if (test_spec_scale(&rq->tests[rq->ntests], c->scale)) {
+				test_spec_free(&rq->tests[rq->ntests]);
+				rc = -1;
+				break;
+			}
 			rq->ntests++;
 		}
 	}
@@ -554,7 +558,10 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		} else if (!it->opt) {
 			if (test_spec_parse(it->value, &rq->tests[rq->ntests]))
 				return -1;
-			test_spec_scale(&rq->tests[rq->ntests], c->scale);
+			if (test_spec_scale(&rq->tests[rq->ntests], c->scale)) {
+				test_spec_free(&rq->tests[rq->ntests]);
+				return -1;
+			}
 			rq->ntests++;
 		}
 	}

@@ -342,33 +342,86 @@ int params_defaults(const struct param_def *defs, void *obj)
 	return 0;
 }
 
-int params_apply(const struct param_def *defs, void *obj, const char *list)
+/*
+ * The list grammar: items split at each comma not escaped; in a value,
+ * "\," is a comma and "\\" a backslash (what params_format writes, so
+ * that what is stored reads back exactly); an item without '=' continues
+ * the value before it, so that a user's "cpus_allowed=0-1,3" or
+ * "bssplit=4k/50:8k/50,16k" means what fio means by it.
+ */
+int params_each(const char *list, int (*fn)(const char *key, const char *value, void *arg),
+		void *arg)
 {
-	char *copy, *rest, *tok;
+	size_t len = list ? strlen(list) : 0;
 	int rc = 0;
 
-	if (!list || !*list)
+	if (!len)
 		return 0;
-	copy = strdup(list);
-	if (!copy)
-		return error_set("out of memory");
-	/* strsep, not strtok: "a=1,,b=2" has an empty item, which is a
-	 * mistake to name rather than skip. */
-	for (rest = copy; !rc && (tok = strsep(&rest, ",")) != NULL;) {
-		char *eq = strchr(tok, '=');
-		if (!*tok) {
+	/* key and value of the item being gathered, and one item's text */
+	char *key = malloc(len + 1), *val = malloc(len + 1), *tok = malloc(len + 1);
+	if (!key || !val || !tok) {
+		rc = error_set("out of memory");
+		goto out;
+	}
+	key[0] = '\0';
+	size_t vn = 0;
+	for (const char *p = list;; p++) {
+		size_t tn = 0;
+		for (; *p && *p != ','; p++) {
+			if (*p == '\\' && (p[1] == ',' || p[1] == '\\'))
+				p++;
+			tok[tn++] = *p;
+		}
+		tok[tn] = '\0';
+		char *eq = strchr(tok, '=');	/* keys hold no '=' nor escapes */
+		if (!tn) {
 			rc = error_set("empty item in parameter list '%s'", list);
 			break;
 		}
-		if (!eq || eq == tok) {
+		if (!eq && key[0]) {	/* a continuation of the value before */
+			val[vn++] = ',';
+			memcpy(val + vn, tok, tn + 1);
+			vn += tn;
+		} else if (!eq || eq == tok) {
 			rc = error_set("parameter '%s': expected key=value", tok);
 			break;
+		} else {
+			if (key[0] && (rc = fn(key, val, arg)))
+				break;
+			*eq = '\0';
+			memcpy(key, tok, (size_t)(eq - tok) + 1);
+			vn = tn - (size_t)(eq - tok) - 1;
+			memcpy(val, eq + 1, vn + 1);
 		}
-		*eq = '\0';
-		rc = params_set(defs, obj, tok, eq + 1);
+		if (!*p)
+			break;
 	}
-	free(copy);
+	if (!rc && key[0])
+		rc = fn(key, val, arg);
+out:
+	free(key);
+	free(val);
+	free(tok);
 	return rc;
+}
+
+struct apply_arg {
+	const struct param_def *defs;
+	void *obj;
+};
+
+static int apply_one(const char *key, const char *value, void *arg)
+{
+	struct apply_arg *a = arg;
+
+	return params_set(a->defs, a->obj, key, value);
+}
+
+int params_apply(const struct param_def *defs, void *obj, const char *list)
+{
+	struct apply_arg a = { defs, obj };
+
+	return params_each(list, apply_one, &a);
 }
 
 void param_value_text(const struct param_def *d, const void *obj, char *buf,
@@ -413,16 +466,42 @@ void params_scale(const struct param_def *defs, void *obj, double factor)
 	}
 }
 
-void params_format(const struct param_def *defs, const void *obj, char *buf,
-		   size_t len)
+int params_format(const struct param_def *defs, const void *obj, char *buf, size_t len)
 {
 	size_t used = 0;
 
+	if (!len)
+		return error_set("no room for the parameters");
 	buf[0] = '\0';
-	for (const struct param_def *d = defs; d->name && used < len; d++) {
+	for (const struct param_def *d = defs; d->name; d++) {
 		char v[PARAM_STR_MAX];
 		param_value_text(d, obj, v, sizeof(v));
-		used += snprintf(buf + used, len - used, "%s%s=%s",
-				 used ? "," : "", d->name, v);
+		if (params_append(buf, len, &used, d->name, v))
+			return -1;
 	}
+	return 0;
+}
+
+int params_append(char *buf, size_t len, size_t *used, const char *key, const char *value)
+{
+	size_t at = *used, need = strlen(key) + 2;
+
+	for (const char *c = value; *c; c++)
+		need += *c == ',' || *c == '\\' ? 2 : 1;
+	if (at + need >= len) {
+		if (len)
+			buf[at < len ? at : len - 1] = '\0';
+		return error_set("parameters longer than %zu characters", len - 1);
+	}
+	if (at)
+		buf[at++] = ',';
+	at += (size_t)sprintf(buf + at, "%s=", key);
+	for (const char *c = value; *c; c++) {
+		if (*c == ',' || *c == '\\')
+			buf[at++] = '\\';
+		buf[at++] = *c;
+	}
+	buf[at] = '\0';
+	*used = at;
+	return 0;
 }

@@ -53,14 +53,24 @@ int params_defaults(const struct param_def *defs, void *obj);
 /* Set one parameter from text. */
 int params_set(const struct param_def *defs, void *obj, const char *key,
 	       const char *value);
-/* Apply "key=value,key=value"; an empty or NULL list is fine. */
+/* Apply "key=value,key=value"; an empty or NULL list is fine.  In a value
+ * "\," is a comma and "\\" a backslash; an item without '=' continues the
+ * value before it ("cpus_allowed=0-1,3"). */
 int params_apply(const struct param_def *defs, void *obj, const char *list);
+/* The same list, each key and its value (unescaped) to fn in order; fn's
+ * non-zero return ends the walk and is returned. */
+int params_each(const char *list, int (*fn)(const char *key, const char *value, void *arg),
+		void *arg);
 /* Multiply every PF_SCALE parameter by factor (at least 1 each; a 0,
  * meaning none or automatic, stays 0). */
 void params_scale(const struct param_def *defs, void *obj, double factor);
-/* Canonical "key=value,..." of every parameter, in table order. */
-void params_format(const struct param_def *defs, const void *obj, char *buf,
-		   size_t len);
+/* Canonical "key=value,..." of every parameter, in table order, each
+ * value's commas and backslashes escaped, so that params_apply gives back
+ * exactly the same parameters.  -1 (error set) when it does not fit. */
+int params_format(const struct param_def *defs, const void *obj, char *buf, size_t len);
+/* One "key=value" added to buf at *used, escaped as params_format does
+ * (a comma first unless *used is 0); -1 (error set) when it does not fit. */
+int params_append(char *buf, size_t len, size_t *used, const char *key, const char *value);
 /* One value as text (sizes as 4k/1M/..., durations as 5s/250ms). */
 void param_value_text(const struct param_def *d, const void *obj, char *buf,
 		      size_t len);

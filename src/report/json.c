@@ -10,6 +10,8 @@
  * in the same shape; a target without a block device says why.
  */
 #include "report.h"
+#include "../core/error.h"
+#include "../core/param.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -20,19 +22,21 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+static int param_member(const char *key, const char *value, void *arg)
+{
+	json_object_set_new(arg, key, json_string(value));
+	return 0;
+}
+
+/* The stored list as an object, each value exactly as set (params_each
+ * undoes params_format's escapes); a list that does not parse (a store
+ * from before the escapes, hand-edited) gives what it can. */
 static json_t *params_object(const char *text)
 {
 	json_t *o = json_object();
-	char copy[4096], *save = NULL;
 
-	snprintf(copy, sizeof(copy), "%s", text);
-	for (char *kv = strtok_r(copy, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-		char *eq = strchr(kv, '=');
-		if (!eq)
-			continue;
-		*eq = '\0';
-		json_object_set_new(o, kv, json_string(eq + 1));
-	}
+	if (o && params_each(text, param_member, o))
+		error_clear();
 	return o;
 }
 

@@ -60,7 +60,8 @@ static int add_skip(struct suite *s, const char *name, const char *why)
 	if (!ns)
 		return error_set("out of memory");
 	s->skipped = ns;
-	snprintf(s->skipped[s->nskipped++], 256, "%s: %s", name, why);
+	/* a note: a long name or reason is cut, not an error */
+	snprintf(s->skipped[s->nskipped++], 256, "%.120s: %.130s", name, why);
 	return 0;
 }
 
@@ -96,7 +97,10 @@ static int finish_test(struct suite *s, struct pending *p, double scale)
 		}
 		return error_prefix("%s:%d: test '%s'", s->path, p->line, p->name);
 	}
-	test_spec_scale(&ts, scale);
+	if (test_spec_scale(&ts, scale)) {
+		test_spec_free(&ts);
+		return -1;
+	}
 	str_copy(ts.name, sizeof(ts.name), p->name);
 	if (p->title[0])
 		str_copy(ts.title, sizeof(ts.title), p->title);
@@ -224,13 +228,12 @@ static int on_entry(void *arg, const char *key, const char *val, int line)
 		return parse_count(s, line, key, val, 1, 1000, &p->runs);
 	if (!strcmp(key, "warmup"))
 		return parse_count(s, line, key, val, 0, 100, &p->warmup);
-	if (strchr(key, ',') || strchr(val, ','))
-		return error_set("%s:%d: '%s': a comma would start another parameter", s->path, line,
-				 key);
+	if (strchr(key, ',') || strchr(key, '='))
+		return error_set("%s:%d: '%s': not a parameter name", s->path, line, key);
+	/* the value as written, its commas escaped (params_append): a
+	 * suite's "cpus_allowed = 0,1" is one parameter */
 	size_t used = strlen(p->params);
-	int n = snprintf(p->params + used, sizeof(p->params) - used, "%s%s=%s", used ? "," : "", key,
-			 val);
-	if (n < 0 || (size_t)n >= sizeof(p->params) - used)
+	if (params_append(p->params, sizeof(p->params), &used, key, val))
 		return error_set("%s:%d: test '%s': parameters longer than %zu characters", s->path,
 				 line, p->name, sizeof(p->params) - 1);
 	return 0;

@@ -18,17 +18,20 @@ const struct preset *preset_find(const char *name, const struct workload **wl)
 	return NULL;
 }
 
-/* Name, metrics count, canonical parameters, title and subtitle. */
-static void finish(struct test_spec *ts, const char *name, const char *subtitle)
+/* Name, metrics count, canonical parameters, title and subtitle; -1
+ * (error set) when the parameters do not fit what is stored. */
+static int finish(struct test_spec *ts, const char *name, const char *subtitle)
 {
 	snprintf(ts->name, sizeof(ts->name), "%s", name);
 	ts->nmetrics = ts->wl->metrics_used ? ts->wl->metrics_used(ts->params) : ts->wl->nmetrics;
-	params_format(ts->wl->params, ts->params, ts->params_text, sizeof(ts->params_text));
+	if (params_format(ts->wl->params, ts->params, ts->params_text, sizeof(ts->params_text)))
+		return error_prefix("%s", name);
 	snprintf(ts->title, sizeof(ts->title), "%s", ts->wl->title);
 	if (subtitle)
 		snprintf(ts->subtitle, sizeof(ts->subtitle), "%s", subtitle);
 	else if (ts->wl->describe)
 		ts->wl->describe(ts->params, ts->subtitle, sizeof(ts->subtitle));
+	return 0;
 }
 
 int test_spec_parse(const char *arg, struct test_spec *ts)
@@ -73,8 +76,11 @@ int test_spec_parse(const char *arg, struct test_spec *ts)
 		test_spec_free(ts);
 		return error_prefix("%s", head);
 	}
-	finish(ts, arg, preset && preset->subtitle && !(overrides && *overrides) ? preset->subtitle
-										 : NULL);
+	if (finish(ts, arg, preset && preset->subtitle && !(overrides && *overrides) ?
+			    preset->subtitle : NULL)) {
+		test_spec_free(ts);
+		return -1;
+	}
 	return 0;
 }
 
@@ -91,18 +97,23 @@ int test_spec_from_params(const struct workload *wl, const void *params, const c
 		test_spec_free(ts);
 		return error_prefix("%s", name);
 	}
-	finish(ts, name, NULL);
+	if (finish(ts, name, NULL)) {
+		test_spec_free(ts);
+		return -1;
+	}
 	return 0;
 }
 
-void test_spec_scale(struct test_spec *ts, double factor)
+int test_spec_scale(struct test_spec *ts, double factor)
 {
 	if (factor == 1)
-		return;
+		return 0;
 	params_scale(ts->wl->params, ts->params, factor);
-	params_format(ts->wl->params, ts->params, ts->params_text, sizeof(ts->params_text));
+	if (params_format(ts->wl->params, ts->params, ts->params_text, sizeof(ts->params_text)))
+		return error_prefix("%s", ts->name);
 	if (ts->wl->describe)
 		ts->wl->describe(ts->params, ts->subtitle, sizeof(ts->subtitle));
+	return 0;
 }
 
 void test_spec_free(struct test_spec *ts)

@@ -12,7 +12,7 @@ struct test_spec {
 	const struct workload *wl;
 	void *params;		/* wl->params_size bytes, owned */
 	char name[160];		/* as given: preset or workload, plus overrides */
-	char params_text[2048];	/* canonical key=value list, every parameter */
+	char params_text[8192];	/* canonical key=value list, every parameter (params_format) */
 	char title[128];
 	char subtitle[256];
 	int runs;		/* a suite's runs = (the minimum); 0 = as the run says */
@@ -28,7 +28,7 @@ int test_spec_from_params(const struct workload *wl, const void *params, const c
 void test_spec_free(struct test_spec *ts);
 /* Multiply its data sizes (PF_SCALE parameters) by factor; the stored
  * parameters and the chart subtitle follow. */
-void test_spec_scale(struct test_spec *ts, double factor);
+int test_spec_scale(struct test_spec *ts, double factor);
 /* The preset called `name`, searching every workload; NULL if none. */
 const struct preset *preset_find(const char *name, const struct workload **wl);
 

@@ -125,6 +125,17 @@ FSB run --fio "$WORK/two.fio" --target a="$T" --target b="$WORK" --runs 1 --db "
 	--json "$WORK/fio-run.json" >"$WORK/fio-run.out" 2>"$WORK/fio-run.err"
 check "run --fio: each job a test on each target" jqt '[.tests[].name] == ["reader", "writer", "checked"] and ([.tests[].samples[]] | length == 6)' "$WORK/fio-run.json"
 check "run --fio: the job's options are the test's parameters" jqt '.tests[1].parameters.ioengine == "io_uring" and .tests[1].parameters.iodepth == "8"' "$WORK/fio-run.json"
+# the stored parameters reproduce the job exactly: values with commas
+# (issue 38: the export said cpus_allowed "0" of "0,1")
+printf '[c]\nrw=randread\nsize=256k\ncpus_allowed=0,1\nbssplit=4k/50:8k/50,16k\n' > "$WORK/commas.fio"
+FSB run --fio "$WORK/commas.fio" --target a="$T" --runs 1 --db "$DB" --json "$WORK/commas.json" \
+	>/dev/null 2>"$WORK/commas.err"
+check "run --fio: values with commas stored and exported whole" \
+	jqt '.tests[0].parameters | .cpus_allowed == "0,1" and .bssplit == "4k/50:8k/50,16k"' "$WORK/commas.json"
+FSB run 'io:rw=read,size=256k,cpus_allowed=0,1' --target a="$T" --runs 1 --db "$DB" \
+	--json "$WORK/commas2.json" >/dev/null 2>&1
+check "run io:cpus_allowed=0,1: the list is one value, as fio reads it" \
+	jqt '.tests[0].parameters.cpus_allowed == "0,1"' "$WORK/commas2.json"
 printf '[x]\nfilename=/etc/passwd\n' > "$WORK/escape.fio"
 FSB run --fio "$WORK/escape.fio" --target "$T" --db "$DB" >/dev/null 2>"$WORK/escape.err"; rc=$?
 check "run --fio: a job that would leave the target is refused" [ $rc -eq 2 ]

@@ -4,6 +4,8 @@
 #include "core/param.h"
 #include "core/suggest.h"
 #include "runner/testspec.h"
+#include "workloads/workload.h"
+#include "io/iojob.h"
 
 #include <stdbool.h>
 
@@ -125,6 +127,71 @@ static void test_format_round_trip(void **state)
 	params_defaults(demo_params, &b);
 	assert_int_equal(params_apply(demo_params, &b, text), 0);
 	assert_memory_equal(&a, &b, sizeof(a));
+}
+
+/* parse(format(x)) == x for every row of every table (each workload's and
+ * fio's options), with hostile text in every string: commas (bssplit's,
+ * cpus_allowed's), '=', quotes, backslashes, empty.  The bug it catches:
+ * the stored parameters, which promise to reproduce the test, silently
+ * keeping "cpus_allowed=0" of "0,1" (a join with commas, unescaped). */
+static void check_round_trip(const struct param_def *defs, size_t size, const char *table)
+{
+	static const char *const hostile[] = { "0,1", "4k/50:8k/50,16k", "a=b", "\"q\"", "",
+					       "back\\slash", "end\\", ",", ",,x,", "=", "a\\,b",
+					       "x=1,y=2" };
+	const int nh = (int)(sizeof(hostile) / sizeof(hostile[0]));
+	char *a = calloc(1, size), *b = calloc(1, size);
+	static char text[16384], again[16384];
+
+	assert_non_null(a);
+	assert_non_null(b);
+	for (int round = 0; round < nh; round++) {
+		memset(a, 0, size);
+		memset(b, 0, size);
+		assert_int_equal(params_defaults(defs, a), 0);
+		int k = round;
+		for (const struct param_def *d = defs; d->name; d++)
+			if (d->type == PT_STRING &&
+			    strlen(hostile[k % nh]) < (size_t)d->max)
+				assert_int_equal(params_set(defs, a, d->name, hostile[k++ % nh]), 0);
+		assert_int_equal(params_format(defs, a, text, sizeof(text)), 0);
+		assert_int_equal(params_defaults(defs, b), 0);
+		if (params_apply(defs, b, text))
+			fail_msg("%s, round %d: %s\n%s", table, round, error_get(), text);
+		assert_int_equal(params_format(defs, b, again, sizeof(again)), 0);
+		assert_string_equal(text, again);
+		for (const struct param_def *d = defs; d->name; d++)
+			if (d->type == PT_STRING)
+				assert_string_equal(a + d->offset, b + d->offset);
+	}
+	free(a);
+	free(b);
+}
+
+static void test_round_trip_every_table(void **state)
+{
+	(void)state;
+	int tables = 0;
+
+	for (const struct workload *const *w = workload_all(); *w; w++, tables++)
+		check_round_trip((*w)->params, (*w)->params_size, (*w)->name);
+	check_round_trip(io_option_defs, sizeof(struct io_options), "io options");
+	assert_true(tables > 10);
+	/* a user's list means what fio means: an item without '=' continues
+	 * the value before it; escapes read back as written */
+	struct io_options o;
+	assert_int_equal(params_defaults(io_option_defs, &o), 0);
+	assert_int_equal(params_apply(io_option_defs, &o, "cpus_allowed=0-1,3,bs=8k"), 0);
+	assert_string_equal(o.cpus_allowed, "0-1,3");
+	assert_int_equal(params_apply(io_option_defs, &o, "bssplit=4k/50:8k/50,16k"), 0);
+	assert_string_equal(o.bssplit, "4k/50:8k/50,16k");
+	assert_int_equal(params_apply(io_option_defs, &o, "description=a\\,b\\\\c"), 0);
+	assert_string_equal(o.description, "a,b\\c");
+	assert_int_equal(params_apply(io_option_defs, &o, "3,bs=8k"), -1);	/* nothing to continue */
+	assert_non_null(strstr(error_get(), "expected key=value"));
+	/* what does not fit is an error, never a cut list */
+	char small[64];
+	assert_int_equal(params_format(io_option_defs, &o, small, sizeof(small)), -1);
 }
 
 static void test_format_size(void **state)
@@ -323,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_and_apply),
 		cmocka_unit_test(test_errors_are_one_clear_line),
 		cmocka_unit_test(test_format_round_trip),
+		cmocka_unit_test(test_round_trip_every_table),
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_named_tests),
 		cmocka_unit_test(test_scale),
