@@ -47,8 +47,11 @@ static void io_help(FILE *f)
 	fprintf(f, "\nJob options (fio's names; in job files as OPTION=VALUE):\n");
 	for (const struct param_def *d = io_option_defs; d->name; d++) {
 		char type[64];
-		fprintf(f, "  --%-26s %s [%s; default %s]\n", d->name, d->help,
-			param_type_text(d, type, sizeof(type)), d->def[0] ? d->def : "none");
+		if (d->flags & PF_ALIAS)
+			fprintf(f, "  --%-26s %s\n", d->name, d->help);
+		else
+			fprintf(f, "  --%-26s %s [%s; default %s]\n", d->name, d->help,
+				param_type_text(d, type, sizeof(type)), d->def[0] ? d->def : "none");
 	}
 }
 

@@ -26,6 +26,10 @@ static void list_tests(void)
 		printf("  parameters (%s:key=value,...):\n", wl->name);
 		for (const struct param_def *d = wl->params; d->name; d++) {
 			char range[96] = "";
+			if (d->flags & PF_ALIAS) {
+				printf("    %-14s %s\n", d->name, d->help);
+				continue;
+			}
 			if (d->min != d->max && d->type == PT_INT)
 				snprintf(range, sizeof(range), " [%.0f..%.0f]", d->min, d->max);
 			else if (d->min != d->max && d->type == PT_DURATION)

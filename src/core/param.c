@@ -165,9 +165,15 @@ static void format_duration(double s, char *buf, size_t len)
 const struct param_def *param_find(const struct param_def *defs,
 				   const char *key)
 {
-	for (; defs->name; defs++)
-		if (!strcmp(defs->name, key))
-			return defs;
+	for (const struct param_def *d = defs; d->name; d++)
+		if (!strcmp(d->name, key)) {
+			if (!(d->flags & PF_ALIAS))
+				return d;
+			for (const struct param_def *t = defs; t->name; t++)
+				if (!(t->flags & PF_ALIAS) && !strcmp(t->name, d->choices))
+					return t;
+			return NULL;	/* params_check_table refuses such a table */
+		}
 	return NULL;
 }
 
@@ -315,12 +321,29 @@ int params_set(const struct param_def *defs, void *obj, const char *key,
 		return error_set("unknown parameter '%s' (known: %s)", key,
 				 known[0] ? known : "none");
 	}
+	return d->set ? d->set(d, obj, value) : set_value(d, obj, value);
+}
+
+int param_set_value(const struct param_def *d, void *obj, const char *value)
+{
 	return set_value(d, obj, value);
 }
 
 int params_check_table(const struct param_def *defs, size_t obj_size)
 {
 	for (const struct param_def *d = defs; d->name; d++) {
+		if (d->flags & PF_ALIAS) {
+			const struct param_def *t = param_find(defs, d->name);
+			if (!t)
+				return error_set("parameter '%s': another name for '%s', which the "
+						 "table lacks", d->name, d->choices ? d->choices : "");
+			continue;
+		}
+		if (d->flags & PF_DERIVED) {
+			if (!d->set)
+				return error_set("parameter '%s': derived, without a setter", d->name);
+			continue;
+		}
 		size_t width = d->type == PT_STRING ? (size_t)d->max
 			: d->type == PT_INT ? sizeof(int64_t) : d->type == PT_SIZE ? sizeof(uint64_t)
 			: d->type == PT_DURATION ? sizeof(double) : d->type == PT_BOOL ? sizeof(bool)
@@ -334,10 +357,16 @@ int params_check_table(const struct param_def *defs, size_t obj_size)
 	return 0;
 }
 
+/* The rows that hold a value of their own (not an alias, not derived). */
+static bool stored(const struct param_def *d)
+{
+	return !(d->flags & (PF_ALIAS | PF_DERIVED));
+}
+
 int params_defaults(const struct param_def *defs, void *obj)
 {
 	for (const struct param_def *d = defs; d->name; d++)
-		if (set_value(d, obj, d->def))
+		if (stored(d) && set_value(d, obj, d->def))
 			return -1;
 	return 0;
 }
@@ -445,7 +474,7 @@ void param_value_text(const struct param_def *d, const void *obj, char *buf,
 void params_scale(const struct param_def *defs, void *obj, double factor)
 {
 	for (const struct param_def *d = defs; d->name; d++) {
-		if (!(d->flags & PF_SCALE))
+		if (!(d->flags & PF_SCALE) || !stored(d))
 			continue;
 		/* 0 means "none" or "automatic" (appstart's file_size): kept. */
 		if (d->type == PT_INT) {
@@ -475,6 +504,8 @@ int params_format(const struct param_def *defs, const void *obj, char *buf, size
 	buf[0] = '\0';
 	for (const struct param_def *d = defs; d->name; d++) {
 		char v[PARAM_STR_MAX];
+		if (!stored(d))
+			continue;
 		param_value_text(d, obj, v, sizeof(v));
 		if (params_append(buf, len, &used, d->name, v))
 			return -1;

@@ -34,6 +34,9 @@ struct param_def {
 	const char *choices;	/* PT_ENUM: "a|b|c" */
 	const char *help;
 	unsigned flags;		/* PF_* */
+	/* Non-NULL: sets the value from text in its own way (a compound
+	 * value, or a row that sets another's field); else by type. */
+	int (*set)(const struct param_def *d, void *obj, const char *value);
 };
 
 /* A PT_STRING entry for char array `field` of struct `type`: max holds
@@ -47,9 +50,21 @@ struct param_def {
 /* PT_DURATION: a number without a unit is microseconds, as fio reads its
  * thinktime (elsewhere it is seconds). */
 #define PF_USEC 2u
+/* Another name for the row named in `choices`: param_find gives that row,
+ * so every path that takes the table takes the name (PARAM_ALIAS). */
+#define PF_ALIAS 4u
+/* A spelling that sets other rows' fields through its `set` (fio's
+ * rwmixwrite): no storage of its own, no default, never formatted. */
+#define PF_DERIVED 8u
+
+#define PARAM_ALIAS(alias, target) \
+	{ alias, PT_BOOL, 0, "", 0, 0, target, "fio's other name for " target, PF_ALIAS, NULL }
 
 /* Fill every parameter of obj with its default. */
 int params_defaults(const struct param_def *defs, void *obj);
+/* Set one parameter's field from text by its type (what a `set` callback
+ * uses for the plain part of a compound value). */
+int param_set_value(const struct param_def *d, void *obj, const char *value);
 /* Set one parameter from text. */
 int params_set(const struct param_def *defs, void *obj, const char *key,
 	       const char *value);

@@ -11,31 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* fio's other names for options fsbench has under one name. */
-static const char *const aliases[][2] = {
-	{ "readwrite", "rw" },
-	{ "blocksize", "bs" },
-	{ "blocksize_range", "bsrange" },
-	{ "io_engine", "ioengine" },
-	{ "iodepth_batch", "iodepth_batch_submit" },
-	{ "iodepth_batch_complete", "iodepth_batch_complete_min" },
-	{ "timeout", "runtime" },
-	{ "nr_files", "nrfiles" },
-	{ "fileoffset", "offset" },
-	{ "fill_fs", "fill_device" },
-	{ "ratemin", "rate_min" },
-	{ "ratecycle", "rate_cycle" },
-	{ "blockalign", "ba" },
-	{ "steadystate", "ss" },
-	{ "steadystate_duration", "ss_dur" },
-	{ "steadystate_ramp_time", "ss_ramp" },
-	{ "randrepeat", NULL },	/* fsbench always repeats for a given seed */
-	{ "allrandrepeat", NULL },
-	{ "io_limit", "io_size" },
+/* fio's names a job file may give that fsbench takes and drops (fio's
+ * other names for its options are rows of the option table, options.c). */
+static const char *const dropped[] = {
+	"randrepeat", "allrandrepeat",	/* fsbench always repeats for a given seed */
 	/* fio's tiobench profile option, which fio takes and ignores in a
 	 * plain job (fio's steadystate.fio and waitfor.fio give it) */
-	{ "threads", NULL },
-	{ NULL, NULL },
+	"threads",
+	NULL,
 };
 
 #define ZBD_ONLY "it is zonemode=zbd's, for zoned block devices (SMR, ZNS); fsbench io works " \
@@ -155,48 +138,18 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 					 "longer than %d bytes", p->name, where, key, PARAM_STR_MAX - 1);
 		value = expanded;
 	}
-	for (int i = 0; aliases[i][0]; i++)
-		if (!strcmp(key, aliases[i][0])) {
-			if (!aliases[i][1])
-				return 0;
-			key = aliases[i][1];
-		}
+	for (int i = 0; dropped[i]; i++)
+		if (!strcmp(key, dropped[i]))
+			return 0;
+	const struct param_def *row = param_find(io_option_defs, key);
+	if (row && !(row->flags & PF_DERIVED))
+		key = row->name;	/* recorded as fio's main name */
 	for (int i = 0; refused[i][0]; i++)
 		if (!strcmp(key, refused[i][0])) {
 			if (p->ignore_unknown)
 				return warn(p, line, key), 0;
 			return error_set("%s%s: option '%s': %s", p->name, where, key, refused[i][1]);
 		}
-	char mixed[16];
-	/* fio's offset modifier: rw=randread:8 (a new random offset every 8
-	 * I/Os), rw=write:4k (a 4k hole after each), rw=read:-8k (backwards) */
-	if (!strcmp(key, "rw") && value && strchr(value, ':')) {
-		char base[64];
-		const char *mod = strchr(value, ':') + 1;
-		size_t n = (size_t)(mod - 1 - value);
-		if (n >= sizeof(base))
-			n = sizeof(base) - 1;
-		memcpy(base, value, n);
-		base[n] = '\0';
-		if (params_set(io_option_defs, o, "rw", base))
-			return error_prefix("%s%s", p->name, where);
-		if (params_set(io_option_defs, o, io_is_random(o) ? "ddir_seq_nr" : "ddir_seq_add", mod))
-			return error_prefix("%s%s: rw=%s", p->name, where, value);
-		record(given_list(p), key, value);
-		return 0;
-	}
-	if (!strcmp(key, "rwmixwrite") && value) {	/* fio: the write share of a mix */
-		char *end;
-		long w = strtol(value, &end, 10);
-		if (*end || w < 0 || w > 100)
-			return error_set("%s%s: rwmixwrite=%s: a percentage from 0 to 100", p->name,
-					 where, value);
-		snprintf(mixed, sizeof(mixed), "%ld", 100 - w);
-		if (params_set(io_option_defs, o, "rwmixread", mixed))
-			return error_prefix("%s%s", p->name, where);
-		record(given_list(p), key, value);
-		return 0;
-	}
 	if (!strcmp(key, "filesize") && value) {
 		uint64_t v;
 		if (strchr(value, '-') || strchr(value, ':') || parse_size(value, &v) || !v)

@@ -5,10 +5,52 @@
  * and `fsbench io --help` print it.
  */
 #include "iojob.h"
+#include "../core/error.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* fio's rw with an offset modifier: rw=randread:8 (a new random offset
+ * every 8 I/Os), rw=write:4k (a 4k hole after each), rw=read:-8k
+ * (backwards): the pattern, then ddir_seq_nr or ddir_seq_add. */
+static int rw_set(const struct param_def *d, void *obj, const char *value)
+{
+	const char *colon = strchr(value, ':');
+	char base[64];
+
+	if (!colon)
+		return param_set_value(d, obj, value);
+	size_t n = (size_t)(colon - value);
+	if (n >= sizeof(base))
+		return error_set("option 'rw': '%s' is not a pattern", value);
+	memcpy(base, value, n);
+	base[n] = '\0';
+	if (param_set_value(d, obj, base))
+		return -1;
+	const char *row = io_is_random(obj) ? "ddir_seq_nr" : "ddir_seq_add";
+	if (param_set_value(param_find(io_option_defs, row), obj, colon + 1))
+		return error_prefix("rw=%s", value);
+	return 0;
+}
+
+/* fio's rwmixwrite: the write share of a mix, kept as rwmixread */
+static int rwmixwrite_set(const struct param_def *d, void *obj, const char *value)
+{
+	char *end, mixed[16];
+	long w = strtol(value, &end, 10);
+
+	(void)d;
+	if (end == value || *end || w < 0 || w > 100)
+		return error_set("option 'rwmixwrite': '%s' is not a percentage from 0 to 100", value);
+	snprintf(mixed, sizeof(mixed), "%ld", 100 - w);
+	return param_set_value(param_find(io_option_defs, "rwmixread"), obj, mixed);
+}
 
 #define P(f) offsetof(struct io_options, f)
+/* fio's other names are rows of their own (PARAM_ALIAS) after the option
+ * they name: every path that reads this table reads them. */
 const struct param_def io_option_defs[] = {
 	PARAM_STRING("name", struct io_options, name, "job",
 		     "job name; files are NAME.THREAD.FILE unless filename= is given"),
@@ -16,7 +58,9 @@ const struct param_def io_option_defs[] = {
 		     "free text kept with the job"),
 	{ "rw", PT_ENUM, P(rw), "read", 0, 0, RW_CHOICES,
 	  "I/O pattern (rw and readwrite are the sequential mix; trims punch holes, with "
-	  "ioengine=falloc; trimwrite trims each block, then writes it)" },
+	  "ioengine=falloc; trimwrite trims each block, then writes it); PATTERN:N or :SIZE "
+	  "sets ddir_seq_nr or ddir_seq_add, as fio's rw=randread:8", 0, rw_set },
+	PARAM_ALIAS("readwrite", "rw"),
 	{ "ddir_seq_nr", PT_INT, P(ddir_seq_nr), "1", 1, 1 << 30, NULL,
 	  "random jobs: a new random offset every N I/Os, sequential in between (fio's rw=randread:N)" },
 	PARAM_STRING("ddir_seq_add", struct io_options, ddir_seq_add, "0",
@@ -27,9 +71,14 @@ const struct param_def io_option_defs[] = {
 	  "offset (identical)" },
 	{ "rwmixread", PT_INT, P(rwmixread), "50", 0, 100, NULL,
 	  "percentage of reads in a mixed pattern" },
+	{ "rwmixwrite", PT_INT, 0, "", 0, 100, NULL,
+	  "percentage of writes in a mixed pattern (sets rwmixread to 100 minus it)", PF_DERIVED,
+	  rwmixwrite_set },
 	{ "bs", PT_SIZE, P(bs), "4k", 1, 1 << 30, NULL, "block size of each I/O" },
+	PARAM_ALIAS("blocksize", "bs"),
 	PARAM_STRING("bsrange", struct io_options, bsrange, "",
 		     "MIN-MAX: each I/O a random multiple of MIN up to MAX (overrides bs)"),
+	PARAM_ALIAS("blocksize_range", "bsrange"),
 	PARAM_STRING("random_distribution", struct io_options, random_distribution, "random",
 		     "where random I/Os go: random, zipf[:THETA[:CENTER]] (1.1), pareto[:H] (0.2), "
 		     "normal[:DEV%], zoned:ACCESS%/SIZE%:..., zoned_abs:ACCESS%/SIZE:... (not uniform: "
@@ -41,6 +90,7 @@ const struct param_def io_option_defs[] = {
 	{ "size", PT_SIZE, P(size), "1g", 1, 1ULL << 50, NULL,
 	  "bytes of I/O per thread per pass, split over nrfiles files", PF_SCALE },
 	{ "offset", PT_SIZE, P(offset), "0", 0, 0, NULL, "byte offset where the I/O region starts" },
+	PARAM_ALIAS("fileoffset", "offset"),
 	{ "offset_increment", PT_SIZE, P(offset_increment), "0", 0, 0, NULL,
 	  "each thread's region starts this much further: offset + N times it for the job's N-th "
 	  "thread (disjoint regions of one shared file)" },
@@ -50,6 +100,7 @@ const struct param_def io_option_defs[] = {
 		     "without filename=, each file's name: $jobname, $jobnum (the copy, from 0) and "
 		     "$filenum replaced (empty: $jobname.$jobnum.$filenum, fio's)"),
 	{ "nrfiles", PT_INT, P(nrfiles), "1", 1, 100000, NULL, "files per thread" },
+	PARAM_ALIAS("nr_files", "nrfiles"),
 	{ "openfiles", PT_INT, P(openfiles), "0", 0, 100000, NULL,
 	  "fio's limit of files open at once (0 = nrfiles): fsbench holds every file open, so "
 	  "a limit below nrfiles is refused (fio would open and close files in the run), but for "
@@ -73,6 +124,7 @@ const struct param_def io_option_defs[] = {
 	{ "io_size", PT_SIZE, P(io_size), "0", 0, 1ULL << 50, NULL,
 	  "bytes of I/O per thread per loop, over the region size= sets, around again when it is "
 	  "done (0 = size)" },
+	PARAM_ALIAS("io_limit", "io_size"),
 	{ "max_latency", PT_DURATION, P(max_latency), "0", 0, 3600, NULL,
 	  "fail the job (ETIMEDOUT, as fio) when an I/O's latency from before its submission is "
 	  "above this (a number alone is us; 0 = none)", PF_USEC },
@@ -103,8 +155,10 @@ const struct param_def io_option_defs[] = {
 	  "requests in flight per thread (io_uring, libaio)" },
 	{ "iodepth_batch_submit", PT_INT, P(iodepth_batch_submit), "1", 0, 65536, NULL,
 	  "submit requests this many at a time (0 = a full queue at once)" },
+	PARAM_ALIAS("iodepth_batch", "iodepth_batch_submit"),
 	{ "iodepth_batch_complete_min", PT_INT, P(iodepth_batch_complete_min), "1", 0, 65536, NULL,
 	  "when waiting, wait for at least this many completions" },
+	PARAM_ALIAS("iodepth_batch_complete", "iodepth_batch_complete_min"),
 	{ "iodepth_batch_complete_max", PT_INT, P(iodepth_batch_complete_max), "0", 0, 65536, NULL,
 	  "take at most this many completions at once (0 = iodepth_batch_complete_min, as fio)" },
 	{ "iodepth_low", PT_INT, P(iodepth_low), "0", 0, 65536, NULL,
@@ -112,6 +166,7 @@ const struct param_def io_option_defs[] = {
 	{ "loops", PT_INT, P(loops), "1", 1, 1000000, NULL, "passes over the region" },
 	{ "runtime", PT_DURATION, P(runtime), "0", 0, 0, NULL,
 	  "stop after this long (0 = when size is done)" },
+	PARAM_ALIAS("timeout", "runtime"),
 	{ "time_based", PT_BOOL, P(time_based), "0", 0, 0, NULL,
 	  "keep going over the region until runtime is over" },
 	{ "ramp_time", PT_DURATION, P(ramp_time), "0", 0, 0, NULL,
@@ -148,16 +203,19 @@ const struct param_def io_option_defs[] = {
 	PARAM_STRING("rate_min", struct io_options, rate_min, "",
 		     "the job fails if a thread's bandwidth over a rate_cycle falls below READ[,WRITE] "
 		     "bytes/s (checked at completions, after 2 s, as fio)"),
+	PARAM_ALIAS("ratemin", "rate_min"),
 	PARAM_STRING("rate_iops_min", struct io_options, rate_iops_min, "",
 		     "the same as I/Os per second (rate_min= wins where both are given)"),
 	{ "rate_cycle", PT_INT, P(rate_cycle), "1000", 1, 3600000, NULL,
 	  "ms: the window rate_min and rate_iops_min are measured over" },
+	PARAM_ALIAS("ratecycle", "rate_cycle"),
 	{ "number_ios", PT_INT, P(number_ios), "0", 0, 1LL << 50, NULL,
 	  "end each thread after this many I/Os (times loops; 0 = no limit; size and runtime "
 	  "still end it sooner)" },
 	{ "ba", PT_SIZE, P(ba), "0", 0, 1 << 30, NULL,
 	  "random offsets are multiples of this (0 = the smallest block size, as fio); not with "
 	  "a random map or verify, where fio's own blocks disagree with it" },
+	PARAM_ALIAS("blockalign", "ba"),
 	{ "random_generator", PT_ENUM, P(random_generator), "tausworthe", 0, 0,
 	  "tausworthe|lfsr|tausworthe64",
 	  "lfsr: every block once a pass without a random map, even with norandommap (I/Os of "
@@ -182,11 +240,14 @@ const struct param_def io_option_defs[] = {
 		     "with ss_dur: steady when, over the last ss_dur of 1 s samples, the IOPS (iops) or "
 		     "bandwidth (bw) deviate from their mean by less than LIMIT, or their slope "
 		     "(iops_slope, bw_slope) is below it; LIMIT in % of the mean, or IOPS, or bytes/s"),
+	PARAM_ALIAS("steadystate", "ss"),
 	{ "ss_dur", PT_DURATION, P(ss_dur), "0", 0, IO_SS_MAX, NULL,
 	  "end the job once it is steady over this long (whole seconds, at least 2; 0 = off): "
 	  "fio's steady-state detection" },
+	PARAM_ALIAS("steadystate_duration", "ss_dur"),
 	{ "ss_ramp", PT_DURATION, P(ss_ramp), "0", 0, 0, NULL,
 	  "take the steady-state samples from this long (and one second) after the start" },
+	PARAM_ALIAS("steadystate_ramp_time", "ss_ramp"),
 	PARAM_STRING("wait_for", struct io_options, wait_for, "",
 		     "job files: start only when every thread of this earlier job has ended"),
 	{ "overwrite", PT_BOOL, P(overwrite), "0", 0, 0, NULL,
@@ -235,6 +296,7 @@ const struct param_def io_option_defs[] = {
 	  "random offsets with repeats, instead of every block once per pass" },
 	{ "randseed", PT_INT, P(randseed), "0x89", 0, 0, NULL, "seed for offsets and data" },
 	{ "ioengine", PT_ENUM, P(ioengine), "psync", 0, 0, engine_choices, "I/O engine" },
+	PARAM_ALIAS("io_engine", "ioengine"),
 	{ "verify", PT_ENUM, P(verify), "0", 0, 0, VERIFY_CHOICES,
 	  "crc32c (or crc32c-intel): header and data checksum in every block, checked on "
 	  "read-back; meta: the header (offset, length, seed) only; pattern: verify_pattern alone" },
@@ -308,6 +370,7 @@ const struct param_def io_option_defs[] = {
 	  "with verify, read back what a write job wrote (0: only stamp it)" },
 	{ "fill_device", PT_BOOL, P(fill_device), "0", 0, 0, NULL,
 	  "write until the filesystem is full (size= becomes the free space)" },
+	PARAM_ALIAS("fill_fs", "fill_device"),
 	{ "create_serialize", PT_BOOL, P(create_serialize), "1", 0, 0, NULL,
 	  "accepted for fio compatibility: fsbench always lays files out one at a time" },
 	{ "gtod_reduce", PT_BOOL, P(gtod_reduce), "0", 0, 0, NULL,

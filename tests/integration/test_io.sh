@@ -136,6 +136,11 @@ FSB run 'io:rw=read,size=256k,cpus_allowed=0,1' --target a="$T" --runs 1 --db "$
 	--json "$WORK/commas2.json" >/dev/null 2>&1
 check "run io:cpus_allowed=0,1: the list is one value, as fio reads it" \
 	jqt '.tests[0].parameters.cpus_allowed == "0,1"' "$WORK/commas2.json"
+# fio's other names and rwmixwrite on the command line, as in job files
+FSB run 'io:rw=randrw,rwmixwrite=30,size=256k' 'io:readwrite=randread,blocksize=8k,size=256k' \
+	--target a="$T" --runs 1 --db "$DB" --json "$WORK/alias.json" >/dev/null 2>&1
+check "run io:rwmixwrite=30 and io:readwrite=: the same vocabulary as job files" \
+	jqt '[.tests[].parameters | [.rw, .rwmixread, .bs]] == [["randrw", "70", "4k"], ["randread", "50", "8k"]]' "$WORK/alias.json"
 printf '[x]\nfilename=/etc/passwd\n' > "$WORK/escape.fio"
 FSB run --fio "$WORK/escape.fio" --target "$T" --db "$DB" >/dev/null 2>"$WORK/escape.err"; rc=$?
 check "run --fio: a job that would leave the target is refused" [ $rc -eq 2 ]

@@ -189,6 +189,24 @@ static void test_round_trip_every_table(void **state)
 	assert_string_equal(o.description, "a,b\\c");
 	assert_int_equal(params_apply(io_option_defs, &o, "3,bs=8k"), -1);	/* nothing to continue */
 	assert_non_null(strstr(error_get(), "expected key=value"));
+	/* one vocabulary: fio's other names and rwmixwrite are rows of the
+	 * table, so run io:..., suites, job files and fsbench io's flags all
+	 * take them (the bug: job files alone did) */
+	struct io_options x, y;
+	static char tx[16384], ty[16384];
+	assert_int_equal(params_defaults(io_option_defs, &x), 0);
+	assert_int_equal(params_defaults(io_option_defs, &y), 0);
+	assert_int_equal(params_apply(io_option_defs, &x, "readwrite=randrw,blocksize=8k,"
+				      "rwmixwrite=30,io_engine=libaio,timeout=2s"), 0);
+	assert_int_equal(params_apply(io_option_defs, &y, "rw=randrw,bs=8k,rwmixread=70,"
+				      "ioengine=libaio,runtime=2s"), 0);
+	assert_int_equal(params_format(io_option_defs, &x, tx, sizeof(tx)), 0);
+	assert_int_equal(params_format(io_option_defs, &y, ty, sizeof(ty)), 0);
+	assert_string_equal(tx, ty);
+	assert_null(strstr(tx, "readwrite="));	/* stored under fio's main name */
+	assert_int_equal(params_apply(io_option_defs, &x, "rw=randread:8"), 0);
+	assert_int_equal(x.ddir_seq_nr, 8);
+	assert_int_equal(params_apply(io_option_defs, &x, "rwmixwrite=101"), -1);
 	/* what does not fit is an error, never a cut list */
 	char small[64];
 	assert_int_equal(params_format(io_option_defs, &o, small, sizeof(small)), -1);
