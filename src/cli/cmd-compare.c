@@ -6,6 +6,7 @@
  */
 #include "cli.h"
 #include "../core/error.h"
+#include "../core/param.h"
 #include "../report/report.h"
 
 #include <stdlib.h>
@@ -30,12 +31,12 @@ static int cmd_compare(const struct cli_args *a)
 	int by_label[64], n = 0, rc = 0, failing_total = 0, matched = 0;
 	struct store *s;
 
+	/* percentages read as everywhere ("5" or "5%"), from 0 up */
 	if (pct) {
-		char *end;
-		fail_pct = strtod(pct, &end);
-		if (*end || !(fail_pct >= 0))
+		if (parse_percent_at_least(pct, 0, &fail_pct))
 			return cli_fail(EXIT_USAGE, "--fail-on-regression: bad value '%s' (a percentage "
-					"such as 5)", pct);
+					"such as 5 or 5%%)", pct);
+		fail_pct *= 100;
 	}
 	/* run numbers and --label in the order given */
 	for (int i = 0; i < a->n; i++) {

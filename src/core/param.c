@@ -106,7 +106,7 @@ int parse_duration(const char *s, double *out)
 	return 0;
 }
 
-int parse_percent(const char *s, double *out)
+int parse_percent_at_least(const char *s, double lo, double *out)
 {
 	char *end;
 	double v;
@@ -117,9 +117,19 @@ int parse_percent(const char *s, double *out)
 	v = strtod(s, &end);
 	if (errno || end == s || !isfinite(v) || (*end && strcmp(end, "%")))
 		return -1;
-	if (!(v > 0) || v >= 100)
+	if (!(v >= lo))
 		return -1;
 	*out = v / 100;
+	return 0;
+}
+
+int parse_percent(const char *s, double *out)
+{
+	double v;
+
+	if (parse_percent_at_least(s, 0, &v) || !(v > 0) || v >= 1)
+		return -1;
+	*out = v;
 	return 0;
 }
 

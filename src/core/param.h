@@ -108,6 +108,9 @@ int parse_int(const char *s, int64_t *out);
 int parse_duration(const char *s, double *out);
 /* "3%" or "3" -> 0.03: a percentage above 0 and below 100. */
 int parse_percent(const char *s, double *out);
+/* The same text ("5%" or "5" -> 0.05), any finite value from lo percent
+ * up (a threshold: 0 and past 100 mean something). */
+int parse_percent_at_least(const char *s, double lo, double *out);
 int parse_bool(const char *s, bool *out);
 /* 1048576 -> "1M", 1536 -> "1536", 65536 -> "64k". */
 void format_size(uint64_t bytes, char *buf, size_t len);

@@ -124,6 +124,10 @@ FSB compare --label old --label slow --db "$DB" --fail-on-regression 20 >"$WORK/
 check "compare flags fsync-per-file as a regression (rc $rc)" [ "$rc" -eq 1 ]
 check "compare names the regression" grep -q "^t .*Files/s .*REGRESSION" "$WORK/cmp"
 check "compare says why it failed" grep -q "regression.* beyond 20.0%" "$WORK/cmp.err"
+# a percentage is read one way everywhere: "20%" as run --precision 3% takes it
+FSB compare --label old --label slow --db "$DB" --fail-on-regression 20% >/dev/null 2>"$WORK/cmp.err"; rc=$?
+check "compare --fail-on-regression 20% is 20 (rc $rc)" \
+	sh -c "[ $rc -eq 1 ] && grep -q 'regression.* beyond 20.0%' '$WORK/cmp.err'"
 FSB compare 1 3 --db "$DB" >"$WORK/cmp2"; rc=$?
 check "compare without --fail-on-regression exits 0" [ "$rc" -eq 0 ]
 check "compare matches every test x metric x target" \
