@@ -36,6 +36,23 @@ static void test_generator_seed_42(void **state)
 	assert_int_equal(32 + postmark_genrand(&m) % 95, 'e');
 }
 
+/* The report's counts alone: every "(... per second)" cut out, as those
+ * are counts over the clock's seconds, which a loaded machine moves. */
+static void counts_only(const char *text, char *out, size_t len)
+{
+	size_t n = 0;
+
+	for (const char *p = text; *p && n + 1 < len; p++) {
+		const char *close = *p == '(' ? strchr(p, ')') : NULL;
+		if (close && close - p > 11 && !strncmp(close - 10, "per second", 10)) {
+			p = close;
+			continue;
+		}
+		out[n++] = *p;
+	}
+	out[n] = '\0';
+}
+
 static void test_run(void **state)
 {
 	(void)state;
@@ -50,9 +67,17 @@ static void test_run(void **state)
 	assert_int_equal(count_entries(dir), 0);	/* files and s0..s3 gone */
 	assert_non_null(strstr(detail, "Creation alone: 100 files"));
 	assert_non_null(strstr(detail, "megabytes written"));
-	/* Same seed, same files: the counts in the report repeat exactly. */
+	/* Same seed, same files: the counts in the report repeat exactly (the
+	 * rates beside them are the clock's: a run that crossed a second
+	 * boundary the other did not halved them: 1 run in about 80 under
+	 * load) */
 	assert_int_equal(run_workload(spec, dir, w, again, NULL), 0);
-	assert_string_equal(strstr(detail, "Files:"), strstr(again, "Files:"));
+	static char c1[DETAIL_MAX], c2[DETAIL_MAX];
+	counts_only(strstr(detail, "Files:"), c1, sizeof(c1));
+	counts_only(strstr(again, "Files:"), c2, sizeof(c2));
+	assert_non_null(strstr(c1, "Creation alone: 100 files"));
+	assert_null(strstr(c1, "per second"));
+	assert_string_equal(c1, c2);
 
 	assert_int_equal(run_workload("postmark:transactions=5000,number=1,bias_create=0", dir, v,
 				      NULL, NULL), -1);
