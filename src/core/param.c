@@ -321,9 +321,9 @@ int params_set(const struct param_def *defs, void *obj, const char *key,
 				strncat(known, ", ", sizeof(known) - strlen(known) - 1);
 			strncat(known, p->name, sizeof(known) - strlen(known) - 1);
 		}
-		const char *names[128], *near;
+		const char *names[512], *near;
 		int n = 0;
-		for (const struct param_def *p = defs; p->name && n < 128; p++)
+		for (const struct param_def *p = defs; p->name && n < 512; p++)
 			names[n++] = p->name;
 		near = suggest(key, names, n);
 		if (near)

@@ -6,7 +6,8 @@
 #ifndef FSB_SUGGEST_H
 #define FSB_SUGGEST_H
 
-/* Levenshtein distance (insert, delete, substitute), bounded names. */
+/* Edit distance (insert, delete, substitute, swap two adjacent), bounded
+ * names. */
 int edit_distance(const char *a, const char *b);
 /* The known name closest to word, or NULL when none is within a typo's
  * reach: at most 1 edit for short words, a third of the word's length for

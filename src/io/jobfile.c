@@ -2,6 +2,7 @@
  * jobfile.c: fio job-file parsing (see jobfile.h).
  */
 #include "jobfile.h"
+#include "../core/suggest.h"
 #include "../core/error.h"
 #include "../core/ini.h"
 #include "../core/str.h"
@@ -164,6 +165,15 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 	if (!param_find(io_option_defs, key)) {
 		if (p->ignore_unknown)
 			return warn(p, line, key), 0;
+		const char *names[512], *near;
+		int n = 0;
+		for (const struct param_def *d = io_option_defs; d->name && n < 512; d++)
+			names[n++] = d->name;
+		near = suggest(key, names, n);
+		if (near)
+			return error_set("%s%s: option '%s' is not supported by fsbench io (did you mean "
+					 "'%s'? see `fsbench io --help`; --ignore-unknown skips it)",
+					 p->name, where, key, near);
 		return error_set("%s%s: option '%s' is not supported by fsbench io (see `fsbench "
 				 "io --help`; --ignore-unknown skips it)", p->name, where, key);
 	}

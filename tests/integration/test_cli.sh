@@ -131,6 +131,10 @@ expect_error "not enough space" "needs .* MiB but" run fsmark:files=1000000,size
 expect_error "unknown baseline" "names no target" run fsmark --target "$A" --baseline zz
 expect_error "unknown command" "unknown command" frobnicate
 expect_error "a mistyped command gets a suggestion" "did you mean \`fsbench run\`" rn
+expect_error "two letters swapped are one typo" "did you mean \`fsbench run\`" rnu
+(cd "$WORK" && FSB io --name=x --rww=read --size=1m) >/dev/null 2>"$WORK/e"; rc=$?
+check "a mistyped fio option gets a suggestion (rc $rc)" \
+	sh -c "[ $rc -eq 2 ] && grep -q \"did you mean 'rw'?\" '$WORK/e'"
 expect_error "a mistyped test gets a suggestion" "did you mean 'fsmark'" run fsmrk --target "$A"
 expect_error "a mistyped filesystem gets a suggestion" "did you mean 'ext4'" run fsmark --fs ext5
 FSB help show --db "$DB" >/dev/null 2>&1; FSB help show > "$WORK/help" 2>&1

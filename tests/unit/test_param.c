@@ -398,6 +398,14 @@ static void test_suggest(void **state)
 	assert_non_null(strstr(error_get(), "did you mean 'fsmark'?"));
 	assert_int_equal(test_spec_parse("fsmark:fils=3", &ts), -1);
 	assert_non_null(strstr(error_get(), "did you mean 'files'?"));
+	/* two letters swapped are one typo: "rnu" is "run" (issue 40) */
+	static const char *const cmds[] = { "run", "io", "show", "report" };
+	assert_int_equal(edit_distance("rnu", "run"), 1);
+	assert_int_equal(edit_distance("ab", "ba"), 1);
+	assert_string_equal(suggest("rnu", cmds, 4), "run");
+	/* fio's options past the first 128 rows are suggested too */
+	assert_int_equal(test_spec_parse("io:gtod_reduc=1", &ts), -1);
+	assert_non_null(strstr(error_get(), "did you mean 'gtod_reduce'?"));
 }
 
 int main(void)
