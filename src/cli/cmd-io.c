@@ -17,21 +17,35 @@
 #include "../runner/runner.h"
 #include "../workloads/workload.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static const struct cli_opt io_args[] = {
 	{ "output-format", 1, 0, "normal|json|terse", "how to print results (default normal): "
 	  "json in fio's layout, terse in fio's version 3" },
 	{ "ignore-unknown", 0, 0, NULL, "warn about, rather than refuse, options fsbench lacks" },
 	{ "keep", 0, 0, NULL, "keep the files fsbench created under its own names too (fio keeps them)" },
+	/* fio's own command-line flags, as its test runner gives them */
+	{ "output", 1, 0, "FILE", "write the results to FILE rather than standard output (fio's)" },
+	{ "max-jobs", 1, 0, "N", "refuse a job file whose jobs start more than N threads (fio's)" },
+	{ "readonly", 0, 0, NULL, "refuse any job that writes or trims (fio's read-only mode)" },
+	{ "parse-only", 0, 0, NULL, "parse and check the jobs, run none (fio's)" },
+	{ "debug", 1, 0, "WHAT", "accepted: fsbench has none of fio's debug output, and says so" },
+	{ "version", 0, 0, NULL, "print fsbench's version and the fio version it follows" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
+/* The fio release whose options, job files and output fsbench io follows
+ * (bench/vs-fio compares with it). */
+#define FIO_FOLLOWED "fio-3.33"
+
 struct io_cli {
-	bool json, terse, ignore_unknown, keep;
+	bool json, terse, ignore_unknown, keep, parse_only;
 	struct jobset set;
 	int nfiles;
 };
@@ -112,6 +126,10 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 		return cli_fail(EXIT_FAIL, "out of memory");
 	c->ignore_unknown = cli_has(a, "ignore-unknown");
 	c->keep = cli_has(a, "keep");
+	c->parse_only = cli_has(a, "parse-only");
+	if (cli_value(a, "debug"))
+		fprintf(stderr, "io: --debug=%s: fsbench has no fio debug output; ignored\n",
+			cli_value(a, "debug"));
 	if (fmt && strcmp(fmt, "json") && strcmp(fmt, "normal") && strcmp(fmt, "terse")) {
 		free(flags);
 		return cli_fail(EXIT_USAGE, "io: --output-format is normal, json or terse, not '%s'", fmt);
@@ -137,6 +155,23 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	if (!rc && !c->set.njobs)
 		rc = cli_fail(EXIT_USAGE, "io: no job: give a job file or options such as --rw=randread "
 			      "--bs=4k --size=1g (see `fsbench io --help`)");
+	/* fio's --readonly and --max-jobs, over every job of the file */
+	int64_t max_jobs = -1, threads = 0;
+	if (!rc && cli_value(a, "max-jobs") &&
+	    (parse_decimal(cli_value(a, "max-jobs"), &max_jobs) || max_jobs < 1))
+		rc = cli_fail(EXIT_USAGE, "io: --max-jobs: bad value '%s' (a count from 1)",
+			      cli_value(a, "max-jobs"));
+	for (int j = 0; !rc && j < c->set.njobs; j++) {
+		const struct io_options *o = &c->set.jobs[j];
+		threads += (int64_t)o->numjobs;
+		if (cli_has(a, "readonly") && (io_has_writes(o) || io_has_trims(o)))
+			rc = cli_fail(EXIT_USAGE, "io: job %s %s, and --readonly forbids writes and "
+				      "trims (fio's read-only mode)", o->name,
+				      io_has_writes(o) ? "writes" : "trims");
+		else if (max_jobs > 0 && threads > max_jobs)
+			rc = cli_fail(EXIT_USAGE, "io: the jobs start more than --max-jobs=%lld threads "
+				      "(fio's limit)", (long long)max_jobs);
+	}
 	/* where each job may write (io/paths.c), before its size is taken
 	 * from a file it names */
 	for (int j = 0; !rc && j < c->set.njobs; j++)
@@ -209,17 +244,46 @@ static void print_entry(const struct io_cli *c, json_t *jobs, int h, const struc
 	}
 }
 
+/* fio's --output: the results go to FILE, as the user named it (made
+ * or replaced, never through a symbolic link). */
+static int output_to(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return cli_fail(EXIT_USAGE, "io: --output %s: %s", path, strerror(errno));
+	fflush(stdout);
+	if (dup2(fd, STDOUT_FILENO) < 0) {
+		close(fd);
+		return cli_fail(EXIT_FAIL, "io: --output %s: %s", path, strerror(errno));
+	}
+	close(fd);
+	return 0;
+}
+
 static int cmd_io(const struct cli_args *a)
 {
-	struct io_cli *c = calloc(1, sizeof(*c));
+	struct io_cli *c;
 	struct io_result *res;
-	json_t *jobs = json_array();
+	json_t *jobs;
 	int rc;
 
+	if (cli_has(a, "version")) {
+		printf("fsbench-%s (fsbench io follows %s)\n", fsbench_version, FIO_FOLLOWED);
+		return EXIT_OK;
+	}
+	c = calloc(1, sizeof(*c));
+	jobs = json_array();
 	if (!c || (rc = parse_args(c, a))) {
 		free(c);
 		json_decref(jobs);
 		return c ? rc : cli_fail(EXIT_FAIL, "out of memory");
+	}
+	if (c->parse_only || (cli_value(a, "output") && (rc = output_to(cli_value(a, "output"))))) {
+		rc = c->parse_only ? EXIT_OK : rc;
+		free(c);
+		json_decref(jobs);
+		return rc;
 	}
 	res = calloc(JOBS_MAX, sizeof(*res));
 	if (!res) {

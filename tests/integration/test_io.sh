@@ -136,6 +136,27 @@ FSB run 'io:rw=read,size=256k,cpus_allowed=0,1' --target a="$T" --runs 1 --db "$
 	--json "$WORK/commas2.json" >/dev/null 2>&1
 check "run io:cpus_allowed=0,1: the list is one value, as fio reads it" \
 	jqt '.tests[0].parameters.cpus_allowed == "0,1"' "$WORK/commas2.json"
+# fio's own flags, as its test runner passes them (issue 44)
+FSB io --version >"$WORK/ver" 2>&1; rc=$?
+check "io --version: fsbench's version and the fio it follows (rc $rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q '^fsbench-.*follows fio-3.33' '$WORK/ver'"
+(cd "$T" && FSB io --name=w --rw=write --size=64k --readonly) >/dev/null 2>"$WORK/ro.err"; rc=$?
+check "io --readonly refuses a job that writes, before any I/O (rc $rc)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'readonly forbids writes' '$WORK/ro.err' && [ -z \"\$(ls -A '$T')\" ]"
+(cd "$T" && FSB io --name=r --rw=read --size=64k --numjobs=4 --max-jobs=2) >/dev/null 2>"$WORK/mj.err"; rc=$?
+check "io --max-jobs refuses more threads than it allows (rc $rc)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'max-jobs=2' '$WORK/mj.err'"
+(cd "$T" && FSB io --name=p --rw=write --size=64k --parse-only --debug=parse) >"$WORK/po.out" 2>&1; rc=$?
+check "io --parse-only checks the job and runs none (rc $rc)" \
+	sh -c "[ $rc -eq 0 ] && [ -z \"\$(ls -A '$T')\" ] && ! grep -q IOPS '$WORK/po.out'"
+(cd "$T" && FSB io --name=o --rw=randread --size=64k --output="$WORK/io-out.txt") >"$WORK/o.std" 2>&1; rc=$?
+check "io --output writes the results to the file named (rc $rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'read: IOPS=' '$WORK/io-out.txt' && ! grep -q IOPS '$WORK/o.std'"
+echo decoy > "$WORK/decoy"; ln -sf "$WORK/decoy" "$WORK/out-link"
+(cd "$T" && FSB io --name=o --rw=randread --size=64k --output="$WORK/out-link") >/dev/null 2>&1; rc=$?
+check "io --output never writes through a symbolic link (rc $rc)" \
+	sh -c "[ $rc -ne 0 ] && [ \"\$(cat '$WORK/decoy')\" = decoy ]"
+rm -f "$WORK/out-link"
 # fio's other names and rwmixwrite on the command line, as in job files
 FSB run 'io:rw=randrw,rwmixwrite=30,size=256k' 'io:readwrite=randread,blocksize=8k,size=256k' \
 	--target a="$T" --runs 1 --db "$DB" --json "$WORK/alias.json" >/dev/null 2>&1
