@@ -235,6 +235,7 @@ struct io_options {
 	char write_iops_log[PARAM_STR_MAX];
 	int64_t log_avg_msec;
 	bool log_offset;
+	bool per_job_logs;
 };
 
 /* Activity over time (core/timeline.h): a window every IO_STAT_MS (fio's

@@ -10,8 +10,11 @@
  * KiB/s and IO/s, and a block size of 0, as fio writes them.  Files are
  * named PREFIX_lat.N.log, PREFIX_clat.N.log, PREFIX_slat.N.log,
  * PREFIX_bw.N.log and PREFIX_iops.N.log, N counting every thread of every
- * job from 1.  clat, lat and slat are fio's (iojob.h): the slat log is
- * empty for a synchronous engine, as fio leaves it.
+ * job from 1; with per_job_logs=0, PREFIX_bw.log and so on, every thread
+ * appending to the one file, as fio does.  clat, lat and slat are fio's
+ * (iojob.h): the slat log is empty for a synchronous engine, as fio leaves
+ * it, and a latency that disable_lat, _clat or _slat keeps out (or
+ * gtod_reduce) has no log, as in fio.
  */
 #include "io_internal.h"
 #include "../core/error.h"
@@ -24,10 +27,15 @@
 
 static int seq;	/* fio's log number, across the whole `fsbench io` */
 
-static FILE *open_log(const char *prefix, const char *kind, int n, char *path, size_t len)
+static FILE *open_log(const struct io_options *o, const char *prefix, const char *kind, int n,
+		      char *path, size_t len)
 {
-	snprintf(path, len, "%s_%s.%d.log", prefix, kind, n);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (o->per_job_logs)
+		snprintf(path, len, "%s_%s.%d.log", prefix, kind, n);
+	else
+		snprintf(path, len, "%s_%s.log", prefix, kind);
+	int fd = open(path, O_WRONLY | O_CREAT | (o->per_job_logs ? O_TRUNC : O_APPEND) |
+		      O_NOFOLLOW | O_CLOEXEC, 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		if (fd >= 0)
@@ -104,8 +112,11 @@ int io_write_logs(const struct io_job *job)
 		const struct io_thread *t = &job->threads[i];
 		int n = ++seq;
 		static const char *const lat_kinds[] = { "lat", "clat", "slat" };
+		const bool kept[3] = { !t->no_lat, !t->no_clat, !t->no_slat };
 		for (int k = 0; o->write_lat_log[0] && k < 3; k++) {
-			FILE *f = open_log(o->write_lat_log, lat_kinds[k], n, path, sizeof(path));
+			if (!kept[k])
+				continue;
+			FILE *f = open_log(o, o->write_lat_log, lat_kinds[k], n, path, sizeof(path));
 			if (!f)
 				return -1;
 			if (k < 2 || t->async)	/* fio: no slat for a synchronous engine */
@@ -117,7 +128,7 @@ int io_write_logs(const struct io_job *job)
 		for (int k = 0; k < 2; k++) {
 			if (!prefix[k][0])
 				continue;
-			FILE *f = open_log(prefix[k], k ? "iops" : "bw", n, path, sizeof(path));
+			FILE *f = open_log(o, prefix[k], k ? "iops" : "bw", n, path, sizeof(path));
 			if (!f)
 				return -1;
 			write_entries(f, t, k ? LOG_IOPS : LOG_BW);

@@ -388,5 +388,8 @@ const struct param_def io_option_defs[] = {
 	{ "log_offset", PT_BOOL, P(log_offset), "0", 0, 0, NULL,
 	  "the logs' lines carry each I/O's offset after its block size (0 in window means), as "
 	  "fio's" },
+	{ "per_job_logs", PT_BOOL, P(per_job_logs), "1", 0, 0, NULL,
+	  "each thread's logs in files of its own, PREFIX_bw.N.log (fio's default); 0: every "
+	  "thread's in one file, PREFIX_bw.log, appended to, as fio writes it" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };

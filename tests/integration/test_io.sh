@@ -324,4 +324,12 @@ printf '[zl]\nrw=read\nbs=4k\nsize=1m\nioengine=psync\nwrite_bw_log\nlog_offset=
 check "io logs: bare write_bw_log is JOB_bw.N.log; log_offset=1 gives the offsets" \
 	sh -c "[ -s '$T/zl_bw.1.log' ] && [ \"\$(awk -F', ' 'NF == 6 && \$5 == (NR - 1) * 4096' '$T/zl_bw.1.log' | wc -l)\" -eq 256 ]"
 rm -f "$T"/*.log "$T"/zl*
+# per_job_logs=0: every thread's entries in one file without a number,
+# as fio's test jobs expect (t0005's test_bw.log); disable_slat: no slat log
+(cd "$T" && FSB io --name=pj --rw=randread --bs=4k --size=1m --numjobs=2 --per_job_logs=0 \
+	--write_lat_log=pj --disable_slat=1) >/dev/null 2>&1
+check "io logs: per_job_logs=0 writes PREFIX_clat.log with both threads' I/Os; no slat log when disabled" \
+	sh -c "[ \"\$(grep -c . '$T/pj_clat.log')\" -eq 512 ] && [ ! -e '$T/pj_clat.1.log' ] &&
+	       [ ! -e '$T/pj_slat.log' ] && [ -s '$T/pj_lat.log' ]"
+rm -f "$T"/*.log
 finish
