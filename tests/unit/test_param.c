@@ -207,6 +207,14 @@ static void test_round_trip_every_table(void **state)
 	assert_int_equal(params_apply(io_option_defs, &x, "rw=randread:8"), 0);
 	assert_int_equal(x.ddir_seq_nr, 8);
 	assert_int_equal(params_apply(io_option_defs, &x, "rwmixwrite=101"), -1);
+	/* fio's bs=READ,WRITE,TRIM where they agree; differing sizes are
+	 * refused rather than run other than fio runs them */
+	assert_int_equal(params_apply(io_option_defs, &x, "bs=8k,8k,8k"), 0);
+	assert_int_equal(x.bs, 8192);
+	assert_int_equal(params_set(io_option_defs, &x, "bs", "4k,,4k"), 0);	/* empty: 4k */
+	assert_int_equal(params_set(io_option_defs, &x, "bs", "8k,32k"), -1);
+	assert_non_null(strstr(error_get(), "a size per direction is not supported"));
+	assert_int_equal(params_set(io_option_defs, &x, "bs", "8k,8k,8k,8k"), -1);
 	/* what does not fit is an error, never a cut list */
 	char small[64];
 	assert_int_equal(params_format(io_option_defs, &o, small, sizeof(small)), -1);
