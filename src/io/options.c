@@ -69,6 +69,21 @@ static int bs_set(const struct param_def *d, void *obj, const char *value)
 	return 0;
 }
 
+/* fio options whose default is what fsbench does: that value taken (it
+ * acts as fio's would), any other refused with the reason, never taken
+ * silently as if it acted. */
+static int fio_default_only(const struct param_def *d, void *obj, const char *value)
+{
+	bool a, b;
+
+	(void)obj;
+	if (d->type == PT_BOOL ? !parse_bool(value, &a) && !parse_bool(d->def, &b) && a == b
+			       : !strcmp(value, d->def))
+		return 0;
+	return error_set("option '%s': only %s=%s, fio's default, is supported (%s)", d->name,
+			 d->name, d->def, d->help);
+}
+
 /* fio's rwmixwrite: the write share of a mix, kept as rwmixread */
 static int rwmixwrite_set(const struct param_def *d, void *obj, const char *value)
 {
@@ -427,5 +442,15 @@ const struct param_def io_option_defs[] = {
 	{ "per_job_logs", PT_BOOL, P(per_job_logs), "1", 0, 0, NULL,
 	  "each thread's logs in files of its own, PREFIX_bw.N.log (fio's default); 0: every "
 	  "thread's in one file, PREFIX_bw.log, appended to, as fio writes it" },
+	/* fio's, at the default fsbench always follows */
+	{ "io_submit_mode", PT_ENUM, 0, "inline", 0, 0, "inline|offload",
+	  "each job submits its own I/O; offload's submission threads are not supported",
+	  PF_DERIVED, fio_default_only },
+	{ "serialize_overlap", PT_BOOL, 0, "0", 0, 0, NULL,
+	  "fsbench does not hold back an I/O that overlaps one in flight", PF_DERIVED,
+	  fio_default_only },
+	{ "experimental_verify", PT_BOOL, 0, "0", 0, 0, NULL,
+	  "verify checks each block against its header, fio's default way", PF_DERIVED,
+	  fio_default_only },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
