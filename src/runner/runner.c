@@ -145,6 +145,19 @@ struct tstate {
 	int *order;		/* [ntargets]: this round's order */
 };
 
+static uint64_t machine_now(void)
+{
+	return now_ns();
+}
+
+/* The budget's clock (runner_set_clock). */
+static uint64_t (*rclock)(void) = machine_now;
+
+void runner_set_clock(uint64_t (*now)(void))
+{
+	rclock = now ? now : machine_now;
+}
+
 static void data_complete(struct wl_ctx *ctx)
 {
 	struct cell *c = ctx->runner_priv;
@@ -483,7 +496,7 @@ static double eta_run(const struct run_request *rq, const struct run_clock *rc,
 		total += e;
 	}
 	if (rc->budget > 0) {
-		double left = rc->budget - ns_to_s(now_ns() - rc->t0);
+		double left = rc->budget - ns_to_s(rclock() - rc->t0);
 		if (total > left)
 			total = left > 0 ? left : 0;
 	}
@@ -600,7 +613,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 	struct cell *cells = tst->cells;
 	const struct runner_opts *o = &rq->opts;
 	int pm = primary_metric(ts), failed = 0, total_runs = 0;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = rclock();
 	double values[MAX_METRICS], extra = 0;	/* seconds in rounds past the minimum */
 	int64_t test_id = tst->id;
 
@@ -654,7 +667,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 				fail_cell(st, test_id, target_ids[i], &cells[i], ev,
 					  rq->targets[i].label);
 		}
-	tst->setup = ns_to_s(now_ns() - t0);
+	tst->setup = ns_to_s(rclock() - t0);
 
 	while (!workload_stopped()) {
 		judge(tst, rq->ntargets);
@@ -668,7 +681,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 		 * done, when a repetition's cost is known: an even part of what
 		 * the budget leaves after the minimum runs of the tests to come. */
 		if (!below_min && share_budget && allowance < 0) {
-			double left = clock->budget - ns_to_s(now_ns() - clock->t0);
+			double left = clock->budget - ns_to_s(rclock() - clock->t0);
 			double spare = left - minimum_cost(rq, clock, all, k + 1);
 			allowance = (spare > 0 ? spare : 0) / (rq->ntests - k);
 			if (allowance < budget_floor(rq, clock))
@@ -681,7 +694,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 		if (!below_min && share_budget && allowance > budget_floor(rq, clock) &&
 		    out_of_reach(tst, rq->ntargets, per, allowance - extra))
 			break;	/* its share goes on to tests that can still make it */
-		uint64_t r0 = now_ns();
+		uint64_t r0 = rclock();
 		int planned = tst->fixed ? tst->fixed : tst->limit;
 		shuffle(tst->order, rq->ntargets, k, most_runs(tst, rq->ntargets));
 		for (int j = 0; j < rq->ntargets && !workload_stopped(); j++) {
@@ -690,7 +703,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			if (c->failed || c->runs >= planned)
 				continue;
 			rep_event(rq, ev, clock, all, k, i, c->runs + 1);
-			uint64_t q0 = now_ns();
+			uint64_t q0 = rclock();
 			struct r_sample sm = { .rep = c->runs + 1, .values = values };
 			for (int m = 0; m < MAX_METRICS; m++)
 				values[m] = NAN;
@@ -715,14 +728,14 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			 * surrounds it (sync, cache drop, device counters, the
 			 * store), as a moving mean where the last runs count most.
 			 * IOR's 5 ms runs cost a second each. */
-			double cost = ns_to_s(now_ns() - q0);
+			double cost = ns_to_s(rclock() - q0);
 			tst->rep_mean = tst->rep_mean > 0 ? tst->rep_mean + (cost - tst->rep_mean) /
 					(c->runs > 8 ? 8 : c->runs) : cost;
 			clock->rep_sum += cost;
 			clock->reps++;
 		}
 		if (!below_min)
-			extra += ns_to_s(now_ns() - r0);
+			extra += ns_to_s(rclock() - r0);
 	}
 
 	for (int i = 0; i < rq->ntargets; i++) {
@@ -735,7 +748,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 		c->dir[0] = '\0';
 		failed |= c->failed;
 	}
-	tst->spent += ns_to_s(now_ns() - t0);
+	tst->spent += ns_to_s(rclock() - t0);
 	*runs_done = total_runs;
 	return failed;
 }
@@ -946,7 +959,7 @@ int runner_execute(struct store *st, struct run_request *rq,
 	record_running(st, *run_id, running);
 	if (ev && ev->run_started)
 		ev->run_started(ev->arg, *run_id, cache_policy(&rq->opts, policy, sizeof(policy)));
-	struct run_clock clock = { calloc((size_t)rq->ntests + 1, sizeof(double)), 0, 0, now_ns(),
+	struct run_clock clock = { calloc((size_t)rq->ntests + 1, sizeof(double)), 0, 0, rclock(),
 				   rq->opts.time_budget };
 	struct tstate *all = calloc((size_t)rq->ntests + 1, sizeof(*all));
 	if (!all || !clock.stored) {
@@ -1017,7 +1030,7 @@ int runner_execute(struct store *st, struct run_request *rq,
 				best_cost = cost;
 			}
 		}
-		double left = clock.budget - ns_to_s(now_ns() - clock.t0);
+		double left = clock.budget - ns_to_s(rclock() - clock.t0);
 		if (best < 0)
 			break;
 		double share = left / left_tests;

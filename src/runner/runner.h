@@ -126,6 +126,11 @@ void runner_defaults(struct runner_opts *o);
  * missing directory, duplicate labels, too little space); -2 when a
  * filesystem could not be made.  Error set either way. */
 int runner_prepare(struct run_request *rq);
+/* The clock the runner plans its time budget by: the machine's monotonic
+ * one, or one a test advances itself, so that what a budget decides does
+ * not depend on the load of the machine it runs on (NULL: the machine's).
+ * The figures a workload measures keep their own clock. */
+void runner_set_clock(uint64_t (*now)(void));
 /* Run everything, recording into the store.  Returns 0 when every test
  * passed on every target, 1 when some failed, -1 on a store error;
  * interruption is reported through *interrupted. */
