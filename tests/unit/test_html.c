@@ -158,14 +158,19 @@ static void test_labels_are_escaped(void **state)
 	assert_non_null(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
 	assert_non_null(strstr(html, "a&amp;b&quot;c"));
 	/* well-formed: xmllint accepts the whole page when it is installed */
-	if (!system("command -v xmllint >/dev/null 2>&1")) {
-		char file[600], cmd[700];
+	{
+		char file[600];
 		snprintf(file, sizeof(file), "%s/r.html", dir);
 		FILE *f = fopen(file, "w");
+		assert_non_null(f);
 		fputs(html, f);
 		fclose(f);
-		snprintf(cmd, sizeof(cmd), "xmllint --noout '%s'", file);
-		assert_int_equal(system(cmd), 0);
+		char *argv[] = { "xmllint", "--noout", file, NULL };
+		int rc = spawn_wait(argv);
+		if (rc < 0)
+			print_message("# xmllint is not installed: the page's well-formedness not checked\n");
+		else
+			assert_int_equal(rc, 0);
 	}
 	free(html);
 	result_free(r);

@@ -13,6 +13,8 @@
 #define _GNU_SOURCE	/* nftw */
 #endif
 #include <ftw.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <setjmp.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -169,6 +171,21 @@ static inline const char *fixture_dir(void)
 {
 	const char *d = getenv("FSBENCH_FIXTURES");
 	return d ? d : "tests/fixtures";
+}
+
+/* Run argv[0] (found on PATH) with argv, no shell, and wait: its exit
+ * status; -1 when it cannot be started (not installed). */
+static inline int spawn_wait(char *const argv[])
+{
+	extern char **environ;
+	pid_t pid;
+	int st;
+
+	if (posix_spawnp(&pid, argv[0], NULL, NULL, argv, environ))
+		return -1;
+	if (waitpid(pid, &st, 0) != pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 static int counted_;
