@@ -652,6 +652,10 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
  * given = the options as given for it, "key=value" lines ("job options"). */
 json_t *io_result_json(const struct io_options *opt, const struct io_result *r, int group,
 		       const char *given);
+/* The same with fio's json+ histogram "bins" beside each percentile list
+ * (--output-format=json+, what fio_jsonplus_clat2csv reads). */
+json_t *io_result_json_plus(const struct io_options *opt, const struct io_result *r, int group,
+			    const char *given);
 /* "key=value" lines as a JSON object of strings (fio's "job options"). */
 json_t *io_given_json(const char *given);
 /* The device under the job's files over a group's run, as fio's

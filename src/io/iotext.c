@@ -22,11 +22,13 @@ static const double fio_pcts[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95,
 struct pct_list {
 	double v[IO_PCTS_MAX];
 	int n;
+	bool bins;	/* json+: fio's histogram bins beside the percentiles */
 };
 
 static void pct_list_of(const struct io_options *o, const double *def, int ndef,
 			struct pct_list *l)
 {
+	l->bins = false;
 	l->n = io_percentiles(o, l->v);
 	if (l->n <= 0) {	/* none given (an error was refused before the run) */
 		l->n = ndef;
@@ -259,6 +261,29 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 
 /* ---- fio's JSON layout (fio 3.x --output-format=json) ------------------ */
 
+/* fio's json+ "bins": each bucket with samples, keyed by the value fio's
+ * plat_idx_to_val gives it.  fsbench's buckets are fio's (histogram.h:
+ * the same 6 bits, the same index), with two groups more above fio's
+ * last, which fio's cap folds into its last bucket, as here. */
+#define FIO_PLAT_NR (29 * HIST_PER_GROUP)
+static json_t *bins_json(const struct histogram *h)
+{
+	json_t *b = json_object();
+	uint64_t over = 0;
+	char key[32];
+
+	for (unsigned i = FIO_PLAT_NR - 1; i < HIST_BUCKETS; i++)
+		over += h->bucket[i];
+	for (unsigned i = 0; i < FIO_PLAT_NR; i++) {
+		uint64_t n = i == FIO_PLAT_NR - 1 ? over : h->bucket[i];
+		if (!n)
+			continue;
+		snprintf(key, sizeof(key), "%llu", (unsigned long long)hist_value(i));
+		json_object_set_new(b, key, json_integer((json_int_t)n));
+	}
+	return b;
+}
+
 /* fio's latency object: the moments, and percentiles where the job asked
  * for this latency's (h non-NULL; fio gives them for clat only, by
  * default). */
@@ -280,6 +305,8 @@ static json_t *lat_json(const struct moments *m, const struct histogram *h,
 			json_object_set_new(p, key, json_integer((json_int_t)hist_percentile(h, pl->v[i])));
 		}
 		json_object_set_new(c, "percentile", p);
+		if (pl->bins)
+			json_object_set_new(c, "bins", bins_json(h));
 	}
 	return c;
 }
@@ -397,14 +424,15 @@ json_t *io_given_json(const char *given)
 static const char *const level_names[IO_DEPTH_BUCKETS] = { "1", "2", "4", "8", "16", "32", ">=64" };
 static const char *const batch_names[IO_DEPTH_BUCKETS] = { "0", "4", "8", "16", "32", "64", ">=64" };
 
-json_t *io_result_json(const struct io_options *opt, const struct io_result *r, int group,
-		       const char *given)
+static json_t *result_json(const struct io_options *opt, const struct io_result *r, int group,
+			   const char *given, bool plus)
 {
 	json_t *j = json_object(), *opts = io_given_json(given ? given : "");
 	double secs = r->elapsed_ns ? (double)r->elapsed_ns / 1e9 : 1e-9;
 	struct pct_list pl;
 
 	PCTS_OF(opt, fio_pcts, &pl);
+	pl.bins = plus;
 	double wall = thread_secs(r);
 	struct histogram empty;
 
@@ -484,6 +512,18 @@ json_t *io_result_json(const struct io_options *opt, const struct io_result *r, 
 		json_object_set_new(x, "verified_blocks", json_integer((json_int_t)r->verified_blocks));
 	json_object_set_new(j, "fsbench", x);
 	return j;
+}
+
+json_t *io_result_json(const struct io_options *opt, const struct io_result *r, int group,
+		       const char *given)
+{
+	return result_json(opt, r, group, given, false);
+}
+
+json_t *io_result_json_plus(const struct io_options *opt, const struct io_result *r, int group,
+			    const char *given)
+{
+	return result_json(opt, r, group, given, true);
 }
 
 /* ---- fio's terse format, version 3 ----------------------------------- */

@@ -157,6 +157,18 @@ echo decoy > "$WORK/decoy"; ln -sf "$WORK/decoy" "$WORK/out-link"
 check "io --output never writes through a symbolic link (rc $rc)" \
 	sh -c "[ $rc -ne 0 ] && [ \"\$(cat '$WORK/decoy')\" = decoy ]"
 rm -f "$WORK/out-link"
+# json+: fio's own fio_jsonplus_clat2csv reads the bins (fio-examples'
+# script, where installed)
+(cd "$T" && FSB io --name=jp --rw=randread --bs=4k --size=256k --output-format=json+) >"$WORK/jp.json" 2>/dev/null
+check "io --output-format=json+: clat bins adding up to the I/Os" \
+	jqt '.jobs[0].read.clat_ns | ([.bins[]] | add) == .N and .N == 64' "$WORK/jp.json"
+if command -v fio_jsonplus_clat2csv >/dev/null; then
+	(cd "$WORK" && fio_jsonplus_clat2csv jp.json jp-csv) >/dev/null 2>&1
+	check "fio_jsonplus_clat2csv reads fsbench's json+ (a row per bin, 64 I/Os)" \
+		sh -c "[ \"\$(tail -n +2 '$WORK/jp-csv_job0' | awk -F', ' '{ s += \$5 } END { print s }')\" = 64 ]"
+else
+	skip "fio_jsonplus_clat2csv on fsbench's json+" "fio-examples' script is not installed"
+fi
 # fio's other names and rwmixwrite on the command line, as in job files
 FSB run 'io:rw=randrw,rwmixwrite=30,size=256k' 'io:readwrite=randread,blocksize=8k,size=256k' \
 	--target a="$T" --runs 1 --db "$DB" --json "$WORK/alias.json" >/dev/null 2>&1

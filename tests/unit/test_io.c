@@ -1377,6 +1377,30 @@ static void test_latency_percentile_options(void **state)
 	io_result_terse(&o, res, 0, NULL, text, sizeof(text));
 	assert_non_null(strstr(text, ";50.000000%=11"));
 
+	/* json+: fio's bins beside each percentile list, keyed by fio's
+	 * bucket value (plat_idx_to_val: same buckets as fsbench's), their
+	 * counts adding up to N; a value past fio's last bucket folds into it */
+	hist_add(&res->lat_hist[DIR_READ], 60ULL * 1000000000ULL);	/* 60 s */
+	j = io_result_json_plus(&o, res, 0, "");
+	rd = json_object_get(j, "read");
+	json_t *bins = json_object_get(json_object_get(rd, "lat_ns"), "bins");
+	assert_non_null(bins);
+	json_int_t sum = 0;
+	const char *k;
+	json_t *v;
+	json_object_foreach(bins, k, v)
+		sum += json_integer_value(v);
+	assert_int_equal(sum, 101);
+	char key[32];
+	snprintf(key, sizeof(key), "%llu", (unsigned long long)hist_value(hist_index(110000)));
+	assert_int_equal(json_integer_value(json_object_get(bins, key)), 100);
+	snprintf(key, sizeof(key), "%llu", (unsigned long long)hist_value(29 * 64 - 1));
+	assert_int_equal(json_integer_value(json_object_get(bins, key)), 1);	/* fio's cap */
+	json_decref(j);
+	j = io_result_json(&o, res, 0, "");	/* plain json: no bins */
+	assert_null(json_object_get(json_object_get(json_object_get(j, "read"), "lat_ns"), "bins"));
+	json_decref(j);
+
 	/* the default: clat's alone */
 	job(&o, "rw=randread,ioengine=libaio");
 	io_result_text(&o, res, 0, text, sizeof(text));
