@@ -27,7 +27,8 @@
 
 static const struct cli_opt io_args[] = {
 	{ "output-format", 1, 0, "normal|json|json+|terse", "how to print results (default normal): "
-	  "json in fio's layout (json+ with its latency bins too), terse in fio's version 3" },
+	  "json in fio's layout (json+ with its latency bins too), terse in fio's version 3; "
+	  "several as fio takes them, json,normal" },
 	{ "ignore-unknown", 0, 0, NULL, "warn about, rather than refuse, options fsbench lacks" },
 	{ "keep", 0, 0, NULL, "keep the files fsbench created under its own names too (fio keeps them)" },
 	/* fio's own command-line flags, as its test runner gives them */
@@ -45,7 +46,7 @@ static const struct cli_opt io_args[] = {
 #define FIO_FOLLOWED "fio-3.33"
 
 struct io_cli {
-	bool json, json_plus, terse, ignore_unknown, keep, parse_only;
+	bool normal, json, json_plus, terse, ignore_unknown, keep, parse_only;
 	struct jobset set;
 	int nfiles;
 };
@@ -130,15 +131,25 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	if (cli_value(a, "debug"))
 		fprintf(stderr, "io: --debug=%s: fsbench has no fio debug output; ignored\n",
 			cli_value(a, "debug"));
-	if (fmt && strcmp(fmt, "json") && strcmp(fmt, "json+") && strcmp(fmt, "normal") &&
-	    strcmp(fmt, "terse")) {
-		free(flags);
-		return cli_fail(EXIT_USAGE, "io: --output-format is normal, json, json+ or terse, not "
-				"'%s'", fmt);
+	/* fio's list of formats, "json,normal": each entry printed in every
+	 * one named, the JSON document last, as fio prints it */
+	for (const char *f = fmt ? fmt : "normal"; *f;) {
+		size_t n = strcspn(f, ",");
+		if (n == 6 && !strncmp(f, "normal", n))
+			c->normal = true;
+		else if (n == 5 && !strncmp(f, "terse", n))
+			c->terse = true;
+		else if (n == 4 && !strncmp(f, "json", n))
+			c->json = true;
+		else if (n == 5 && !strncmp(f, "json+", n))
+			c->json = c->json_plus = true;
+		else {
+			free(flags);
+			return cli_fail(EXIT_USAGE, "io: --output-format is normal, json, json+ or terse "
+					"(or several, as json,normal), not '%s'", fmt);
+		}
+		f += n + (f[n] == ',');
 	}
-	c->json_plus = fmt && !strcmp(fmt, "json+");
-	c->json = fmt && (!strcmp(fmt, "json") || c->json_plus);
-	c->terse = fmt && !strcmp(fmt, "terse");
 	/* job files, and fio's --key=value options (passed through by the
 	 * template as positional words) */
 	for (int i = 0; i < npos && !rc; i++) {
@@ -235,13 +246,14 @@ static void print_entry(const struct io_cli *c, json_t *jobs, int h, const struc
 {
 	char text[DETAIL_MAX];
 
-	if (c->json) {
+	if (c->json)
 		json_array_append_new(jobs, (c->json_plus ? io_result_json_plus : io_result_json)(
 						    &c->set.jobs[h], r, c->set.group[h], c->set.given[h]));
-	} else if (c->terse) {
+	if (c->terse) {
 		io_result_terse(&c->set.jobs[h], r, c->set.group[h], disk, text, sizeof(text));
 		fputs(text, stdout);
-	} else {
+	}
+	if (c->normal) {
 		io_result_text(&c->set.jobs[h], r, c->set.group[h], text, sizeof(text));
 		fputs(text, stdout);
 	}

@@ -169,6 +169,10 @@ if command -v fio_jsonplus_clat2csv >/dev/null; then
 else
 	skip "fio_jsonplus_clat2csv on fsbench's json+" "fio-examples' script is not installed"
 fi
+# several formats at once, as fio: each entry in each, the JSON last
+(cd "$T" && FSB io --name=mf --rw=read --bs=4k --size=64k --output-format=json,normal) >"$WORK/mf.out" 2>/dev/null
+check "io --output-format=json,normal: fio's text, then its JSON document" \
+	sh -c "grep -q '^mf: (groupid=0' '$WORK/mf.out' && sed -n '/^{/,\$p' '$WORK/mf.out' | jq -e '.jobs[0].read.total_ios == 16' >/dev/null"
 # fio's other names and rwmixwrite on the command line, as in job files
 FSB run 'io:rw=randrw,rwmixwrite=30,size=256k' 'io:readwrite=randread,blocksize=8k,size=256k' \
 	--target a="$T" --runs 1 --db "$DB" --json "$WORK/alias.json" >/dev/null 2>&1
