@@ -309,6 +309,16 @@ static int set_value(const struct param_def *d, void *obj, const char *value)
 	return -1;
 }
 
+const char *param_suggest(const struct param_def *defs, const char *key)
+{
+	const char *names[512];
+	int n = 0;
+
+	for (const struct param_def *p = defs; p->name && n < 512; p++)
+		names[n++] = p->name;
+	return suggest(key, names, n);
+}
+
 int params_set(const struct param_def *defs, void *obj, const char *key,
 	       const char *value)
 {
@@ -321,11 +331,7 @@ int params_set(const struct param_def *defs, void *obj, const char *key,
 				strncat(known, ", ", sizeof(known) - strlen(known) - 1);
 			strncat(known, p->name, sizeof(known) - strlen(known) - 1);
 		}
-		const char *names[512], *near;
-		int n = 0;
-		for (const struct param_def *p = defs; p->name && n < 512; p++)
-			names[n++] = p->name;
-		near = suggest(key, names, n);
+		const char *near = param_suggest(defs, key);
 		if (near)
 			return error_set("unknown parameter '%s' (did you mean '%s'?)", key, near);
 		return error_set("unknown parameter '%s' (known: %s)", key,

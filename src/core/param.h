@@ -93,6 +93,8 @@ void param_value_text(const struct param_def *d, const void *obj, char *buf,
 const char *param_type_text(const struct param_def *d, char *buf, size_t len);
 const struct param_def *param_find(const struct param_def *defs,
 				   const char *key);
+/* The row name nearest a mistyped key ("did you mean"), or NULL. */
+const char *param_suggest(const struct param_def *defs, const char *key);
 /* A table fit to be used: every string has a capacity, every default
  * parses.  0, or -1 with the error set (a programming error). */
 int params_check_table(const struct param_def *defs, size_t obj_size);

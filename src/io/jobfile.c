@@ -2,7 +2,6 @@
  * jobfile.c: fio job-file parsing (see jobfile.h).
  */
 #include "jobfile.h"
-#include "../core/suggest.h"
 #include "../core/error.h"
 #include "../core/ini.h"
 #include "../core/str.h"
@@ -165,11 +164,7 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 	if (!param_find(io_option_defs, key)) {
 		if (p->ignore_unknown)
 			return warn(p, line, key), 0;
-		const char *names[512], *near;
-		int n = 0;
-		for (const struct param_def *d = io_option_defs; d->name && n < 512; d++)
-			names[n++] = d->name;
-		near = suggest(key, names, n);
+		const char *near = param_suggest(io_option_defs, key);
 		if (near)
 			return error_set("%s%s: option '%s' is not supported by fsbench io (did you mean "
 					 "'%s'? see `fsbench io --help`; --ignore-unknown skips it)",
