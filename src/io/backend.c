@@ -1375,7 +1375,7 @@ static void reset_thread(struct io_thread *t)
 	memset(t->rate_next, 0, sizeof(t->rate_next));
 	t->deadline = UINT64_MAX;
 	t->verified = 0;
-	t->start_ns = t->end_ns = 0;
+	t->start_ns = t->end_ns = t->synced_ns = 0;
 	t->verify_ns = 0;
 	t->usr_ns = t->sys_ns = 0;
 	memset(t->ios, 0, sizeof(t->ios));
@@ -1519,7 +1519,7 @@ static void *thread_main(void *arg)
 				snprintf(t->errmsg, sizeof(t->errmsg), "fsync %s: %s", t->files[i].path,
 					 strerror(errno));
 			}
-		t->end_ns = now_ns();
+		t->end_ns = t->synced_ns = now_ns();
 	}
 	if (t->ops->end) {
 		if (t->ops->end(t) && !t->error)
@@ -1665,6 +1665,8 @@ static void job_result(const struct io_job *job, int lo, int hi, struct io_resul
 		}
 		if (t->end_ns - t->start_ns > res->elapsed_ns)
 			res->elapsed_ns = t->end_ns - t->start_ns;
+		if (t->synced_ns && t->synced_ns - t->start_ns > res->synced_ns)
+			res->synced_ns = t->synced_ns - t->start_ns;
 		if (!res->start_ns || t->start_ns < res->start_ns)
 			res->start_ns = t->start_ns;
 		if (t->verify_ns > res->verify_ns)

@@ -373,6 +373,10 @@ struct io_result {
 	int error;
 	char errmsg[512];
 	uint64_t start_ns;		/* when measurement began (the first thread's) */
+	/* end_fsync, fsync_on_close: how long after the start the last
+	 * thread's final fsync returned (0: none), inside elapsed_ns as fio
+	 * times it */
+	uint64_t synced_ns;
 	/* threads, and their time added up (each job's longest, with its
 	 * read-back, times its threads): fio's jobs=, and what its CPU
 	 * percentages and job_runtime are of */
@@ -544,6 +548,7 @@ struct io_thread {
 	bool stats_on;
 	uint64_t ramp_end, deadline;
 	uint64_t start_ns, end_ns, verify_ns;
+	uint64_t synced_ns;		/* when its end_fsync returned (0: none) */
 	uint64_t usr_start, sys_start, usr_ns, sys_ns;
 	uint64_t ios[IO_DIRS], bytes[IO_DIRS];
 	uint64_t verified;

@@ -2252,8 +2252,8 @@ static void test_random_distribution(void **state)
 /* fio's end_fsync (and fsync_on_close's last one) is on the job's clock:
  * a 64 MiB buffered write to the disk takes its fsync's time longer with
  * it (fsbench timed the write alone: 4.2 GB/s where fio gave 1.0).  The
- * fsync is timed on the same dirty data first; where the disk syncs too
- * fast to tell, the comparison is skipped. */
+ * times are printed; what is asserted is that the fsync returned inside
+ * the measured time, which no load can change. */
 static void test_end_fsync_timed(void **state)
 {
 	struct io_options o;
@@ -2288,8 +2288,12 @@ static void test_end_fsync_timed(void **state)
 		assert_int_equal(io_group_run(&o, 1, where, res, true), 0);
 		print_message("# %s: %.1f ms, without it %.1f ms, an fsync of the data %.1f ms\n",
 			      with[k], (double)res->elapsed_ns / 1e6, (double)plain / 1e6, (double)f / 1e6);
-		if (f > 10000000ULL)
-			assert_true(res->elapsed_ns > plain + f / 4);
+		/* what the code decided: the final fsync returned inside the
+		 * job's measured time, whatever the machine's load made of
+		 * the times (another program's sync can flush the job's pages
+		 * first, and a loaded disk spreads a write job 13-93 ms) */
+		assert_true(res->synced_ns > 0);
+		assert_true(res->synced_ns <= res->elapsed_ns);
 	}
 	undo(where);
 	free(res);
