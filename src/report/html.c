@@ -197,8 +197,7 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 		if (!s[i].n) {
 			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#a00\">%s</text>", label_w + 4,
 				y + 18, t->cells[i].failure ? "failed (see the tables)" :
-				t->cells[i].nsamples ? "no figure (e.g. bonnie's +++++: under 0.5 s)" :
-				"no result");
+				t->cells[i].nsamples ? report_no_figure(r, t, i, mi) : "no result");
 			continue;
 		}
 		double w = s[i].mean / ax.max * plot_w;

@@ -76,6 +76,10 @@ int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, 
 /* 1 and "+-2.1%", the half-width of the figure's 95% interval relative to
  * it (stats_precision), when it has 2 runs or more; 0 otherwise. */
 int report_precision(const struct r_test *t, int i, int m, char *buf, size_t len);
+/* Why target i has runs but no figure of metric m, in a few words: a
+ * device figure on a target without a block device says why there is
+ * none (tmpfs: memory); bonnie's +++++ (too fast to time) only on bonnie. */
+const char *report_no_figure(const struct result *r, const struct r_test *t, int i, int m);
 /* "! 2 tests missed the +-3% target: fio (+-4.1%), ..." after the summary,
  * nothing when every test met its target. */
 void report_missed(FILE *f, const struct result *r, const struct report_opts *o);

@@ -144,7 +144,7 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 		dotted_label(f, r->targets[i].label, lw);
 		if (!s[i].n) {
 			fprintf(f, "%s\n", t->cells[i].failure ? "FAILED (see below)" :
-				t->cells[i].nsamples ? "no figure (+++++: under 0.5 s)" : "no result");
+				t->cells[i].nsamples ? report_no_figure(r, t, i, mi) : "no result");
 			continue;
 		}
 		snprintf(val, sizeof(val), "%.*f", dec, s[i].mean);

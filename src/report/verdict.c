@@ -102,6 +102,18 @@ int report_precision(const struct r_test *t, int i, int m, char *buf, size_t len
 	return 1;
 }
 
+const char *report_no_figure(const struct result *r, const struct r_test *t, int i, int m)
+{
+	const struct r_target *tg = &r->targets[i];
+
+	if (m >= 0 && m < t->nmetrics + t->ndevice && t->metrics[m].device && !tg->blockdev &&
+	    tg->blockdev_note && tg->blockdev_note[0])
+		return tg->blockdev_note;
+	if (t->workload && !strcmp(t->workload, "bonnie"))
+		return "no figure (bonnie's +++++: under 0.5 s, too fast to time)";
+	return "no figure";
+}
+
 void report_header(const struct r_metric *m, char *buf, size_t len)
 {
 	/* "Latency mean (usec)", but "TPS" rather than "TPS (TPS)", and no

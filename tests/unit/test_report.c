@@ -193,6 +193,33 @@ static void test_one_run_no_interval(void **state)
 		res->tests[0].cells[i].nsamples = keep[i];
 }
 
+/* A cell with runs and no figure says why in its own words: a device
+ * figure on a target with no block device gives the target's reason
+ * (tmpfs: memory), bonnie's +++++ is said on bonnie alone (the bug: a
+ * tmpfs's missing write amplification "explained" as bonnie's +++++). */
+static void test_no_figure_reason(void **state)
+{
+	(void)state;
+	struct r_test *t = &res->tests[0];
+	struct r_target *tg = &res->targets[1];
+	char *bd = tg->blockdev, *note = tg->blockdev_note, *wl = t->workload;
+	int dev = t->metrics[0].device;
+
+	tg->blockdev = NULL;
+	tg->blockdev_note = "tmpfs keeps its data in memory: no block device";
+	t->metrics[0].device = 1;
+	assert_string_equal(report_no_figure(res, t, 1, 0), tg->blockdev_note);
+	t->metrics[0].device = 0;
+	t->workload = "bonnie";
+	assert_non_null(strstr(report_no_figure(res, t, 1, 0), "+++++"));
+	t->workload = "fsmark";
+	assert_string_equal(report_no_figure(res, t, 1, 0), "no figure");
+	tg->blockdev = bd;
+	tg->blockdev_note = note;
+	t->workload = wl;
+	t->metrics[0].device = dev;
+}
+
 static void test_csv_and_markdown(void **state)
 {
 	(void)state;
@@ -452,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_tables_and_marks),
 		cmocka_unit_test(test_json_document),
 		cmocka_unit_test(test_one_run_no_interval),
+		cmocka_unit_test(test_no_figure_reason),
 		cmocka_unit_test(test_csv_and_markdown),
 		cmocka_unit_test(test_empty_baseline),
 		cmocka_unit_test(test_too_few_runs),
