@@ -415,7 +415,7 @@ static void summary_table(FILE *f, const struct result *r, int base)
 	xml_escape(f, r->targets[base].label);
 	fputs(" (the baseline) of the primary metric; faster or slower only when Welch's t-test"
 	      " on the log scale gives p &lt; 0.05 and the 95% interval of the ratio excludes 1;"
-	      " empty where either side has no figure. Colours follow seed 002:"
+	      " empty where either side has no figure. Colours, as in a ratio table with a &#177;5% band:"
 	      " <span style=\"background:#b8e0b8\">faster</span> /"
 	      " <span style=\"background:#f4b6b6\">slower</span> by 5% or more and significant;"
 	      " pale when beyond 5% but within the noise; grey within 5%.</p>\n"
