@@ -156,7 +156,9 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 		const struct r_test *t = &a->tests[rows[i].test_a];
 		int l = (int)strlen(t->name);
 		tw = l > tw ? l : tw;
-		l = (int)strlen(t->metrics[rows[i].metric_a].label);
+		char head[160];
+		report_header(&t->metrics[rows[i].metric_a], head, sizeof(head));
+		l = (int)strlen(head);
 		mw = l > mw ? l : mw;
 		l = (int)strlen(a->targets[rows[i].target_a].label);
 		gw = l > gw ? l : gw;
@@ -168,6 +170,8 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 		const struct r_test *t = &a->tests[r->test_a];
 		char old[32] = "-", new[32] = "-", ratio[16] = "-", change[16] = "-";
 		const char *verdict = report_compare_verdict(r, fail_pct, regressions, failing, &reg);
+		char head[160];	/* "App Overhead (usec)": the unit with the name */
+		report_header(&t->metrics[r->metric_a], head, sizeof(head));
 		if (r->a.n)
 			svg_number(r->a.mean, old, sizeof(old));
 		if (r->b.n)
@@ -176,9 +180,8 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 			snprintf(ratio, sizeof(ratio), "%.3f", r->q.value);
 			snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
 		}
-		fprintf(f, "%-*s  %-*s  %-*s  %12s  %12s  %6s  %8s  %s\n", tw, t->name, mw,
-			t->metrics[r->metric_a].label, gw, a->targets[r->target_a].label, old, new,
-			ratio, change, verdict);
+		fprintf(f, "%-*s  %-*s  %-*s  %12s  %12s  %6s  %8s  %s\n", tw, t->name, mw, head, gw,
+			a->targets[r->target_a].label, old, new, ratio, change, verdict);
 	}
 	if (!n)
 		fprintf(f, "nothing matched: the runs share no test and target\n");
@@ -318,15 +321,17 @@ int report_compare_markdown(FILE *f, struct result *const *runs, int n, double f
 			const struct r_test *t = &a->tests[r->test_a];
 			char old[32], new[32], ratio[16] = "", change[16] = "";
 			const char *v = report_compare_verdict(r, fail_pct, &regressions, &failing, &reg);
+			char head[160];
+			report_header(&t->metrics[r->metric_a], head, sizeof(head));
 			cell_text(&r->a, old, sizeof(old));
 			cell_text(&r->b, new, sizeof(new));
 			if (r->a.n && r->b.n && r->a.mean != 0) {
 				snprintf(ratio, sizeof(ratio), "%.3f", r->q.value);
 				snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
 			}
-			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", t->name,
-				t->metrics[r->metric_a].label, a->targets[r->target_a].label, old, new,
-				ratio, change, reg < 0 ? "**" : "", v, reg < 0 ? "**" : "");
+			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", t->name, head,
+				a->targets[r->target_a].label, old, new, ratio, change,
+				reg < 0 ? "**" : "", v, reg < 0 ? "**" : "");
 		}
 		if (!nr)
 			fprintf(f, "| nothing matched | | | | | | | |\n");

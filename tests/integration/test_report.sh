@@ -130,6 +130,8 @@ check "compare --fail-on-regression 20% is 20 (rc $rc)" \
 	sh -c "[ $rc -eq 1 ] && grep -q 'regression.* beyond 20.0%' '$WORK/cmp.err'"
 FSB compare 1 3 --db "$DB" >"$WORK/cmp2"; rc=$?
 check "compare without --fail-on-regression exits 0" [ "$rc" -eq 0 ]
+check "compare gives each metric with its unit (App Overhead (usec), Space used (MiB))" \
+	sh -c "grep -q 'App Overhead (usec)' '$WORK/cmp2' && grep -q 'Space used (MiB)' '$WORK/cmp2'"
 check "compare matches every test x metric x target" \
 	[ "$(grep '^[tu] ' "$WORK/cmp2" | grep -vc 'Write amplification\|Space used')" -eq 12 ]
 FSB run postmark:number=5,transactions=10 --target a="$WORK/a" --runs 1 --db "$DB" --label other -q 2>/dev/null
