@@ -39,29 +39,35 @@ int compress_pieces(const void *buf, size_t len, size_t unit, uint64_t *stored)
 {
 	const unsigned char *p = buf;
 	size_t cap = ZSTD_compressBound(unit);
-	void *out = malloc(cap);
-	ZSTD_CCtx *cx = ZSTD_createCCtx();
+	/* one context and output buffer for every call on this thread (a
+	 * device scan calls once per file): made once, grown when a larger
+	 * unit asks */
+	static _Thread_local ZSTD_CCtx *cx;
+	static _Thread_local void *out;
+	static _Thread_local size_t out_cap;
 	int rc = 0;
 
 	*stored = 0;
-	if (!out || !cx) {
-		rc = error_set("out of memory measuring compressibility");
-		goto out;
+	if (!cx)
+		cx = ZSTD_createCCtx();
+	if (out_cap < cap) {
+		free(out);
+		out = malloc(cap);
+		out_cap = out ? cap : 0;
 	}
+	if (!out || !cx)
+		return error_set("out of memory measuring compressibility");
 	for (size_t at = 0; at < len; at += unit) {
 		size_t n = len - at < unit ? len - at : unit;
 		size_t got = ZSTD_compressCCtx(cx, out, cap, p + at, n, 3);
 		if (ZSTD_isError(got)) {
 			rc = error_set("zstd: %s", ZSTD_getErrorName(got));
-			goto out;
+			break;
 		}
 		/* stored in whole sectors, and raw where that saves nothing */
 		got = (got + SECTOR - 1) / SECTOR * SECTOR;
 		*stored += got < n ? got : n;
 	}
-out:
-	ZSTD_freeCCtx(cx);
-	free(out);
 	return rc;
 }
 
