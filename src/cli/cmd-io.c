@@ -38,6 +38,8 @@ static const struct cli_opt io_args[] = {
 	{ "parse-only", 0, 0, NULL, "parse and check the jobs, run none (fio's)" },
 	{ "debug", 1, 0, "WHAT", "accepted: fsbench has none of fio's debug output, and says so" },
 	{ "version", 0, 0, NULL, "print fsbench's version and the fio version it follows" },
+	{ "inflate-log", 1, 0, "FILE", "write FILE, a log written with log_store_compressed=1, "
+	  "decompressed to standard output (fio's flag; fsbench's .fz is zlib of the text)" },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -169,6 +171,11 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	if (!rc && !c->set.njobs)
 		rc = cli_fail(EXIT_USAGE, "io: no job: give a job file or options such as --rw=randread "
 			      "--bs=4k --size=1g (see `fsbench io --help`)");
+	/* read_iolog: the job's shape (files, sizes, directions) is the
+	 * log's, before anything is judged on it (io/replay.c) */
+	for (int j = 0; !rc && j < c->set.njobs; j++)
+		if (io_replay_shape(&c->set.jobs[j]))
+			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
 	/* fio's --readonly and --max-jobs, over every job of the file */
 	int64_t max_jobs = -1, threads = 0;
 	if (!rc && cli_value(a, "max-jobs") &&
@@ -240,9 +247,10 @@ static json_t *disk_json(const struct io_disk *d)
 			 "util", d->util);
 }
 
-/* One job's entry, as fio prints it in the format asked. */
+/* One job's entry, as fio prints it in the format asked (g: its
+ * reporting group's totals, for the normal text's per=). */
 static void print_entry(const struct io_cli *c, json_t *jobs, int h, const struct io_result *r,
-			const struct io_disk *disk)
+			const struct io_disk *disk, const struct io_group_stats *g)
 {
 	char text[DETAIL_MAX];
 
@@ -254,7 +262,7 @@ static void print_entry(const struct io_cli *c, json_t *jobs, int h, const struc
 		fputs(text, stdout);
 	}
 	if (c->normal) {
-		io_result_text(&c->set.jobs[h], r, c->set.group[h], text, sizeof(text));
+		io_result_text(&c->set.jobs[h], r, c->set.group[h], g, text, sizeof(text));
 		fputs(text, stdout);
 	}
 }
@@ -287,6 +295,9 @@ static int cmd_io(const struct cli_args *a)
 		printf("fsbench-%s (fsbench io follows %s)\n", fsbench_version, FIO_FOLLOWED);
 		return EXIT_OK;
 	}
+	if (cli_value(a, "inflate-log"))
+		return io_log_inflate(cli_value(a, "inflate-log"), stdout)
+		       ? cli_fail(EXIT_FAIL, "io: %s", error_get()) : EXIT_OK;
 	c = calloc(1, sizeof(*c));
 	jobs = json_array();
 	if (!c || (rc = parse_args(c, a))) {
@@ -316,6 +327,16 @@ static int cmd_io(const struct cli_args *a)
 	memset(&disk, 0, sizeof(disk));
 	bool failed = false;
 	struct io_made made = { .keep = c->keep };	/* removed when the last group is done */
+	/* the printed entries of a run (a thread each, at most), and every
+	 * reporting group's totals */
+	struct { int h; const struct io_result *r; } *entries = NULL;
+	struct io_group_stats *groups = calloc(JOBS_MAX, sizeof(*groups));
+	int ngroups = 0, most = 0;
+	for (int j = 0; j < c->set.njobs; j++)
+		most += (int)c->set.jobs[j].numjobs;
+	entries = calloc((size_t)most + 1, sizeof(*entries));
+	if (!groups || !entries)
+		rc = cli_fail(EXIT_FAIL, "out of memory");
 	int threads = 0;
 	for (int first = 0, last; first < c->set.njobs && rc == EXIT_OK; first = last) {
 		struct devstat da, db;
@@ -352,6 +373,9 @@ static int cmd_io(const struct cli_args *a)
 			}
 		if (counted && !devstat_read("", devname, &db))
 			disk_delta(devname, &da, &db, ns_to_s(now_ns() - t0), &disk);
+		/* the entries as fio reports them, then each group's totals
+		 * over them (its "Run status group" and every entry's per=) */
+		int ne = 0;
 		for (int j = first, at = 0; j < last; j++) {
 			int h = j;	/* the entry printed */
 			int h_at = at;	/* its first thread in run.each */
@@ -365,10 +389,19 @@ static int cmd_io(const struct cli_args *a)
 			}
 			bool each = run.each && h == j && !c->set.jobs[h].group_reporting &&
 				    c->set.jobs[h].numjobs > 1;
-			for (int k = 0; k < (each ? (int)c->set.jobs[h].numjobs : 1); k++)
-				print_entry(c, jobs, h, each ? &run.each[h_at + k] : &res[h],
-					    disk.name[0] ? &disk : NULL);
+			for (int k = 0; k < (each ? (int)c->set.jobs[h].numjobs : 1); k++) {
+				entries[ne].h = h;
+				entries[ne++].r = each ? &run.each[h_at + k] : &res[h];
+			}
 		}
+		for (int e = 0; e < ne; e++) {
+			int g = c->set.group[entries[e].h];
+			io_group_add(&groups[g], &c->set.jobs[entries[e].h], entries[e].r);
+			ngroups = g + 1 > ngroups ? g + 1 : ngroups;
+		}
+		for (int e = 0; e < ne; e++)
+			print_entry(c, jobs, entries[e].h, entries[e].r, disk.name[0] ? &disk : NULL,
+				    &groups[c->set.group[entries[e].h]]);
 		free(run.each);
 		if (run.exit_all && last < c->set.njobs) {	/* fio's runs no job after */
 			fprintf(stderr, "io: exit_what=all ended the jobs: %s and those after it do "
@@ -380,6 +413,19 @@ static int cmd_io(const struct cli_args *a)
 		fprintf(stderr, "io: %s\n", error_get());
 		failed = true;
 	}
+	if (c->normal && rc == EXIT_OK) {	/* fio's closing blocks */
+		char text[4096];
+		for (int g = 0; g < ngroups; g++) {
+			io_group_text(&groups[g], g, text, sizeof(text));
+			fputs(text, stdout);
+		}
+		if (disk.name[0]) {
+			io_disk_text(&disk, text, sizeof(text));
+			fputs(text, stdout);
+		}
+	}
+	free(entries);
+	free(groups);
 	if (c->json && rc == EXIT_OK) {
 		/* fio's layout, so fio's own tools read it; "fio version" says
 		 * who wrote it */

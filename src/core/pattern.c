@@ -148,14 +148,19 @@ int data_pattern_parse(const char *text, struct data_spec *out)
 	if (len >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
 		const char *h = text + 2;
 		size_t hl = strlen(h);
-		if (!hl || hl % 2 || hl / 2 > sizeof(out->pattern))
-			return error_set("buffer_pattern '%s': want an even number of hex digits (at most %zu bytes)",
-					 text, sizeof(out->pattern));
-		for (size_t i = 0; i < hl; i += 2) {
-			if (!isxdigit((unsigned char)h[i]) || !isxdigit((unsigned char)h[i + 1]))
+		if (!hl || (hl + 1) / 2 > sizeof(out->pattern))
+			return error_set("buffer_pattern '%s': want 1 to %zu hex digits", text,
+					 2 * sizeof(out->pattern));
+		for (size_t i = 0; i < hl; i++)
+			if (!isxdigit((unsigned char)h[i]))
 				return error_set("buffer_pattern '%s': not hexadecimal", text);
+		/* an odd count: the first digit is a byte of its own, as fio
+		 * reads 0xaaa (0x0a 0xaa) */
+		size_t i = 0;
+		if (hl % 2)
+			out->pattern[n++] = (unsigned char)hexval(h[i++]);
+		for (; i < hl; i += 2)
 			out->pattern[n++] = (unsigned char)(hexval(h[i]) << 4 | hexval(h[i + 1]));
-		}
 	} else if (len >= 2 && (text[0] == '"' || text[0] == '\'') && text[len - 1] == text[0]) {
 		n = len - 2;
 		if (n == 0 || n > sizeof(out->pattern))

@@ -52,6 +52,8 @@ struct io_req {
 	bool untimed;
 	/* verify: a block written read back, counted in verified_blocks */
 	bool readback;
+	/* the core's: queued and not yet reaped (serialize_overlap) */
+	bool busy;
 	void *buf;
 };
 
@@ -79,6 +81,14 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
 /* The engine opens its files read-write and nothing more, whatever
  * direct= and sync= say (fio's falloc has an open of its own). */
 #define ENGINE_PLAIN_OPEN 32u
+/* The engine has no commit(): queue() issues the request and stamps its
+ * start_ns and issue_ns around the call itself (posixaio, as fio times an
+ * engine without commit), so submission leaves them alone. */
+#define ENGINE_STAMPS_ISSUE 64u
+/* The engine's I/O is made by a library's own threads (glibc's POSIX
+ * AIO), which outlive the job's and use the process's file table: the
+ * I/O thread keeps that table rather than one of its own. */
+#define ENGINE_SHARED_TABLE 128u
 
 struct io_engine_ops {
 	const char *name;	/* ioengine=NAME, as fio calls it */

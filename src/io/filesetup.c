@@ -334,12 +334,15 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	const struct io_options *o = &job->o;
 
 	t->o = &job->o;
-	t->ops = job->ops;
+	/* offload: the job engine's calls made by workers (offload.c), the
+	 * thread's loop the async one at iodepth */
+	bool offload = o->io_submit_mode == SUBMIT_OFFLOAD;
+	t->ops = offload ? &engine_offload : job->ops;
 	t->job = job;
 	t->id = id;
 	t->seq = job->first_thread + id;
-	t->depth = (job->ops->flags & ENGINE_SYNC) ? 1 : (unsigned)o->iodepth;
-	t->async = !(job->ops->flags & ENGINE_SYNC);
+	t->depth = (job->ops->flags & ENGINE_SYNC) && !offload ? 1 : (unsigned)o->iodepth;
+	t->async = offload || !(job->ops->flags & ENGINE_SYNC);
 	t->ops_at_open = (job->ops->flags & ENGINE_FILE_OP) && !o->create_on_open;
 	t->max_lat_ns = (uint64_t)(o->max_latency * 1e9);
 	t->lat_on = o->latency_target > 0;
@@ -368,7 +371,9 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	}
 	t->nfiles = job->nfiles;
 	io_block_sizes(o, &t->min_bs, &t->max_bs);
-	t->buf_size = (size_t)((t->max_bs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
+	t->replay = job->replay;
+	uint64_t most = t->replay && t->replay->max_len > t->max_bs ? t->replay->max_len : t->max_bs;
+	t->buf_size = (size_t)((most + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
 	t->random = io_is_random(o);
 	/* fio's lfsr visits every block once a pass, map or not */
 	t->use_map = t->random && (!o->norandommap || o->random_generator == RANDGEN_LFSR);
@@ -386,7 +391,7 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	}
 	t->vmode = io_verify_mode(o);
 	t->verify = t->vmode != VERIFY_NONE;
-	t->vchunk = (uint32_t)(o->verify_interval ? o->verify_interval : t->min_bs);
+	t->vchunk = (uint32_t)io_verify_chunk(o, t->min_bs, t->max_bs);
 	if (o->verify_pattern[0] && (data_pattern_parse(o->verify_pattern, &t->vpat) ||
 				     io_verify_template(t)))
 		return -1;
@@ -446,6 +451,10 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->pending = calloc(t->depth, sizeof(*t->pending));
 	if (t->verify)
 		t->written = calloc((size_t)(t->total_blocks + 7) / 8, 1);
+	if (t->verify && t->max_bs != t->min_bs && io_has_writes(o) &&
+	    !(t->wlen = calloc((size_t)t->total_blocks, sizeof(*t->wlen))))
+		return error_set("out of memory for the verify spans of %llu blocks",
+				 (unsigned long long)t->total_blocks);
 	if (t->verify && o->verify_backlog && io_has_writes(o)) {
 		/* room for a pass of blocks and the writes in flight; a
 		 * batch below the backlog can pile up more (backlog_add's
@@ -612,6 +621,7 @@ void io_job_close(struct io_job *job)
 		free(t->free_reqs);
 		free(t->pending);
 		free(t->written);
+		free(t->wlen);
 		free(t->hist);
 		free(t->hist_at);
 		free(t->vtemplate);
@@ -624,6 +634,7 @@ void io_job_close(struct io_job *job)
 		free(t->chunks);
 	}
 	free(job->threads);
+	io_replay_close(job);
 	free(job);
 }
 
@@ -681,8 +692,13 @@ int io_job_open_at(const struct io_options *o, const char *dir, int first_thread
 		return error_set("size=%llu is less than one block (bs=%llu) per file: raise size=",
 				 (unsigned long long)o->size, (unsigned long long)min_bs);
 	}
+	if (io_replay_open(job)) {
+		free(job);
+		return -1;
+	}
 	job->threads = calloc((size_t)job->nthreads, sizeof(*job->threads));
 	if (!job->threads) {
+		io_replay_close(job);
 		free(job);
 		return error_set("out of memory");
 	}

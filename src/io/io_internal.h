@@ -9,6 +9,9 @@
 #define FSB_IO_INTERNAL_H
 
 #include "iojob.h"
+#include "iolog.h"
+#include "../core/timing.h"
+#include "../core/stop.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -25,7 +28,9 @@ struct verify_hdr {
 	uint64_t offset;
 	uint64_t seed;
 	uint64_t generation;
-	uint32_t crc;		/* over the header before it and the data after */
+	/* over the header before it and the data after; with a digest
+	 * (verify=md5...), which follows and covers the same, 0 */
+	uint32_t crc;
 	uint32_t pad;
 };
 
@@ -77,7 +82,68 @@ struct io_job {
 	struct io_job *const *peers;
 	int npeers;
 	const struct io_made *made;
+	struct iolog_replay *replay;	/* read_iolog, parsed (replay.c) */
 };
+
+/* results.c: the result of threads [lo, hi) of the job (all of them for
+ * the job's own, one for fio's entry per thread without group_reporting);
+ * and what a compressing filesystem was given to store, from the job's
+ * first file (-1: nothing written). */
+void io_job_result(const struct io_job *job, int lo, int hi, struct io_result *res);
+double io_job_compress_ratio(const struct io_job *job, size_t *unit, const char **how);
+
+/* read_iolog (replay.c): the log parsed again for the job (refused if it
+ * no longer fits the shape io_replay_shape gave); and freed. */
+int io_replay_open(struct io_job *job);
+void io_replay_close(struct io_job *job);
+
+/* io_submit_mode=offload's engine over the job's (offload.c); not in
+ * the ioengine list. */
+extern const struct io_engine_ops engine_offload;
+
+/* A stop request, or exitall ending this thread's job. */
+static inline bool io_stopping(const struct io_thread *t)
+{
+	return stop_requested() || atomic_load_explicit(&t->terminate, memory_order_relaxed);
+}
+/* Sleep until `until` (CLOCK_MONOTONIC ns) in slices a stop can cut
+ * short, the last stretch spun.  False if a stop came (backend.c). */
+bool io_sleep_until(const struct io_thread *t, uint64_t until);
+/* Measure nanosleep's overshoot, once a process (io_sleep_until's). */
+void io_measure_slack(void);
+/* Drop the thread's files' cached pages (fio's invalidate; backend.c). */
+void io_invalidate_files(struct io_thread *t);
+/* offsets.c: the next request's file, direction, offset and length, a
+ * write's buffer filled.  False when the job has issued all it should,
+ * or, with t->rate_waiting set, when the rate says to drain the
+ * `inflight` first. */
+bool io_next(struct io_thread *t, struct io_req *r, unsigned inflight);
+/* When direction d may next issue, after the bytes just counted (a
+ * rate's schedule; offsets.c). */
+uint64_t io_rate_schedule(struct io_thread *t, int d);
+/* backend.c, for run.c: each thread's I/O loop (one request at a time for
+ * a synchronous engine, iodepth in flight otherwise), a write job's
+ * read-back, and what the thread's run needs around them. */
+void io_run_sync(struct io_thread *t);
+void io_run_async(struct io_thread *t);
+void io_verify_back(struct io_thread *t);
+void io_advise_files(struct io_thread *t);
+/* latency_target.c: the search's start, its next window, its check
+ * after a reap, and a completion's latency against the target (-1: the
+ * job fails, fio's ETIMEDOUT). */
+void io_lat_init(struct io_thread *t);
+void io_lat_new_cycle(struct io_thread *t, uint64_t now);
+void io_lat_check(struct io_thread *t, uint64_t now);
+int io_lat_target_failed(struct io_thread *t, uint64_t lat);
+/* A window over the target: a shallower queue, or the search is done
+ * (true). */
+bool io_lat_step_down(struct io_thread *t);
+void io_thread_faults(uint64_t *ctx, uint64_t *majf, uint64_t *minf);
+void io_thread_cpu(uint64_t *usr, uint64_t *sys);
+void io_start_stats(struct io_thread *t, uint64_t now);
+void io_engine_error(struct io_thread *t);
+/* A verify_backlog entry whose write is still in flight. */
+#define HIST_FLIGHT (1ULL << 63)
 
 /* End a thread as at its runtime's end (exitall, steady state). */
 static inline void io_terminate(struct io_thread *t)
@@ -108,6 +174,48 @@ int io_thread_own_files(struct io_thread *t);
 /* logs.c: the job's write_lat_log / write_bw_log / write_iops_log files,
  * numbered on from the previous job's as fio numbers them. */
 int io_write_logs(const struct io_job *job);
+
+/* write_iolog (iolog.c): what a thread queued, in fio's iolog format. */
+struct io_iolog_ent {
+	uint64_t us, offset;
+	uint32_t len;
+	uint32_t file;		/* index into the thread's files */
+	uint8_t act;		/* IOLOG_* */
+};
+struct io_iolog {
+	int fd;
+	uint64_t t0;		/* the thread's set-up: usec count from here */
+	struct io_iolog_ent *ent;
+	unsigned n, cap;
+	char *text;		/* a flush's formatted lines */
+};
+/* Open the log and note each file's add and open (0 without
+ * write_iolog); -1 with the error set. */
+int io_iolog_begin(struct io_thread *t);
+/* Note each file's close, write what is held, close the log; 0 or -1
+ * (the thread's error set).  Safe without a log. */
+int io_iolog_end(struct io_thread *t);
+/* The entries are full: format and append them. */
+void io_iolog_full(struct io_thread *t);
+static inline void io_iolog_note(struct io_thread *t, const struct io_file *f, int act,
+				 uint64_t offset, uint32_t len)
+{
+	struct io_iolog *l = t->iolog;
+
+	if (!l)
+		return;
+	if (l->n == l->cap)
+		io_iolog_full(t);
+	l->ent[l->n++] = (struct io_iolog_ent){ (now_ns() - l->t0) / 1000, offset, len,
+						(uint32_t)f->index, (uint8_t)act };
+}
+/* An I/O as it is queued (fio's log_io_u). */
+static inline void io_iolog_req(struct io_thread *t, const struct io_req *r)
+{
+	if (t->iolog)
+		io_iolog_note(t, r->file, r->dir == DIR_READ ? IOLOG_READ : r->dir == DIR_WRITE
+			      ? IOLOG_WRITE : IOLOG_TRIM, r->offset, r->len);
+}
 
 /* path's directory is the root directory, however it is spelled: fsbench
  * io makes no file there (paths.c). */
@@ -140,6 +248,13 @@ void io_ss_stop(struct gate *g);
 void io_ss_result(const struct io_job *job, struct io_result *res);
 void io_ss_free(struct gate *g);
 
+/* The digest (core/digest.h's DIGEST_*) verify mode vmode stores after
+ * each chunk's header, or -1: crc32c keeps its CRC in the header, meta
+ * and pattern have none. */
+int io_verify_digest(int vmode);
+/* Bytes at the start of each chunk that are header: the verify_hdr and
+ * its digest (0 for verify=pattern). */
+uint32_t io_verify_hdr_len(int vmode);
 int io_verify_template(struct io_thread *t);
 void io_verify_stamp(const struct io_thread *t, void *buf, uint32_t len, uint64_t offset,
 		     uint64_t gen);

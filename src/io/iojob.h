@@ -18,6 +18,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sched.h>
 #include <sys/stat.h>
 
@@ -33,8 +34,18 @@ enum rw_mode { RW_READ, RW_WRITE, RW_RANDREAD, RW_RANDWRITE, RW_RW, RW_READWRITE
 	       RW_TRIM, RW_RANDTRIM, RW_TRIMWRITE, RW_RANDTRIMWRITE };
 #define RW_CHOICES "read|write|randread|randwrite|rw|readwrite|randrw|trim|randtrim|trimwrite|" \
 	"randtrimwrite"
-enum verify_mode { VERIFY_NONE, VERIFY_CRC32C, VERIFY_META, VERIFY_PATTERN, VERIFY_CRC32C_INTEL };
-#define VERIFY_CHOICES "0|crc32c|meta|pattern|crc32c-intel"
+/* fio's verify= types.  From VERIFY_MD5 on, a digest follows the header
+ * (verify.c); the last five fio has and fsbench refuses (rules.c). */
+enum verify_mode { VERIFY_NONE, VERIFY_CRC32C, VERIFY_META, VERIFY_PATTERN, VERIFY_CRC32C_INTEL,
+		   VERIFY_MD5, VERIFY_SHA1, VERIFY_SHA256, VERIFY_SHA512, VERIFY_XXHASH,
+		   VERIFY_CRC32, VERIFY_CRC64, VERIFY_CRC16, VERIFY_CRC7, VERIFY_SHA3_224,
+		   VERIFY_SHA3_256, VERIFY_SHA3_384, VERIFY_SHA3_512, VERIFY_NULL };
+#define VERIFY_CHOICES "0|crc32c|meta|pattern|crc32c-intel|md5|sha1|sha256|sha512|xxhash|crc32|" \
+	"crc64|crc16|crc7|sha3-224|sha3-256|sha3-384|sha3-512|null"
+/* fio's io_submit_mode: the job's thread issues its I/O, or iodepth
+ * workers do (offload.c) */
+enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
+#define SUBMIT_CHOICES "inline|offload"
 /* fio's fadvise_hint, in the order of its choices */
 enum fadvise_hint { FADVISE_NONE, FADVISE_TYPE, FADVISE_RANDOM, FADVISE_SEQUENTIAL, FADVISE_NOREUSE };
 #define FADVISE_CHOICES "0|1|random|sequential|noreuse"
@@ -233,9 +244,17 @@ struct io_options {
 	char write_lat_log[PARAM_STR_MAX];
 	char write_bw_log[PARAM_STR_MAX];
 	char write_iops_log[PARAM_STR_MAX];
+	char write_iolog[PARAM_STR_MAX];
+	char read_iolog[PARAM_STR_MAX];
+	bool replay_no_stall;
+	int64_t replay_time_scale;	/* percent: 200 replays twice as fast */
+	int io_submit_mode;		/* SUBMIT_* */
+	bool serialize_overlap;
 	int64_t log_avg_msec;
 	bool log_offset;
 	bool per_job_logs;
+	uint64_t log_compression;
+	bool log_store_compressed;
 };
 
 /* Activity over time (core/timeline.h): a window every IO_STAT_MS (fio's
@@ -332,6 +351,18 @@ int io_rate_min(const struct io_options *o, uint64_t bps[IO_DIRS], uint64_t iops
 bool io_uses_map(const struct io_options *o);
 /* The verify a job does: verify=, or pattern when only verify_pattern= is given (fio). */
 int io_verify_mode(const struct io_options *o);
+/* verify='s name for mode m ("md5", "crc32c"). */
+const char *io_verify_name(int m);
+/* read_iolog=FILE: the job shaped to the log (replay.c): nrfiles its
+ * files, size and bs to hold its furthest and shortest I/O, rw its
+ * directions, offset 0.  0 without one; -1 with the error set. */
+int io_replay_shape(struct io_options *o);
+/* `fsbench io --inflate-log=FILE`: a log written with log_store_compressed
+ * (logs.c), decompressed to out.  0, or -1 with the error set. */
+int io_log_inflate(const char *path, FILE *out);
+/* The bytes each verify header covers for block sizes min..max:
+ * verify_interval as fio settles it. */
+uint64_t io_verify_chunk(const struct io_options *o, uint64_t min, uint64_t max);
 /* The posix_fadvise advice fio's fadvise_hint gives a job's files (-1: none). */
 int io_fadvise_advice(const struct io_options *o);
 bool io_has_reads(const struct io_options *o);
@@ -399,6 +430,8 @@ struct io_result {
 };
 
 struct io_job;
+struct io_iolog;
+struct iolog_replay;
 
 /* Seconds a direction ran: the read-back of a verified write job is its
  * own read phase, as fio times it; otherwise the job's measured time. */
@@ -469,6 +502,9 @@ struct io_thread {
 	struct data_spec vpat;		/* verify_pattern (pattern_len 0: none) */
 	uint32_t vchunk;		/* verify_interval: a header (or pattern check) each */
 	unsigned char *vtemplate;	/* a chunk of verify_pattern, [vchunk] */
+	/* verify with sizes that vary: per block, the longest write begun
+	 * there (the read-back's spans); NULL with one size */
+	uint32_t *wlen;
 	int vmode;			/* io_verify_mode */
 	uint64_t seed;
 	uint64_t min_bs, max_bs;
@@ -568,6 +604,13 @@ struct io_thread {
 	struct io_logent **chunks;
 	unsigned nchunks, chunk_used;
 	bool log_each;
+	struct io_iolog *iolog;		/* write_iolog (iolog.c), NULL without */
+	/* read_iolog (replay.c): the job's log, the next entry, the first
+	 * I/O's stamp (pacing counts from it) */
+	const struct iolog_replay *replay;
+	size_t replay_at;
+	uint64_t replay_us0;
+	bool replay_started;
 	int error;
 	char errmsg[8192];
 };
@@ -649,10 +692,22 @@ void io_job_close(struct io_job *job);
 /* "Random Write", "Sequential Read", ... as PTS titles them. */
 const char *io_rw_title(int rw);
 
+/* A reporting group's totals for fio's "Run status group" lines and its
+ * entries' "per=" (each entry added with io_group_add). */
+struct io_group_stats {
+	uint64_t bytes[IO_DIRS];
+	double min_bw[IO_DIRS], max_bw[IO_DIRS];	/* bytes a second, over its entries */
+	uint64_t min_run[IO_DIRS], max_run[IO_DIRS];	/* ms */
+	unsigned n[IO_DIRS];
+};
+void io_group_add(struct io_group_stats *g, const struct io_options *o, const struct io_result *r);
+void io_group_text(const struct io_group_stats *g, int group, char *buf, size_t len);
+
 /* One job's result in fio's shape (iotext.c): the text fio prints, into
- * buf; and the same numbers as a JSON object. */
+ * buf (g, its group's totals, or NULL: the entry as its own group); and
+ * the same numbers as a JSON object. */
 void io_result_text(const struct io_options *opt, const struct io_result *r, int group,
-		    char *buf, size_t len);
+		    const struct io_group_stats *g, char *buf, size_t len);
 /* fio's JSON layout for one job (`fsbench io --output-format=json`):
  * given = the options as given for it, "key=value" lines ("job options"). */
 json_t *io_result_json(const struct io_options *opt, const struct io_result *r, int group,
@@ -670,6 +725,8 @@ struct io_disk {
 	uint64_t read_ios, write_ios, read_merges, write_merges, read_ticks, write_ticks, in_queue;
 	double util;	/* % of the time with a request in flight */
 };
+/* fio's "Disk stats (read/write):" block, for the normal text. */
+void io_disk_text(const struct io_disk *d, char *buf, size_t len);
 /* fio's terse format, version 3: one line of 130 ';'-separated fields
  * (129 without a disk). */
 void io_result_terse(const struct io_options *opt, const struct io_result *r, int group,

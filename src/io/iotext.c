@@ -125,10 +125,84 @@ static void pct_line(struct out *o, const char *name, const struct histogram *h,
 	put(o, "\n");
 }
 
+static void latency_split(const struct histogram *h, double ns_p[10], double us_p[10],
+			  double ms_p[12]);
+
+/* fio's "bw (  KiB/s):" and "iops        :" lines from the 500 ms
+ * windows; per is the share of the group's aggregate bandwidth (agg_kib,
+ * KiB/s; 0: this entry's own), at most 100%, as fio's. */
+static void window_lines(struct out *o, const struct io_rate_stats *st, double agg_kib)
+{
+	double mn = st->bw_min, mx = st->bw_max, avg = st->bw_mean, dev = st->bw_dev;
+	double per = agg_kib > 1 ? avg * 100.0 / agg_kib : 100.0;
+	const char *unit = "KiB";
+
+	if (!st->samples)
+		return;
+	if (per > 100.0)
+		per = 100.0;
+	if (avg > 1024.0 * 1024.0) {	/* fio's switch to MiB */
+		mn /= 1024.0, mx /= 1024.0, avg /= 1024.0, dev /= 1024.0;
+		unit = "MiB";
+	}
+	put(o, "   bw (%5s/s): min=%5llu, max=%5llu, per=%3.2f%%, avg=%5.02f, stdev=%5.02f, "
+	    "samples=%llu\n", unit, (unsigned long long)mn, (unsigned long long)mx, per, avg, dev,
+	    (unsigned long long)st->samples);
+	put(o, "   iops        : min=%5llu, max=%5llu, avg=%5.02f, stdev=%5.02f, samples=%llu\n",
+	    (unsigned long long)st->iops_min, (unsigned long long)st->iops_max, st->iops_mean,
+	    st->iops_dev, (unsigned long long)st->samples);
+}
+
+/* fio's "lat (usec)   : 2=0.01%, 4=..." lines, five ranges a line, the
+ * empty ones left out. */
+static void lat_lines(struct out *o, const double *p, int n, const char *unit)
+{
+	static const char *const keys[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750",
+					    "1000", "2000", ">=2000" };
+	int on_line = 0;
+
+	for (int k = 0; k < n; k++) {
+		if (p[k] <= 0.0)
+			continue;
+		if (on_line == 5) {
+			put(o, "\n");
+			on_line = 0;
+		}
+		if (on_line)
+			put(o, ", ");
+		else
+			put(o, "  lat (%s)   : ", unit);
+		put(o, "%s=%3.2f%%", keys[k], p[k]);
+		on_line++;
+	}
+	if (on_line)
+		put(o, "\n");
+}
+
+/* fio's distribution line: each bucket's share (%), a bucket with any
+ * count at least 0.1, as fio's stat_calc_dist. */
+static void dist_line(struct out *o, const char *head, const char *const *names,
+		      const uint64_t *count)
+{
+	uint64_t total = 0;
+
+	for (int i = 0; i < IO_DEPTH_BUCKETS; i++)
+		total += count[i];
+	put(o, "%s", head);
+	for (int i = 0; i < IO_DEPTH_BUCKETS; i++) {
+		double v = total ? 100.0 * (double)count[i] / (double)total : 0;
+		if (v < 0.1 && count[i])
+			v = 0.1;
+		put(o, "%s%s=%3.1f%%", i ? ", " : "", names[i], v);
+	}
+	put(o, "\n");
+}
+
 /* Direction d of r: fio's IOPS/BW line, its latency lines, and the
- * percentiles the job asked for, in fio's order (slat, clat, lat). */
+ * percentiles the job asked for, in fio's order (slat, clat, lat), then
+ * the window statistics. */
 static void direction(struct out *o, const char *name, const struct io_result *r, int d,
-		      struct io_pct_on on, double secs, const struct pct_list *pl)
+		      struct io_pct_on on, double secs, const struct pct_list *pl, double agg_kib)
 {
 	char iops[32], bw[32], bw10[32], vol[32];
 	uint64_t ios = r->ios[d], bytes = r->bytes[d];
@@ -152,6 +226,7 @@ static void direction(struct out *o, const char *name, const struct io_result *r
 		pct_line(o, "clat", h, pl);
 	if (on.lat)
 		pct_line(o, "lat", &r->lat_hist[d], pl);
+	window_lines(o, &r->rate[d], agg_kib);
 }
 
 /* fio's "ss" string: "iops_slope:0.010000%" */
@@ -200,9 +275,81 @@ static double thread_secs(const struct io_result *r)
 	return r->runtime_ns ? (double)r->runtime_ns / 1e9 : 1e-9;
 }
 
-void io_result_text(const struct io_options *opt, const struct io_result *r, int group,
-		    char *buf, size_t len)
+void io_group_add(struct io_group_stats *g, const struct io_options *o, const struct io_result *r)
 {
+	for (int d = 0; d < IO_DIRS; d++) {
+		double secs = io_dir_secs(o, r, d);
+		if (!r->bytes[d] || secs <= 0)
+			continue;
+		/* in whole ms, as fio keeps runtimes, so that the group's
+		 * bandwidths agree with each other */
+		uint64_t ms = (uint64_t)(secs * 1e3 + 0.5);
+		ms = ms ? ms : 1;
+		double bw = (double)r->bytes[d] * 1e3 / (double)ms;
+		if (!g->n[d] || bw < g->min_bw[d])
+			g->min_bw[d] = bw;
+		if (!g->n[d] || bw > g->max_bw[d])
+			g->max_bw[d] = bw;
+		if (!g->n[d] || ms < g->min_run[d])
+			g->min_run[d] = ms;
+		if (ms > g->max_run[d])
+			g->max_run[d] = ms;
+		g->bytes[d] += r->bytes[d];
+		g->n[d]++;
+	}
+}
+
+/* The group's aggregate bandwidth in direction d, bytes a second: all
+ * its bytes over its longest run, as fio's agg. */
+static double group_agg(const struct io_group_stats *g, int d)
+{
+	return g && g->max_run[d] ? (double)g->bytes[d] * 1e3 / (double)g->max_run[d] : 0;
+}
+
+void io_group_text(const struct io_group_stats *g, int group, char *buf, size_t len)
+{
+	static const char *const names[IO_DIRS] = { "   READ", "  WRITE", "   TRIM" };
+	struct out o = { buf, len, 0 };
+
+	buf[0] = 0;
+	put(&o, "\nRun status group %d (all jobs):\n", group);
+	for (int d = 0; d < IO_DIRS; d++) {
+		char agg[32], agg10[32], mn[32], mn10[32], mx[32], mx10[32], io[32], io10[32];
+		if (!g->n[d])
+			continue;
+		uint64_t a = (uint64_t)group_agg(g, d);
+		fio_num(a, true, "B/s", agg, sizeof(agg));
+		fio_num(a, false, "B/s", agg10, sizeof(agg10));
+		fio_num((uint64_t)g->min_bw[d], true, "B/s", mn, sizeof(mn));
+		fio_num((uint64_t)g->min_bw[d], false, "B/s", mn10, sizeof(mn10));
+		fio_num((uint64_t)g->max_bw[d], true, "B/s", mx, sizeof(mx));
+		fio_num((uint64_t)g->max_bw[d], false, "B/s", mx10, sizeof(mx10));
+		fio_num(g->bytes[d], true, "B", io, sizeof(io));
+		fio_num(g->bytes[d], false, "B", io10, sizeof(io10));
+		put(&o, "%s: bw=%s (%s), %s-%s (%s-%s), io=%s (%s), run=%llu-%llumsec\n", names[d],
+		    agg, agg10, mn, mx, mn10, mx10, io, io10, (unsigned long long)g->min_run[d],
+		    (unsigned long long)g->max_run[d]);
+	}
+}
+
+void io_disk_text(const struct io_disk *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "\nDisk stats (read/write):\n  %s: ios=%llu/%llu, merge=%llu/%llu, "
+		 "ticks=%llu/%llu, in_queue=%llu, util=%3.2f%%\n", d->name,
+		 (unsigned long long)d->read_ios, (unsigned long long)d->write_ios,
+		 (unsigned long long)d->read_merges, (unsigned long long)d->write_merges,
+		 (unsigned long long)d->read_ticks, (unsigned long long)d->write_ticks,
+		 (unsigned long long)d->in_queue, d->util);
+}
+
+void io_result_text(const struct io_options *opt, const struct io_result *r, int group,
+		    const struct io_group_stats *g, char *buf, size_t len)
+{
+	static const char *const level_names[IO_DEPTH_BUCKETS] = { "1", "2", "4", "8", "16", "32",
+								    ">=64" };
+	static const char *const batch_names[IO_DEPTH_BUCKETS] = { "0", "4", "8", "16", "32", "64",
+								    ">=64" };
+	static const char *const dir_names[IO_DIRS] = { "read", "write", "trim" };
 	struct out o = { buf, len, 0 };
 	double wall = thread_secs(r);
 	struct pct_list pl;
@@ -216,12 +363,28 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 	else
 		put(&o, "%s: (groupid=%d, jobs=%d): err= 0\n", opt->name, group, r->nthreads);
 	struct io_pct_on on = io_pct_on(opt);
-	if (r->ios[DIR_READ] || io_has_reads(opt))
-		direction(&o, "read", r, DIR_READ, on, io_dir_secs(opt, r, DIR_READ), &pl);
-	if (r->ios[DIR_WRITE] || io_has_writes(opt))
-		direction(&o, "write", r, DIR_WRITE, on, io_dir_secs(opt, r, DIR_WRITE), &pl);
-	if (r->ios[DIR_TRIM] || io_has_trims(opt))
-		direction(&o, "trim", r, DIR_TRIM, on, io_dir_secs(opt, r, DIR_TRIM), &pl);
+	const bool has[IO_DIRS] = { io_has_reads(opt), io_has_writes(opt), io_has_trims(opt) };
+	for (int d = 0; d < IO_DIRS; d++)
+		if (r->ios[d] || has[d])
+			direction(&o, dir_names[d], r, d, on, io_dir_secs(opt, r, d), &pl,
+				  group_agg(g, d) / 1024.0);
+	if (r->clat.n) {	/* fio's distribution of the I/Os' latencies */
+		double ns[10], us[10], ms[12];
+		latency_split(&r->clat, ns, us, ms);
+		lat_lines(&o, ns, 10, "nsec");
+		lat_lines(&o, us, 10, "usec");
+		lat_lines(&o, ms, 12, "msec");
+	}
+	put(&o, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
+	    100.0 * (double)r->usr_ns / 1e9 / wall, 100.0 * (double)r->sys_ns / 1e9 / wall,
+	    (unsigned long long)r->ctx, (unsigned long long)r->majf, (unsigned long long)r->minf);
+	dist_line(&o, "  IO depths    : ", level_names, r->depth_level);
+	dist_line(&o, "     submit    : ", batch_names, r->depth_submit);
+	dist_line(&o, "     complete  : ", batch_names, r->depth_complete);
+	/* fsbench goes on with a short transfer itself: none is short here */
+	put(&o, "     issued rwts: total=%llu,%llu,%llu,0 short=0,0,0,0 dropped=0,0,0,0\n",
+	    (unsigned long long)r->ios[0], (unsigned long long)r->ios[1],
+	    (unsigned long long)r->ios[2]);
 	if (continues(opt))	/* fio's line */
 		put(&o, "     errors    : total=%llu, first_error=%d/<%s>\n",
 		    (unsigned long long)r->total_err, r->first_error, strerror(r->first_error));
@@ -231,8 +394,6 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 		    (unsigned long long)(opt->latency_window * 1e6 + 0.5), latency_pct(opt),
 		    r->latency_depth);
 	}
-	put(&o, "  cpu: usr=%.2f%%, sys=%.2f%%\n", 100.0 * (double)r->usr_ns / 1e9 / wall,
-	    100.0 * (double)r->sys_ns / 1e9 / wall);
 	if (r->ss.on) {	/* fio's line */
 		char bw[32], bw10[32], iops[32];
 		/* fio's: the mean in whole KiB/s, scaled from Ki (and as k) */
@@ -251,12 +412,11 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 		    r->compress_how ? r->compress_how : "", opt->buffer_pattern[0] ? "pattern"
 		    : opt->zero_buffers ? "zero" : opt->buffer_compress_percentage ? "compressible"
 		    : "random");
-	if (io_verify_mode(opt)) {
-		static const char *names[] = { "", "crc32c", "meta", "pattern" };
+	if (io_verify_mode(opt))
 		put(&o, "  verify: %s%s, %llu blocks read back and checked\n",
-		    names[io_verify_mode(opt)], opt->verify_pattern[0] && io_verify_mode(opt) !=
-		    VERIFY_PATTERN ? " and pattern" : "", (unsigned long long)r->verified_blocks);
-	}
+		    io_verify_name(io_verify_mode(opt)), opt->verify_pattern[0] &&
+		    io_verify_mode(opt) != VERIFY_PATTERN ? " and pattern" : "",
+		    (unsigned long long)r->verified_blocks);
 }
 
 /* ---- fio's JSON layout (fio 3.x --output-format=json) ------------------ */
@@ -362,11 +522,11 @@ static json_t *buckets(const char *const *names, const uint64_t *count, int n)
 
 /* fio's latency distribution: percent of I/Os by total latency, in ns,
  * us and ms buckets; from the histogram (each bucket's midpoint). */
-static void latency_dist(json_t *j, const struct histogram *h, double *out_us, double *out_ms)
+/* fio's latency distribution: the share of I/Os (%) in each of its
+ * ranges, in nsec (10), usec (10) and msec (12). */
+static void latency_split(const struct histogram *h, double ns_p[10], double us_p[10],
+			  double ms_p[12])
 {
-	static const char *const nk[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000" };
-	static const char *const mk[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
-					  "2000", ">=2000" };
 	static const double lim[] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000 };
 	uint64_t ns[10] = { 0 }, us[10] = { 0 }, ms[12] = { 0 };
 
@@ -386,18 +546,34 @@ static void latency_dist(json_t *j, const struct histogram *h, double *out_us, d
 			k = 9;
 		arr[k] += c;
 	}
-	json_t *a = json_object(), *b = json_object(), *c = json_object();
 	double n = h->n ? (double)h->n : 1;
 	for (int k = 0; k < 10; k++) {
-		json_object_set_new(a, nk[k], json_real(100.0 * (double)ns[k] / n));
-		json_object_set_new(b, nk[k], json_real(100.0 * (double)us[k] / n));
+		ns_p[k] = 100.0 * (double)ns[k] / n;
+		us_p[k] = 100.0 * (double)us[k] / n;
+	}
+	for (int k = 0; k < 12; k++)
+		ms_p[k] = 100.0 * (double)ms[k] / n;
+}
+
+static const char *const lat_keys[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750",
+					"1000", "2000", ">=2000" };
+
+static void latency_dist(json_t *j, const struct histogram *h, double *out_us, double *out_ms)
+{
+	double ns[10], us[10], ms[12];
+
+	latency_split(h, ns, us, ms);
+	json_t *a = json_object(), *b = json_object(), *c = json_object();
+	for (int k = 0; k < 10; k++) {
+		json_object_set_new(a, lat_keys[k], json_real(ns[k]));
+		json_object_set_new(b, lat_keys[k], json_real(us[k]));
 		if (out_us)
-			out_us[k] = 100.0 * (double)us[k] / n;
+			out_us[k] = us[k];
 	}
 	for (int k = 0; k < 12; k++) {
-		json_object_set_new(c, mk[k], json_real(100.0 * (double)ms[k] / n));
+		json_object_set_new(c, lat_keys[k], json_real(ms[k]));
 		if (out_ms)
-			out_ms[k] = 100.0 * (double)ms[k] / n;
+			out_ms[k] = ms[k];
 	}
 	json_object_set_new(j, "latency_ns", a);
 	json_object_set_new(j, "latency_us", b);

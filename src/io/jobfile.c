@@ -216,6 +216,15 @@ static int apply_filesize(struct parser *p, struct io_options *o)
 				 "whole files (give size=%llu, or leave size out)", p->name, o->name,
 				 (unsigned long long)p->filesize[1], (unsigned long long)o->size,
 				 (unsigned long long)all);
+	/* fio: each file is filesize bytes, its I/O from offset= to its end
+	 * (io_size= then goes round that region) */
+	if (o->offset) {
+		if ((uint64_t)o->offset >= p->filesize[1])
+			return error_set("%s: job %s: offset=%llu is at or past filesize=%llu",
+					 p->name, o->name, (unsigned long long)o->offset,
+					 (unsigned long long)p->filesize[1]);
+		o->size = (p->filesize[1] - (uint64_t)o->offset) * (uint64_t)o->nrfiles;
+	}
 	return 0;
 }
 

@@ -11,7 +11,10 @@
  * named PREFIX_lat.N.log, PREFIX_clat.N.log, PREFIX_slat.N.log,
  * PREFIX_bw.N.log and PREFIX_iops.N.log, N counting every thread of every
  * job from 1; with per_job_logs=0, PREFIX_bw.log and so on, every thread
- * appending to the one file, as fio does.  clat, lat and slat are fio's
+ * appending to the one file, as fio does.  log_store_compressed=1 writes
+ * each as FILE.fz, the text compressed with zlib (fio's .fz holds its
+ * binary samples instead: `fsbench io --inflate-log` reads fsbench's, and
+ * so does any zlib tool).  clat, lat and slat are fio's
  * (iojob.h): the slat log is empty for a synchronous engine, as fio leaves
  * it, and a latency that disable_lat, _clat or _slat keeps out (or
  * gtod_reduce) has no log, as in fio.
@@ -23,35 +26,155 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <unistd.h>
+#include <zlib.h>
 
 static int seq;	/* fio's log number, across the whole `fsbench io` */
 
-static FILE *open_log(const struct io_options *o, const char *prefix, const char *kind, int n,
-		      char *path, size_t len)
+/* An open log: the text goes to f; with log_store_compressed, f is a
+ * memory stream whose text is compressed into fd when it is closed. */
+struct log_out {
+	FILE *f;
+	int fd;			/* -1: f writes the file itself */
+	char *text;
+	size_t len;
+	char path[PARAM_STR_MAX + 80];
+};
+
+static int open_log(const struct io_options *o, const char *prefix, const char *kind, int n,
+		    struct log_out *l)
 {
 	if (o->per_job_logs)
-		snprintf(path, len, "%s_%s.%d.log", prefix, kind, n);
+		snprintf(l->path, sizeof(l->path), "%s_%s.%d.log%s", prefix, kind, n,
+			 o->log_store_compressed ? ".fz" : "");
 	else
-		snprintf(path, len, "%s_%s.log", prefix, kind);
-	int fd = open(path, O_WRONLY | O_CREAT | (o->per_job_logs ? O_TRUNC : O_APPEND) |
+		snprintf(l->path, sizeof(l->path), "%s_%s.log%s", prefix, kind,
+			 o->log_store_compressed ? ".fz" : "");
+	int fd = open(l->path, O_WRONLY | O_CREAT | (o->per_job_logs ? O_TRUNC : O_APPEND) |
 		      O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
+	l->fd = -1;
+	l->text = NULL;
+	l->len = 0;
+	if (fd >= 0 && o->log_store_compressed) {
+		l->fd = fd;
+		l->f = open_memstream(&l->text, &l->len);
+	} else {
+		l->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	}
+	if (!l->f) {
 		if (fd >= 0)
 			close(fd);
-		error_errno("cannot write the log %s", path);
+		return error_errno("cannot write the log %s", l->path);
 	}
-	return f;
+	return 0;
 }
 
-static int close_log(FILE *f, const char *path)
+/* The text as one zlib stream appended to fd (threads sharing a file,
+ * per_job_logs=0, each append a stream of their own; io_log_inflate
+ * reads them in turn). */
+static int deflate_to(int fd, const char *text, size_t len)
 {
-	int bad = ferror(f);
+	unsigned char out[1 << 16];
+	z_stream z;
+	int rc = 0, zr;
 
-	if (fclose(f) || bad)
-		return error_errno("writing the log %s", path);
+	memset(&z, 0, sizeof(z));
+	if (deflateInit(&z, Z_DEFAULT_COMPRESSION) != Z_OK)
+		return -1;
+	z.next_in = (unsigned char *)(uintptr_t)text;
+	do {
+		size_t step = len > (1u << 30) ? 1u << 30 : len;
+		z.avail_in = (uInt)step;
+		len -= step;
+		do {
+			z.next_out = out;
+			z.avail_out = sizeof(out);
+			zr = deflate(&z, len ? Z_NO_FLUSH : Z_FINISH);
+			size_t have = sizeof(out) - z.avail_out;
+			for (size_t done = 0; have && done < have && !rc;) {
+				ssize_t w = write(fd, out + done, have - done);
+				if (w < 0 && errno == EINTR)
+					continue;
+				if (w <= 0)
+					rc = -1;
+				else
+					done += (size_t)w;
+			}
+		} while (!rc && z.avail_out == 0);
+	} while (!rc && len);
+	if (!rc && zr != Z_STREAM_END)
+		rc = -1;
+	deflateEnd(&z);
+	return rc;
+}
+
+static int close_log(struct log_out *l)
+{
+	int bad = ferror(l->f);
+
+	if (fclose(l->f) || bad) {
+		if (l->fd >= 0)
+			close(l->fd);
+		free(l->text);
+		return error_errno("writing the log %s", l->path);
+	}
+	if (l->fd >= 0) {
+		int e = deflate_to(l->fd, l->text ? l->text : "", l->len);
+		free(l->text);
+		if (close(l->fd) || e)
+			return error_errno("writing the compressed log %s", l->path);
+	}
 	return 0;
+}
+
+int io_log_inflate(const char *path, FILE *out)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	unsigned char in[1 << 16], buf[1 << 16];
+	z_stream z;
+	bool any = false, open_stream = false;
+	ssize_t n;
+
+	if (fd < 0)
+		return error_errno("--inflate-log: cannot open %s", path);
+	memset(&z, 0, sizeof(z));
+	if (inflateInit(&z) != Z_OK) {
+		close(fd);
+		return error_set("--inflate-log: zlib would not start");
+	}
+	while ((n = read(fd, in, sizeof(in))) > 0 || (n < 0 && errno == EINTR)) {
+		if (n < 0)
+			continue;
+		z.next_in = in;
+		z.avail_in = (uInt)n;
+		while (z.avail_in) {
+			z.next_out = buf;
+			z.avail_out = sizeof(buf);
+			int zr = inflate(&z, Z_NO_FLUSH);
+			open_stream = true;
+			if (zr != Z_OK && zr != Z_STREAM_END && !(zr == Z_BUF_ERROR && z.avail_out)) {
+				inflateEnd(&z);
+				close(fd);
+				return error_set("--inflate-log: %s is not a log fsbench compressed (%s)",
+						 path, z.msg ? z.msg : "zlib error");
+			}
+			fwrite(buf, 1, sizeof(buf) - z.avail_out, out);
+			if (zr == Z_STREAM_END) {	/* the next thread's stream, if any */
+				any = true;
+				open_stream = false;
+				inflateReset(&z);
+			}
+		}
+	}
+	inflateEnd(&z);
+	close(fd);
+	if (n < 0)
+		return error_errno("--inflate-log: reading %s", path);
+	if (open_stream || !any)
+		return error_set("--inflate-log: %s ends inside a compressed stream", path);
+	return ferror(out) ? error_set("--inflate-log: writing the output") : 0;
 }
 
 enum { LOG_LAT, LOG_CLAT, LOG_SLAT, LOG_BW, LOG_IOPS };
@@ -104,7 +227,6 @@ static void write_entries(FILE *f, const struct io_thread *t, int kind)
 int io_write_logs(const struct io_job *job)
 {
 	const struct io_options *o = &job->o;
-	char path[PARAM_STR_MAX + 64];
 
 	if (!o->write_lat_log[0] && !o->write_bw_log[0] && !o->write_iops_log[0])
 		return 0;
@@ -116,23 +238,23 @@ int io_write_logs(const struct io_job *job)
 		for (int k = 0; o->write_lat_log[0] && k < 3; k++) {
 			if (!kept[k])
 				continue;
-			FILE *f = open_log(o, o->write_lat_log, lat_kinds[k], n, path, sizeof(path));
-			if (!f)
+			struct log_out l;
+			if (open_log(o, o->write_lat_log, lat_kinds[k], n, &l))
 				return -1;
 			if (k < 2 || t->async)	/* fio: no slat for a synchronous engine */
-				write_entries(f, t, LOG_LAT + k);
-			if (close_log(f, path))
+				write_entries(l.f, t, LOG_LAT + k);
+			if (close_log(&l))
 				return -1;
 		}
 		const char *prefix[2] = { o->write_bw_log, o->write_iops_log };
 		for (int k = 0; k < 2; k++) {
 			if (!prefix[k][0])
 				continue;
-			FILE *f = open_log(o, prefix[k], k ? "iops" : "bw", n, path, sizeof(path));
-			if (!f)
+			struct log_out l;
+			if (open_log(o, prefix[k], k ? "iops" : "bw", n, &l))
 				return -1;
-			write_entries(f, t, k ? LOG_IOPS : LOG_BW);
-			if (close_log(f, path))
+			write_entries(l.f, t, k ? LOG_IOPS : LOG_BW);
+			if (close_log(&l))
 				return -1;
 		}
 	}

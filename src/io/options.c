@@ -69,19 +69,16 @@ static int bs_set(const struct param_def *d, void *obj, const char *value)
 	return 0;
 }
 
-/* fio options whose default is what fsbench does: that value taken (it
- * acts as fio's would), any other refused with the reason, never taken
- * silently as if it acted. */
-static int fio_default_only(const struct param_def *d, void *obj, const char *value)
+/* A fio option whose every value fsbench does the same for: only the
+ * value's form is checked. */
+static int any_bool(const struct param_def *d, void *obj, const char *value)
 {
-	bool a, b;
+	bool b;
 
 	(void)obj;
-	if (d->type == PT_BOOL ? !parse_bool(value, &a) && !parse_bool(d->def, &b) && a == b
-			       : !strcmp(value, d->def))
-		return 0;
-	return error_set("option '%s': only %s=%s, fio's default, is supported (%s)", d->name,
-			 d->name, d->def, d->help);
+	if (parse_bool(value, &b))
+		return error_set("option '%s': '%s' is not 0 or 1", d->name, value);
+	return 0;
 }
 
 /* fio's rwmixwrite: the write share of a mix, kept as rwmixread */
@@ -434,6 +431,16 @@ const struct param_def io_option_defs[] = {
 		     "fsbench io: write PREFIX_bw.N.log (KiB/s)"),
 	PARAM_STRING("write_iops_log", struct io_options, write_iops_log, "",
 		     "fsbench io: write PREFIX_iops.N.log"),
+	PARAM_STRING("write_iolog", struct io_options, write_iolog, "",
+		     "fsbench io: append the I/O each thread queues to FILE in fio's iolog format "
+		     "(version 3), which fio's read_iolog replays"),
+	PARAM_STRING("read_iolog", struct io_options, read_iolog, "",
+		     "fsbench io: replay FILE, an iolog in fio's format (version 2 or 3), onto the "
+		     "job's own files: the log's k-th file is the job's k-th"),
+	{ "replay_no_stall", PT_BOOL, P(replay_no_stall), "0", 0, 0, NULL,
+	  "replay the log's I/O as fast as it goes, not at its stamps' pace" },
+	{ "replay_time_scale", PT_INT, P(replay_time_scale), "100", 1, 1000000, NULL,
+	  "percent: the log's pace times this over 100 (200: twice as fast)" },
 	{ "log_avg_msec", PT_INT, P(log_avg_msec), "0", 0, 3600000, NULL,
 	  "log the mean over windows of this many ms instead of every I/O" },
 	{ "log_offset", PT_BOOL, P(log_offset), "0", 0, 0, NULL,
@@ -442,15 +449,21 @@ const struct param_def io_option_defs[] = {
 	{ "per_job_logs", PT_BOOL, P(per_job_logs), "1", 0, 0, NULL,
 	  "each thread's logs in files of its own, PREFIX_bw.N.log (fio's default); 0: every "
 	  "thread's in one file, PREFIX_bw.log, appended to, as fio writes it" },
-	/* fio's, at the default fsbench always follows */
-	{ "io_submit_mode", PT_ENUM, 0, "inline", 0, 0, "inline|offload",
-	  "each job submits its own I/O; offload's submission threads are not supported",
-	  PF_DERIVED, fio_default_only },
-	{ "serialize_overlap", PT_BOOL, 0, "0", 0, 0, NULL,
-	  "fsbench does not hold back an I/O that overlaps one in flight", PF_DERIVED,
-	  fio_default_only },
+	{ "log_compression", PT_SIZE, P(log_compression), "0", 0, 1ULL << 40, NULL,
+	  "taken: fio compresses its logs in memory in chunks of this many bytes; fsbench keeps "
+	  "them as binary entries in memory either way, and the file is the same" },
+	{ "log_store_compressed", PT_BOOL, P(log_store_compressed), "0", 0, 0, NULL,
+	  "write each log compressed, FILE.log.fz (zlib of its text; `fsbench io --inflate-log` "
+	  "reads it back)" },
+	{ "io_submit_mode", PT_ENUM, P(io_submit_mode), "inline", 0, 0, SUBMIT_CHOICES,
+	  "inline: each job's thread issues its I/O; offload: iodepth worker threads per job "
+	  "issue it, one call each, as fio's work queue (psync, pvsync and null)" },
+	{ "serialize_overlap", PT_BOOL, P(serialize_overlap), "0", 0, 0, NULL,
+	  "never issue an I/O that overlaps one of the job's in flight: wait for that one first" },
+	/* fio's, where every value comes to what fsbench does */
 	{ "experimental_verify", PT_BOOL, 0, "0", 0, 0, NULL,
-	  "verify checks each block against its header, fio's default way", PF_DERIVED,
-	  fio_default_only },
+	  "either value: the read-back checks every block the job wrote, which is what fio's "
+	  "experimental_verify=1 reaches by replaying its offsets rather than logging them "
+	  "(fsbench reads them back in offset order)", PF_DERIVED, any_bool },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };

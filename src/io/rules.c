@@ -278,6 +278,42 @@ bool io_uses_map(const struct io_options *o)
 	       !io_distribution(o, &d) && d.kind == DIST_RANDOM;
 }
 
+static uint64_t gcd(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t r = a % b;
+		a = b;
+		b = r;
+	}
+	return a;
+}
+
+uint64_t io_verify_chunk(const struct io_options *o, uint64_t min, uint64_t max)
+{
+	uint64_t vi = (uint64_t)o->verify_interval;
+
+	/* fio's fix-up: sizes that vary get the smallest, so that every
+	 * chunk of every write is alike; an interval above it is it; one
+	 * that divides neither size is their gcd */
+	if (!vi && max != min)
+		vi = min;
+	if (vi > min)
+		vi = min;
+	if (!vi || min % vi || max % vi)
+		vi = gcd(min, max);
+	return vi;
+}
+
+const char *io_verify_name(int m)
+{
+	static const char *const names[] = { "0", "crc32c", "meta", "pattern", "crc32c-intel",
+		"md5", "sha1", "sha256", "sha512", "xxhash", "crc32", "crc64", "crc16", "crc7",
+		"sha3-224", "sha3-256", "sha3-384", "sha3-512", "null" };
+	_Static_assert(sizeof(names) / sizeof(names[0]) == VERIFY_NULL + 1, "a name per mode");
+
+	return m >= 0 && m < (int)(sizeof(names) / sizeof(names[0])) ? names[m] : "?";
+}
+
 int io_verify_mode(const struct io_options *o)
 {
 	if (o->verify == VERIFY_NONE && o->verify_pattern[0])
@@ -685,6 +721,22 @@ int io_options_validate(const struct io_options *o)
 		return error_set("ioengine=%s with filename= and numjobs=%lld: the threads would "
 				 "create one file", eng->name, (long long)o->numjobs);
 	int vmode = io_verify_mode(o);
+	if (o->read_iolog[0]) {
+		/* a replay's I/O is the log's: what would choose it otherwise
+		 * is refused rather than silently not acting */
+		const char *why = vmode ? "verify (the log's writes have no headers to check)"
+			: o->zonemode != ZONEMODE_NONE ? "zonemode (the log's offsets are the I/O)"
+			: o->rate[0] || o->rate_iops[0] || o->rate_min[0] || o->rate_iops_min[0]
+			? "a rate (the log's stamps pace a replay: replay_time_scale)"
+			: eng && (eng->flags & ENGINE_FILE_OP) ? "a file-operation engine" : NULL;
+		if (why)
+			return error_set("read_iolog with %s: not supported", why);
+	}
+	if (o->io_submit_mode == SUBMIT_OFFLOAD && eng && strcmp(eng->name, "psync") &&
+	    strcmp(eng->name, "pvsync") && strcmp(eng->name, "null"))
+		return error_set("io_submit_mode=offload with ioengine=%s: fsbench offloads psync, "
+				 "pvsync and null, whose calls several workers can make at once "
+				 "with no state of the engine's own", eng->name);
 	if (o->latency_target > 0) {
 		double pct;
 		if (io_latency_percentile(o, &pct))
@@ -726,16 +778,24 @@ int io_options_validate(const struct io_options *o)
 				 "(norandommap, random_generator=lfsr or a non-uniform distribution): not "
 				 "supported (fio reads those back in offset order, a block once however "
 				 "often it was written)");
-	uint64_t chunk = o->verify_interval ? o->verify_interval : min;
-	if (vmode && (o->bsrange[0] || min != max))
-		return error_set("option 'verify' needs one block size: drop bsrange or bssplit");
-	if (vmode && min % chunk)
-		return error_set("option 'verify_interval': %llu does not divide bs (%llu)",
-				 (unsigned long long)chunk, (unsigned long long)min);
-	if (vmode && vmode != VERIFY_PATTERN && chunk < sizeof(struct verify_hdr))
-		return error_set("option 'verify': bs%s must be at least %zu bytes for the header",
-				 o->verify_interval ? " or verify_interval" : "",
-				 sizeof(struct verify_hdr));
+	if (vmode >= VERIFY_CRC64 && vmode <= VERIFY_CRC7)
+		return error_set("verify=%s: no Debian library gives it, and fsbench does not write "
+				 "hashes of its own; use crc32c, crc32, md5, sha1, sha256, sha512 or "
+				 "xxhash", vmode == VERIFY_CRC64 ? "crc64" : vmode == VERIFY_CRC16 ? "crc16"
+				 : "crc7");
+	if (vmode >= VERIFY_SHA3_224 && vmode <= VERIFY_SHA3_512)
+		return error_set("verify=sha3-*: OpenSSL gives SHA-3 only through its EVP calls, "
+				 "which allocate for every digest; use sha256 or sha512");
+	if (vmode == VERIFY_NULL)
+		return error_set("verify=null pretends to verify (fio's test of its own internals); "
+				 "fsbench has no such mode: drop verify=");
+	uint64_t chunk = io_verify_chunk(o, min, max);
+	if (vmode && min != max && o->verify_backlog)
+		return error_set("option 'verify_backlog' with block sizes that vary: not supported "
+				 "(its list holds one size of block)");
+	if (vmode && chunk < io_verify_hdr_len(vmode))
+		return error_set("option 'verify': bs%s must be at least %u bytes for the header",
+				 o->verify_interval ? " or verify_interval" : "", io_verify_hdr_len(vmode));
 	if (vmode == VERIFY_PATTERN && !o->verify_pattern[0])
 		return error_set("option 'verify=pattern' needs verify_pattern=");
 	uint64_t bps[IO_DIRS];

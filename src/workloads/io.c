@@ -60,6 +60,17 @@ static int io_validate(const void *p)
 
 	/* the rule fsbench io keeps too (io/paths.c); a run never leaves
 	 * its target, whatever allow_existing_write says */
+	if (o->read_iolog[0])
+		return error_set("read_iolog replays a log with `fsbench io`; a run's tests are "
+				 "workloads of their own");
+	/* fio's log files go where their names say: a run writes only in
+	 * its target, and keeps its figures in the store */
+	const char *log = o->write_iolog[0] ? "write_iolog" : o->write_lat_log[0] ? "write_lat_log"
+			: o->write_bw_log[0] ? "write_bw_log" : o->write_iops_log[0] ? "write_iops_log"
+			: NULL;
+	if (log)
+		return error_set("%s writes a log where its name says, which `fsbench io` does; a run "
+				 "writes only in its target and keeps its figures in the store", log);
 	return io_where_check(o, NULL, true) || io_options_validate(o) ? -1 : 0;
 }
 
@@ -162,7 +173,7 @@ static int io_run(struct wl_ctx *ctx, double *v)
 	ctx->bytes_read = (int64_t)res->bytes[0];
 	ctx->bytes_written = (int64_t)res->bytes[1];
 	if (ctx->detail)
-		io_result_text(ctx->params, res, 0, ctx->detail, DETAIL_MAX);
+		io_result_text(ctx->params, res, 0, NULL, ctx->detail, DETAIL_MAX);
 	if (ctx->series)
 		timeline_json(&res->series, &res->dir_clat[0], &res->dir_clat[1],
 			      io_has_trims(ctx->params) ? &res->dir_clat[DIR_TRIM] : NULL, ctx->series,

@@ -215,13 +215,16 @@ static void test_round_trip_every_table(void **state)
 	assert_int_equal(params_set(io_option_defs, &x, "bs", "8k,32k"), -1);
 	assert_non_null(strstr(error_get(), "a size per direction is not supported"));
 	assert_int_equal(params_set(io_option_defs, &x, "bs", "8k,8k,8k,8k"), -1);
-	/* fio's options at the default fsbench follows: the default taken,
-	 * any other refused, never taken as if it acted */
-	assert_int_equal(params_apply(io_option_defs, &x, "io_submit_mode=inline,"
-				      "serialize_overlap=0,experimental_verify=no"), 0);
-	assert_int_equal(params_apply(io_option_defs, &x, "io_submit_mode=offload"), -1);
-	assert_int_equal(params_apply(io_option_defs, &x, "serialize_overlap=1"), -1);
-	assert_non_null(strstr(error_get(), "only serialize_overlap=0"));
+	/* fio's submission options, taken (offload.c, backend.c act on them) */
+	assert_int_equal(params_apply(io_option_defs, &x, "io_submit_mode=offload,"
+				      "serialize_overlap=1"), 0);
+	assert_int_equal(x.io_submit_mode, SUBMIT_OFFLOAD);
+	assert_true(x.serialize_overlap);
+	assert_int_equal(params_apply(io_option_defs, &x, "io_submit_mode=later"), -1);
+	/* experimental_verify=1 reaches the same read-back: taken, and its
+	 * value still checked */
+	assert_int_equal(params_apply(io_option_defs, &x, "experimental_verify=1"), 0);
+	assert_int_equal(params_apply(io_option_defs, &x, "experimental_verify=maybe"), -1);
 	/* what does not fit is an error, never a cut list */
 	char small[64];
 	assert_int_equal(params_format(io_option_defs, &o, small, sizeof(small)), -1);

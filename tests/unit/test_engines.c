@@ -1,0 +1,488 @@
+/*
+ * test_engines.c: every I/O engine (src/io/, behind engine.h) on a scratch
+ * file: each pattern's counts and verified data, the engines that move no
+ * data, the file operations, each thread's own file table, O_DIRECT, and
+ * io_uring refused by the kernel.
+ */
+#define _GNU_SOURCE
+#include "testutil.h"
+#include "io_testutil.h"
+
+#include "core/error.h"
+#include "core/timing.h"
+#include "io/iojob.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <linux/kcmp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+
+static void test_each_engine(void **state)
+{
+	static const char *engines[] = { "psync", "sync", "io_uring", "libaio", "mmap", "null",
+					 "pvsync", "pvsync2" };
+	(void)state;
+
+	for (size_t e = 0; e < sizeof(engines) / sizeof(engines[0]); e++) {
+		static const char *patterns[] = { "write", "randread", "randrw", "read" };
+		bool nodata = !strcmp(engines[e], "null");
+
+		for (size_t p = 0; p < 4; p++) {
+			struct io_options o;
+			struct io_result *res = malloc(sizeof(*res));
+			char opts[256];
+
+			/* each pattern works on the file the first one made and
+			 * kept: a file from before the job, so it says it may */
+			snprintf(opts, sizeof(opts), "rw=%s,ioengine=%s,size=2m,bs=4k,iodepth=8,"
+				 "filename=f.dat,allow_existing_write=1%s", patterns[p], engines[e],
+				 nodata ? "" : ",verify=crc32c");
+			job(&o, opts);
+			if (io_group_run(&o, 1, dir, res, true)) {
+				/* A machine without io_uring still tests the others. */
+				if (engine_unavailable(engines[e])) {
+					print_message("# io_uring not tested: %s\n", error_get());
+					free(res);
+					break;
+				}
+				fail_msg("%s: %s", opts, error_get());
+			}
+			/* Every block of the 2 MiB region once; a verified write
+			 * job reads every block back, counted as reads (fio). */
+			int back = (int)res->verified_blocks;	/* read back after writing */
+			if (!strcmp(patterns[p], "write"))
+				assert_int_equal(back, nodata ? 0 : 512);
+			assert_int_equal(res->ios[0] + res->ios[1], 512 + back);
+			assert_int_equal(res->bytes[0] + res->bytes[1], (2 << 20) + back * 4096);
+			assert_int_equal(res->clat.n, 512 + back);
+			assert_true(res->clat.max >= res->clat.min);
+			if (!strcmp(patterns[p], "randrw")) {
+				assert_true(res->ios[0] > 150 && res->ios[1] > 150);
+			}
+			if (!nodata && !strcmp(patterns[p], "write")) {
+				assert_int_equal(res->verified_blocks, 512);
+				assert_true(res->compress_ratio > 0.95);
+			}
+			free(res);
+		}
+		{
+			char path[512];
+			snprintf(path, sizeof(path), "%s/f.dat", dir);
+			unlink(path);
+		}
+	}
+}
+
+/* fio's switches for what is not kept, on real jobs: gtod_reduce=1 times
+ * no I/O (clat, lat and slat empty, no bandwidth windows) and still counts
+ * every I/O; disable_clat keeps lat (a synchronous call's too) and no clat;
+ * disable_bw_measurement keeps the latencies and no windows.  The bug it
+ * catches: gtod_reduce accepted and ignored, so a high-IOPS job paid for
+ * a clock read per I/O that fio does not make. */
+static void test_untimed_options(void **state)
+{
+	static const char *engines[] = { "psync", "libaio" };
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	char opts[256];
+	(void)state;
+
+	assert_non_null(res);
+	for (int e = 0; e < 2; e++) {
+		snprintf(opts, sizeof(opts), "rw=randread,ioengine=%s,size=1m,bs=4k,iodepth=4,"
+			 "gtod_reduce=1", engines[e]);
+		job(&o, opts);
+		if (io_group_run(&o, 1, dir, res, false))
+			fail_msg("%s: %s", opts, error_get());
+		assert_int_equal(res->ios[DIR_READ], 256);
+		assert_int_equal(res->clat.n, 0);
+		assert_int_equal(res->lat[DIR_READ].n, 0);
+		assert_int_equal(res->slat[DIR_READ].n, 0);
+		assert_int_equal(res->rate[DIR_READ].samples, 0);
+		assert_true(res->elapsed_ns > 0);	/* IOPS still has its time */
+
+		snprintf(opts, sizeof(opts), "rw=randread,ioengine=%s,size=1m,bs=4k,iodepth=4,"
+			 "disable_clat=1", engines[e]);
+		job(&o, opts);
+		if (io_group_run(&o, 1, dir, res, false))
+			fail_msg("%s: %s", opts, error_get());
+		assert_int_equal(res->clat.n, 0);
+		assert_int_equal(res->lat[DIR_READ].n, 256);
+	}
+	/* a second of I/O has windows of 500 ms, unless they are not kept
+	 * (windows follow the job's own clock, whatever the machine's load) */
+	job(&o, "rw=randread,size=1m,bs=4k,time_based=1,runtime=1s");
+	if (io_group_run(&o, 1, dir, res, false))
+		fail_msg("%s", error_get());
+	assert_true(res->rate[DIR_READ].samples > 0);
+	job(&o, "rw=randread,size=1m,bs=4k,time_based=1,runtime=1s,disable_bw_measurement=1");
+	if (io_group_run(&o, 1, dir, res, false))
+		fail_msg("%s", error_get());
+	assert_true(res->clat.n > 0);
+	assert_int_equal(res->rate[DIR_READ].samples, 0);
+	free(res);
+}
+
+/* fio's engines that move no data: ftruncate cuts the file to each
+ * write's offset (a 1 MiB sequential job leaves it at 1 MiB less a
+ * block, as fio's), falloc allocates each range; neither verifies, and
+ * neither has written data to sample. */
+static void test_fake_io_engines(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	struct stat st;
+	char path[512];
+	(void)state;
+
+	snprintf(path, sizeof(path), "%s/t.dat", dir);
+	job(&o, "rw=write,ioengine=ftruncate,size=1m,bs=4k,filename=t.dat");
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
+	assert_int_equal(res->ios[1], 256);
+	assert_true(res->compress_ratio < 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_size, (1 << 20) - 4096);
+	/* the later jobs use the file the first kept (allow_existing_write) */
+	job(&o, "rw=randread,ioengine=ftruncate,size=1m,bs=4k,filename=t.dat,allow_existing_write=1");
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), -1);
+	assert_non_null(strstr(error_get(), "only writes"));
+	job(&o, "rw=randwrite,ioengine=falloc,size=1m,bs=4k,filename=t.dat,allow_existing_write=1");
+	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
+	assert_int_equal(res->ios[1], 256);
+	assert_true(res->compress_ratio < 0);
+	job(&o, "rw=write,ioengine=falloc,size=1m,verify=crc32c,filename=t.dat");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "not ioengine=falloc"));
+	job(&o, "rw=read,ioengine=psync,hipri=1");
+	assert_int_equal(io_options_validate(&o), -1);	/* pvsync2's flag, refused elsewhere */
+	unlink(path);
+	free(res);
+}
+
+/* fio's file-operation engines: one operation per file per pass, and
+ * only it timed (a file of two blocks is two I/Os, one latency); with
+ * create_on_open=0 the operations come before the clock and still count;
+ * filecreate makes the files in the run and refuses one already there;
+ * filedelete deletes only what fsbench made, and a repetition starts as
+ * the first did.  Nothing is left behind. */
+static void test_file_op_engines(void **state)
+{
+	static const char *const cases[] = {
+		"ioengine=filecreate,create_on_open=1", "ioengine=filecreate,openfiles=1",
+		"ioengine=filestat", "ioengine=filestat,stat_type=statx,create_on_open=1",
+		"ioengine=filedelete,create_on_open=1", "ioengine=filedelete,rw=randwrite",
+	};
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	struct io_job *j;
+	char opts[256], path[512], moved[512];
+	struct stat st;
+	(void)state;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		snprintf(opts, sizeof(opts), "name=fo,nrfiles=40,size=320k,bs=4k,%s", cases[c]);
+		job(&o, opts);
+		assert_int_equal(io_group_run(&o, 1, dir, res, false), 0);
+		print_message("# %s: %llu I/Os, %llu timed, mean %.0f ns\n", cases[c],
+			      (unsigned long long)(res->ios[0] + res->ios[1]),
+			      (unsigned long long)res->clat.n, res->clat.mean);
+		assert_int_equal(res->ios[0] + res->ios[1], 80);	/* two blocks a file */
+		assert_int_equal(res->clat.n, 40);			/* one operation a file */
+		assert_true(res->clat.min > 0);
+		assert_int_equal(count_entries(dir), 0);
+	}
+	/* the files exist while the job runs, and repetitions measure alike */
+	job(&o, "name=fo,nrfiles=20,size=80k,bs=4k,ioengine=filecreate,create_on_open=1");
+	assert_int_equal(io_job_open(&o, dir, &j), 0);
+	assert_int_equal(count_entries(dir), 0);
+	for (int rep = 0; rep < 2; rep++) {
+		assert_int_equal(io_job_run(j, res), 0);
+		assert_int_equal(res->clat.n, 20);
+		assert_int_equal(count_entries(dir), 20);
+	}
+	io_job_close(j);
+	assert_int_equal(count_entries(dir), 0);
+	job(&o, "name=fo,nrfiles=20,size=80k,bs=4k,ioengine=filedelete");
+	assert_int_equal(io_job_open(&o, dir, &j), 0);
+	assert_int_equal(count_entries(dir), 20);
+	for (int rep = 0; rep < 2; rep++) {
+		assert_int_equal(io_job_run(j, res), 0);
+		assert_int_equal(res->clat.n, 20);
+		assert_int_equal(count_entries(dir), 0);
+	}
+	io_job_close(j);
+	/* a file that was there is refused by filecreate and by filedelete */
+	snprintf(path, sizeof(path), "%s/mine", dir);
+	assert_int_equal(close(open(path, O_CREAT | O_WRONLY, 0644)), 0);
+	job(&o, "filename=mine,size=4k,ioengine=filecreate");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "is there already"));
+	job(&o, "filename=mine,size=4k,ioengine=filedelete");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "was there before"));
+	assert_int_equal(stat(path, &st), 0);
+	/* a file replaced after fsbench made it is not fsbench's: not deleted */
+	job(&o, "name=fo,size=4k,ioengine=filedelete,create_on_open=1");
+	assert_int_equal(io_job_open(&o, dir, &j), 0);
+	snprintf(path, sizeof(path), "%s/fo.0.0", dir);
+	snprintf(moved, sizeof(moved), "%s/moved", dir);
+	assert_int_equal(rename(path, moved), 0);	/* kept, so its inode is not reused */
+	assert_int_equal(close(open(path, O_CREAT | O_WRONLY | O_EXCL, 0644)), 0);
+	assert_int_equal(io_job_run(j, res), -1);
+	assert_non_null(strstr(error_get(), "no longer the file fsbench made"));
+	io_job_close(j);
+	assert_int_equal(stat(path, &st), 0);
+	unlink(path);
+	unlink(moved);
+	snprintf(path, sizeof(path), "%s/mine", dir);
+	unlink(path);
+	/* no direction to a file operation; openfiles below nrfiles only here */
+	job(&o, "name=fo,rw=randrw,ioengine=filestat");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "no direction"));
+	job(&o, "nrfiles=4,openfiles=2,size=64k");
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "openfiles"));
+	assert_int_equal(count_entries(dir), 0);
+	free(res);
+}
+
+/* A job run in the background, so that its I/O threads can be looked at
+ * from here while they run. */
+struct bg_run {
+	struct io_options o;
+	struct io_result res;
+	int rc;
+	atomic_int tid;		/* the thread that called io_group_run */
+	atomic_bool done;
+};
+
+static void *bg_main(void *arg)
+{
+	struct bg_run *b = arg;
+
+	atomic_store(&b->tid, gettid());
+	b->rc = io_group_run(&b->o, 1, dir, &b->res, false);
+	atomic_store(&b->done, true);
+	return NULL;
+}
+
+/* This process's tasks in /proc/self/task. */
+static int tasks(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* Up to max of the job's I/O threads (every task but this one and the
+ * caller of io_group_run), once want of them are there, or 0. */
+static int io_tids(struct bg_run *b, pid_t *tids, int want)
+{
+	for (int tries = 0; tries < 1000 && !atomic_load(&b->done); tries++) {
+		DIR *d = opendir("/proc/self/task");
+		struct dirent *e;
+		int n = 0, caller = atomic_load(&b->tid);
+		while (caller && (e = readdir(d)) && n < want) {
+			pid_t t = (pid_t)atoi(e->d_name);
+			if (t > 0 && t != gettid() && t != caller)
+				tids[n++] = t;
+		}
+		closedir(d);
+		if (n == want)
+			return n;
+		usleep(2000);
+	}
+	return 0;
+}
+
+/* Each I/O thread has a file table of its own (fio's jobs are processes),
+ * holding a file of its own under each descriptor; thread=1 shares the
+ * table, as fio's threads do (kcmp compares the kernel's objects).  Each
+ * is placed and prioritised as cpus_allowed, nice and prio say. */
+static void test_file_table(void **state)
+{
+	struct bg_run *b = calloc(1, sizeof(*b));
+	char link[4096], want[512];
+	pthread_t th;
+	pid_t tids[2];
+	(void)state;
+
+	snprintf(want, sizeof(want), "%s/ft.dat", dir);
+	for (int shared = 0; shared < 2; shared++) {
+		char opts[256];
+		snprintf(opts, sizeof(opts), "rw=randread,size=64k,filename=ft.dat,runtime=3,"
+			 "time_based=1,numjobs=2,thread=%d,cpus_allowed=0,cpus_allowed_policy=split,"
+			 "nice=%d,prio=6", shared, 1 + shared);
+		job(&b->o, opts);
+		atomic_store(&b->done, false);
+		atomic_store(&b->tid, 0);
+		/* the last job's threads gone from /proc/self/task: a joined
+		 * thread is listed until its exit is done, and was taken for one
+		 * of this job's (its fd directory gone when looked at) */
+		for (int tries = 0; tasks() > 1 && tries < 2500; tries++)
+			usleep(2000);
+		assert_int_equal(tasks(), 1);
+		assert_int_equal(pthread_create(&th, NULL, bg_main, b), 0);
+		assert_int_equal(io_tids(b, tids, 2), 2);
+		/* a thread is seen before it has set itself up: the I/O
+		 * priority is the last thing it sets (up to 5 s on a busy machine) */
+		for (int i = 0, tries = 0; i < 2 && tries < 2500; tries++)
+			if (syscall(SYS_ioprio_get, 1, tids[i]) == (2 << 13 | 6))
+				i++;
+			else
+				usleep(2000);
+		for (int i = 0; i < 2; i++) {
+			long tables = syscall(SYS_kcmp, getpid(), tids[i], KCMP_FILES, 0, 0);
+			cpu_set_t cpus;
+			int nfd = 0, fd = -1;
+			char where[64];
+			/* its own table: the standard streams and its one file */
+			snprintf(where, sizeof(where), "/proc/self/task/%d/fd", (int)tids[i]);
+			DIR *d = opendir(where);
+			struct dirent *e;
+			assert_non_null(d);
+			while ((e = readdir(d))) {
+				char p[320];
+				ssize_t n;
+				if (e->d_name[0] == '.')
+					continue;
+				nfd++;
+				snprintf(p, sizeof(p), "%s/%s", where, e->d_name);
+				n = readlink(p, link, sizeof(link) - 1);
+				if (n > 0 && (link[n] = 0, !strcmp(link, want)))
+					fd = atoi(e->d_name);
+			}
+			closedir(d);
+			assert_true(fd > 2);
+			/* the same number here is this process's open of the file */
+			long files = syscall(SYS_kcmp, getpid(), tids[i], KCMP_FILE, fd, fd);
+			print_message("# thread=%d: task %d: tables %s, file %s, %d descriptors\n", shared,
+				      (int)tids[i], tables ? "apart" : "shared", files ? "apart" : "shared",
+				      nfd);
+			if (shared) {
+				assert_int_equal(tables, 0);
+				assert_int_equal(files, 0);
+			} else {
+				assert_true(tables > 0 && files > 0);
+				assert_int_equal(nfd, 4);
+			}
+			assert_int_equal(sched_getaffinity(tids[i], sizeof(cpus), &cpus), 0);
+			assert_true(CPU_COUNT(&cpus) == 1 && CPU_ISSET(0, &cpus));
+			errno = 0;
+			assert_int_equal(getpriority(PRIO_PROCESS, (id_t)tids[i]), 1 + shared);
+			assert_int_equal(syscall(SYS_ioprio_get, 1, tids[i]), 2 << 13 | 6);
+		}
+		assert_int_equal(pthread_join(th, NULL), 0);
+		assert_int_equal(b->rc, 0);
+		assert_true(b->res.ios[0] > 32);
+	}
+	/* the reopened descriptors still reach the files: a verified job */
+	job(&b->o, "rw=randwrite,size=256k,numjobs=2,filename=ft.dat,verify=crc32c");
+	assert_int_equal(io_group_run(&b->o, 1, dir, &b->res, false), 0);
+	assert_int_equal(b->res.verified_blocks, 128);
+	assert_int_equal(count_entries(dir), 0);
+	free(b);
+}
+
+static void test_direct_io(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	char where[512];
+	(void)state;
+
+	/* Misaligned O_DIRECT on a disk filesystem: the error says why. */
+	make_scratch(where, sizeof(where), disk_scratch_root(), "unit");
+	made_dir(where);
+	job(&o, "rw=read,size=64k,bs=1000,direct=1");
+	assert_int_equal(io_group_run(&o, 1, where, res, false), -1);
+	assert_non_null(strstr(error_get(), "O_DIRECT (direct=1)"));
+	assert_int_equal(count_entries(where), 0);
+	/* Aligned works there, through libaio too. */
+	job(&o, "rw=randread,size=256k,bs=4k,direct=1,ioengine=libaio,iodepth=8");
+	assert_int_equal(io_group_run(&o, 1, where, res, false), 0);
+	assert_int_equal(res->ios[0], 64);
+	undo(where);
+	free(res);
+}
+
+/* kernel.io_uring_disabled=2 makes io_uring_setup fail as on machines
+ * that forbid it; the old value comes back in the teardown. */
+static char uring_sysctl[16];
+#define URING_SYSCTL "/proc/sys/kernel/io_uring_disabled"
+
+static int disable_uring(void **state)
+{
+	FILE *f = fopen(URING_SYSCTL, "r");
+
+	uring_sysctl[0] = 0;
+	if (f) {
+		if (!fgets(uring_sysctl, sizeof(uring_sysctl), f))
+			uring_sysctl[0] = 0;
+		fclose(f);
+		f = uring_sysctl[0] ? fopen(URING_SYSCTL, "w") : NULL;
+		if (!f || fputs("2\n", f) < 0)
+			uring_sysctl[0] = 0;
+		if (f)
+			fclose(f);
+	}
+	return setup_dir(state);
+}
+
+static int restore_uring(void **state)
+{
+	FILE *f;
+
+	if (uring_sysctl[0] && (f = fopen(URING_SYSCTL, "w"))) {
+		fputs(uring_sysctl, f);
+		fclose(f);
+	}
+	return teardown_dir(state);
+}
+
+static void test_io_uring_unavailable(void **state)
+{
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	(void)state;
+
+	if (!uring_sysctl[0]) {
+		free(res);
+		skip_because("needs root and " URING_SYSCTL " (Linux 6.6+) to switch io_uring off");
+	}
+	job(&o, "rw=randread,size=256k,ioengine=io_uring,iodepth=4");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	assert_non_null(strstr(error_get(), "io_uring is unavailable here"));
+	assert_non_null(strstr(error_get(), "use ioengine=psync"));
+	assert_int_equal(count_entries(dir), 0);
+	free(res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_each_engine, setup_ram_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_untimed_options, setup_ram_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_fake_io_engines, setup_ram_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_file_op_engines, setup_ram_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_file_table, setup_ram_dir, teardown_dir),
+		cmocka_unit_test_teardown(test_direct_io, teardown_made),
+		cmocka_unit_test_setup_teardown(test_io_uring_unavailable, disable_uring, restore_uring),
+	};
+	return cmocka_run_group_tests(tests, NULL, teardown_made);
+}
