@@ -8,7 +8,9 @@
  * Options that take a value complete that value by kind: --fs a comma
  * separated list of profiles, --suite a suite, --only/--skip tests,
  * --format a format, a FILE or DIR a path.  A test word completes as
- * NAME, then NAME:param=, then NAME:a=1,param=.
+ * NAME, then NAME:param=, then NAME:a=1,param=.  `fsbench io` completes
+ * fio's options as --NAME= and the choices of one that has them
+ * (--rw=rand<TAB>).
  */
 #include "cli.h"
 #include "../core/version.h"
@@ -119,6 +121,27 @@ static int cmd_completion(const struct cli_args *a)
 		free(names);
 	words("_fsbench_suites", w, n);
 	printf("_fsbench_formats='%s'\n", "text json csv markdown html");
+	/* fsbench io: fio's options as --NAME=, and the values of those
+	 * that take a choice (the io workload's table, the one fsbench io
+	 * parses with) */
+	const struct workload *io = workload_find("io");
+	printf("_fsbench_io_choices() {\n\tcase $1 in\n");
+	for (const struct param_def *row = io ? io->params : NULL; row && row->name; row++) {
+		/* another name takes its row's values */
+		const struct param_def *d = row->flags & PF_ALIAS ? param_find(io->params, row->choices)
+								  : row;
+		if (!d)
+			continue;
+		if (d->type == PT_BOOL)
+			printf("\t%s) echo '0 1' ;;\n", row->name);
+		else if (d->type == PT_ENUM && d->choices) {
+			printf("\t%s) echo '", row->name);
+			for (const char *c = d->choices; *c; c++)
+				putchar(*c == '|' ? ' ' : *c);
+			printf("' ;;\n");
+		}
+	}
+	printf("\tesac\n}\n");
 	/* per command: its options, and what each option's value is */
 	printf("_fsbench_opts() {\n\tcase $1 in\n");
 	for (int i = 0; cmds[i]; i++) {
@@ -150,8 +173,11 @@ static int cmd_completion(const struct cli_args *a)
 	      "\t\tlist=$_fsbench_commands\n"
 	      "\telif [[ $cmd == help ]]; then\n"
 	      "\t\t[[ ${#ws[@]} -eq 2 ]] && list=$_fsbench_commands\n"
+	      "\telif [[ $cmd == io && $cur == --*=* ]]; then\n"
+	      "\t\tkeep=${cur%%=*}=; list=$(_fsbench_io_choices \"${keep:2:-1}\")\n"
 	      "\telif [[ $cur == -* ]]; then\n"
 	      "\t\tlist=$(_fsbench_opts \"$cmd\")\n"
+	      "\t\tif [[ $cmd == io ]]; then for p in $_fsbench_params_io; do list+=\" --$p=\"; done; fi\n"
 	      "\telse\n"
 	      "\t\tkind=flag\n"
 	      "\t\t[[ $prev == -* ]] && kind=$(_fsbench_value \"$cmd\" \"$prev\")\n"

@@ -448,6 +448,8 @@ int io_block_sizes(const struct io_options *o, uint64_t *min, uint64_t *max)
 	str_copy(lo, sizeof(lo), o->bsrange);
 	dash = strchr(lo, '-');
 	if (!dash)
+		dash = strchr(lo, ':');	/* fio takes MIN:MAX too (its t0002) */
+	if (!dash)
 		return error_set("option 'bsrange': '%s' is not MIN-MAX (e.g. 4k-64k)", o->bsrange);
 	*dash = 0;
 	if (parse_size(lo, min) || parse_size(dash + 1, max) || !*min || *min > *max)

@@ -204,6 +204,9 @@ check "completion: filesystem profiles after a comma" sh -c "echo '$(comp 'fsben
 check "completion: suites" [ "$(comp 'fsbench run --suite usb')" = "usb-key" ]
 check "completion: a command's options" sh -c "echo '$(comp 'fsbench compare --fail')' | grep -qx -- '--fail-on-regression'"
 check "completion: formats" [ "$(comp 'fsbench show --format ma')" = "markdown" ]
+check "completion: fsbench io's fio options" sh -c "echo '$(comp 'fsbench io --rwmixw')' | grep -qx -- '--rwmixwrite='"
+check "completion: a fio option's choices" [ "$(comp 'fsbench io --rw=randw')" = "randwrite" ]
+check "completion: another name's choices" [ "$(comp 'fsbench io --io_engine=posix')" = "posixaio" ]
 check "completion: every profile of list fs" \
 	sh -c "for p in \$('$FSBENCH' list fs | awk 'NR > 1 && NF == 0 { exit } NR > 1 { print \$1 }'); do grep -q \" \$p\\| \$p'\\|'\$p \" '$WORK/c.bash' || exit 1; done"
 

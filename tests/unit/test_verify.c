@@ -14,6 +14,7 @@
 #include "core/param.h"
 #include "core/pattern.h"
 #include "io/iojob.h"
+#include "io/io_internal.h"	/* io_block_sizes */
 
 #include <fcntl.h>
 #include <glob.h>
@@ -190,6 +191,11 @@ static void test_verify_sizes_vary(void **state)
 	assert_int_equal(io_group_run(&o, 1, dir, res, true), -1);
 	assert_non_null(strstr(error_get(), "vs.dat offset 20480"));
 	unlink(path);
+	/* fio's MIN:MAX, as t0002 writes it */
+	job(&o, "rw=write,bsrange=512:64k,size=1m");
+	uint64_t mn, mx;
+	assert_int_equal(io_block_sizes(&o, &mn, &mx), 0);
+	assert_true(mn == 512 && mx == 65536);
 	/* t0002's shape, smaller: written without a read-back, then read */
 	job(&o, "rw=write,bssplit=512/50:64k/50,size=2m,filename=vs.dat,verify=md5,do_verify=0");
 	assert_int_equal(io_group_run(&o, 1, dir, res, true), 0);
