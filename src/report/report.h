@@ -48,6 +48,11 @@ void report_tables(FILE *f, const struct result *r, int test,
 		   const struct report_opts *o, int markdown);
 /* The device group (device.c): a table of what reached the device per
  * target, nothing when the test has no device figures. */
+/* reps.c: seed 001's table of each repetition's real, user and sys time
+ * and their average, for a test whose metrics come in phases (NAME_s,
+ * NAME_user_s, NAME_sys_s; tree). */
+bool report_has_reps(const struct r_test *t);
+void report_reps(FILE *f, const struct result *r, int ti);
 void report_device(FILE *f, const struct result *r, int test, const struct report_opts *o,
 		   int markdown);
 int report_has_device(const struct result *r, int test);

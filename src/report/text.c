@@ -513,6 +513,10 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 		fputc('\n', f);
 		report_tables(f, r, ti, o, 0);
 	}
+	if (report_has_reps(t)) {	/* seed 001's table, by default */
+		fputc('\n', f);
+		report_reps(f, r, ti);
+	}
 	if (report_has_device(r, ti)) {
 		fputc('\n', f);
 		report_device(f, r, ti, o, 0);

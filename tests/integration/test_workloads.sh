@@ -48,6 +48,14 @@ check "tree runs" jqt '.run.status == "complete"' "$WORK/tree.json"
 check "tree: four phases timed" jqt '[.tests[0].metrics[].name] | index("delete_s") != null' "$WORK/tree.json"
 check "tree: reads verified" jqt '.tests[0].samples[0].detail | test("every file verified")' "$WORK/tree.json"
 check "tree: restore chart, lower is better" grep -q "^s < Lower Is Better" "$WORK/tree.out"
+# seed 001's table: each run's real, user and sys, then the average and MB/s
+check "tree: each repetition's times, as seed 001 lists them" \
+	sh -c "grep -q '^restore, t:' '$WORK/tree.out' && grep -q '^ *#1: *#2:' '$WORK/tree.out' &&
+	       grep -q '^real  *0m[0-9.]*s  *0m[0-9.]*s' '$WORK/tree.out' && grep -q '^user ' '$WORK/tree.out' &&
+	       grep -q '^Average: 0m[0-9.]*s ([0-9.]* MB/s)' '$WORK/tree.out'"
+check "tree: delete has no MB/s (it moves no data)" \
+	sh -c "jq -e '[.tests[0].metrics[].name] | index(\"delete_mbs\") == null' '$WORK/tree.json' >/dev/null &&
+	       sed -n '/^delete, t:/,/^Average/p' '$WORK/tree.out' | grep -q '^Average: 0m[0-9.]*s\$'"
 
 check "nothing left in the target" [ -z "$(ls -A "$T")" ]
 FSB run "bonnie:size=1G,ram=4096" --target "$T" --db "$DB" 2>"$WORK/e" >/dev/null; rc=$?
