@@ -198,12 +198,27 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	for (int j = 0; !rc && j < c->set.njobs; j++)
 		if (io_where_check(&c->set.jobs[j], ".", false))
 			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
-	for (int j = 0; !rc && j < c->set.njobs; j++)
-		if (size_as_fio(&c->set, j))
+	/* --parse-only parses the options, as fio's: a job with no size yet
+	 * (fio's "you need to specify size=" comes when it sets up files) has
+	 * its options judged as if it had one */
+	for (int j = 0; !rc && j < c->set.njobs; j++) {
+		if (c->parse_only && !c->set.sized[j] && !c->set.jobs[j].filename[0]) {
+			struct io_options *probe = malloc(sizeof(*probe));
+			if (!probe) {
+				rc = cli_fail(EXIT_FAIL, "out of memory");
+				break;
+			}
+			*probe = c->set.jobs[j];
+			probe->size = 1ULL << 30;
+			if (io_options_validate(probe))
+				rc = cli_fail(EXIT_USAGE, "io: job %s: %s", probe->name, error_get());
+			free(probe);
+			continue;
+		}
+		if (size_as_fio(&c->set, j) || io_options_validate(&c->set.jobs[j]) ||
+		    (!c->parse_only && io_files_check(&c->set.jobs[j], ".")))
 			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
-	for (int j = 0; !rc && j < c->set.njobs; j++)
-		if (io_options_validate(&c->set.jobs[j]) || io_files_check(&c->set.jobs[j], "."))
-			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
+	}
 	if (!rc && c->set.warnings[0])
 		fputs(c->set.warnings, stderr);
 	for (int j = 0; !rc && j < c->set.njobs; j++) {	/* said once, for the first */

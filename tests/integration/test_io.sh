@@ -149,6 +149,12 @@ check "io --max-jobs refuses more threads than it allows (rc $rc)" \
 (cd "$T" && FSB io --name=p --rw=write --size=64k --parse-only --debug=parse) >"$WORK/po.out" 2>&1; rc=$?
 check "io --parse-only checks the job and runs none (rc $rc)" \
 	sh -c "[ $rc -eq 0 ] && [ -z \"\$(ls -A '$T')\" ] && ! grep -q IOPS '$WORK/po.out'"
+# as fio's: options alone parse without a size (steadystate_tests.py), and
+# a bad value among them is still refused
+(cd "$T" && FSB io --parse-only --ss_dur=10s --ss=iops:10 --ss_ramp=5) >/dev/null 2>&1; rc=$?
+(cd "$T" && FSB io --parse-only --ss_dur=10s --ss=iops:zz) >/dev/null 2>"$WORK/po.err"; rc2=$?
+check "io --parse-only takes options with no size, and refuses a bad one (rc $rc, $rc2)" \
+	sh -c "[ $rc -eq 0 ] && [ $rc2 -eq 2 ] && grep -q \"'zz' is not a limit\" '$WORK/po.err'"
 (cd "$T" && FSB io --name=o --rw=randread --size=64k --output="$WORK/io-out.txt") >"$WORK/o.std" 2>&1; rc=$?
 check "io --output writes the results to the file named (rc $rc)" \
 	sh -c "[ $rc -eq 0 ] && grep -q 'read: IOPS=' '$WORK/io-out.txt' && ! grep -q IOPS '$WORK/o.std'"
