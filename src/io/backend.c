@@ -426,10 +426,8 @@ static void start_clock(struct io_thread *t, uint64_t now)
 		     (uint64_t)(t->o->log_avg_msec > 0 ? t->o->log_avg_msec : IO_STAT_MS) * 1000000ULL);
 }
 
-void io_start_stats(struct io_thread *t, uint64_t now)
+void io_clear_latencies(struct io_thread *t)
 {
-	t->stats_on = true;
-	start_clock(t, now);
 	for (int d = 0; d < IO_DIRS; d++) {
 		hist_init(&t->clat[d]);
 		moments_init(&t->lat[d]);
@@ -439,6 +437,13 @@ void io_start_stats(struct io_thread *t, uint64_t now)
 		if (t->slat_h)
 			hist_init(&t->slat_h[d]);
 	}
+}
+
+void io_start_stats(struct io_thread *t, uint64_t now)
+{
+	t->stats_on = true;
+	start_clock(t, now);
+	io_clear_latencies(t);
 	memset(t->ios, 0, sizeof(t->ios));
 	memset(t->bytes, 0, sizeof(t->bytes));
 	memset(t->depth_level, 0, sizeof(t->depth_level));

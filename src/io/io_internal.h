@@ -141,6 +141,8 @@ bool io_lat_step_down(struct io_thread *t);
 void io_thread_faults(uint64_t *ctx, uint64_t *majf, uint64_t *minf);
 void io_thread_cpu(uint64_t *usr, uint64_t *sys);
 void io_start_stats(struct io_thread *t, uint64_t now);
+/* Every latency's histogram and moments emptied (a new measured part). */
+void io_clear_latencies(struct io_thread *t);
 void io_engine_error(struct io_thread *t);
 /* A verify_backlog entry whose write is still in flight. */
 #define HIST_FLIGHT (1ULL << 63)

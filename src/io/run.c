@@ -80,15 +80,7 @@ static void reset_thread(struct io_thread *t)
 	t->usr_ns = t->sys_ns = 0;
 	memset(t->ios, 0, sizeof(t->ios));
 	memset(t->bytes, 0, sizeof(t->bytes));
-	for (int d = 0; d < IO_DIRS; d++) {
-		hist_init(&t->clat[d]);
-		moments_init(&t->lat[d]);
-		moments_init(&t->slat[d]);
-		if (t->lat_h)
-			hist_init(&t->lat_h[d]);
-		if (t->slat_h)
-			hist_init(&t->slat_h[d]);
-	}
+	io_clear_latencies(t);
 	for (int i = 0; i < t->nfiles; i++) {
 		memset(t->files[i].pos, 0, sizeof(t->files[i].pos));
 		t->files[i].op_pass = 0;
