@@ -105,7 +105,7 @@ FORCE:
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a $(FLAGSTAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) \
-		$(shell pkg-config --libs cmocka) $(LDLIBS)
+		$(shell pkg-config --libs cmocka libseccomp) $(LDLIBS)
 
 # libFuzzer harnesses, one per parser of untrusted text (tests/fuzz/).
 $(BUILD)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(BUILD)/libfsbench.a
