@@ -49,6 +49,7 @@ static const struct cli_opt io_args[] = {
 
 struct io_cli {
 	bool normal, json, json_plus, terse, ignore_unknown, keep, parse_only;
+	bool debug_parse;	/* --debug=parse: ss='s parse, in fio's words */
 	struct jobset set;
 	int nfiles;
 };
@@ -130,9 +131,11 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	c->ignore_unknown = cli_has(a, "ignore-unknown");
 	c->keep = cli_has(a, "keep");
 	c->parse_only = cli_has(a, "parse-only");
-	if (cli_value(a, "debug"))
-		fprintf(stderr, "io: --debug=%s: fsbench has no fio debug output; ignored\n",
-			cli_value(a, "debug"));
+	const char *debug = cli_value(a, "debug");
+	c->debug_parse = debug && (strstr(debug, "parse") || strstr(debug, "all"));
+	if (debug)
+		fprintf(stderr, "io: --debug=%s: fsbench has none of fio's debug output%s\n", debug,
+			c->debug_parse ? " but parse's line for each steady-state (ss=) setting" : "");
 	/* fio's list of formats, "json,normal": each entry printed in every
 	 * one named, the JSON document last, as fio prints it */
 	for (const char *f = fmt ? fmt : "normal"; *f;) {
@@ -221,6 +224,19 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	}
 	if (!rc && c->set.warnings[0])
 		fputs(c->set.warnings, stderr);
+	/* fio's --debug=parse line for what its ss= parser set (its
+	 * steadystate_tests.py looks for it) */
+	for (int j = 0; !rc && c->debug_parse && j < c->set.njobs; j++) {
+		struct ss_spec ss;
+		if (!c->set.jobs[j].ss[0] || io_ss_spec(&c->set.jobs[j], &ss))
+			continue;
+		if (ss.pct)
+			printf("parse: set steady state threshold to %f%%\n", ss.limit);
+		else if (ss.measure == SS_IOPS)
+			printf("parse: set steady state IOPS threshold to %f\n", ss.limit);
+		else
+			printf("parse: set steady state BW threshold to %lld\n", (long long)ss.limit);
+	}
 	for (int j = 0; !rc && j < c->set.njobs; j++) {	/* said once, for the first */
 		const struct io_options *o = &c->set.jobs[j];
 		const struct io_engine_ops *e = engine_at(o->ioengine);

@@ -151,7 +151,9 @@ check "io --parse-only checks the job and runs none (rc $rc)" \
 	sh -c "[ $rc -eq 0 ] && [ -z \"\$(ls -A '$T')\" ] && ! grep -q IOPS '$WORK/po.out'"
 # as fio's: options alone parse without a size (steadystate_tests.py), and
 # a bad value among them is still refused
-(cd "$T" && FSB io --parse-only --ss_dur=10s --ss=iops:10 --ss_ramp=5) >/dev/null 2>&1; rc=$?
+(cd "$T" && FSB io --parse-only --debug=parse --ss_dur=10s --ss=iops:10 --ss_ramp=5) >"$WORK/po2.out" 2>&1; rc=$?
+check "io --debug=parse says what ss= set, in fio's words" \
+	grep -q 'set steady state IOPS threshold to 10.000000' "$WORK/po2.out"
 (cd "$T" && FSB io --parse-only --ss_dur=10s --ss=iops:zz) >/dev/null 2>"$WORK/po.err"; rc2=$?
 check "io --parse-only takes options with no size, and refuses a bad one (rc $rc, $rc2)" \
 	sh -c "[ $rc -eq 0 ] && [ $rc2 -eq 2 ] && grep -q \"'zz' is not a limit\" '$WORK/po.err'"
