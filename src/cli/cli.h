@@ -12,21 +12,51 @@
 #ifndef FSB_CLI_H
 #define FSB_CLI_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "../store/store.h"
 
+/* What an option's value is.  A typed option is read once, by the parser,
+ * into the command's own struct (cmd_entry.opts_size, at `offset`), so
+ * that a kind of value (a count, a size, a percentage) is read one way in
+ * every command and the body never converts text; CLI_RAW options are
+ * read by name (cli_value, or the items in order: --target, --fs). */
+enum cli_type {
+	CLI_RAW,
+	CLI_FLAG,	/* int: 1 when given */
+	CLI_STRING,	/* const char *: the last value given */
+	CLI_COUNT,	/* int: a decimal whole number from min to max */
+	CLI_SIZE,	/* uint64_t: a size (4k, 2G) from min to max bytes (max 0: no bound) */
+	CLI_PERCENT,	/* double, a fraction: "3%" or "3" is 0.03; min, max in percent
+			 * (max 0: no bound), CLI_MIN_OPEN / CLI_MAX_OPEN exclude them */
+	CLI_DURATION,	/* double seconds above 0 (30m, 2h) */
+	CLI_NUMBER,	/* double from min to max (--scale 0.1) */
+};
+/* Where an option applies (flags): `run --vm` passes the command to its
+ * guest without the host-only ones, refuses the VM-only ones without
+ * --vm, and `run --resume` takes only the resumable ones beside it. */
+#define CLI_HOST_ONLY 1u
+#define CLI_VM_ONLY 2u
+#define CLI_RESUMABLE 4u
+#define CLI_MIN_OPEN 8u
+#define CLI_MAX_OPEN 16u
+
 /* One command-line option, declared once in a command's template: parsing,
- * `--help`, and (later) the man page and completion all come from the
+ * `--help`, the man page and the completion script all come from the
  * command's array of these (NULL-name terminated).  `val` is the short
  * option letter, or 0 for a long option only; repeatable options keep
- * every value, in order. */
+ * every value, in order (a typed one's struct field: the last). */
 struct cli_opt {
 	const char *name;
 	int has_arg;
 	int val;
 	const char *arg;	/* placeholder in --help: "FILE" */
 	const char *help;
+	enum cli_type type;
+	size_t offset;		/* typed: the field in the command's struct */
+	double min, max;	/* CLI_COUNT, _SIZE, _PERCENT, _NUMBER bounds */
+	unsigned flags;		/* CLI_HOST_ONLY ... */
 };
 
 struct cmd_entry;
@@ -43,6 +73,9 @@ struct cli_args {
 	struct cli_item *items;
 	int argc;		/* the words as given, only to record the command line */
 	char **argv;
+	/* the typed options' values: the command's own struct, zero where an
+	 * option was not given (NULL when the command declares none) */
+	void *opts;
 };
 /* The last value of option `name`, or NULL when it was not given. */
 const char *cli_value(const struct cli_args *a, const char *name);
@@ -62,6 +95,7 @@ struct cmd_entry {
 	const char *about;	/* more help, printed after the usage line; optional */
 	const struct cli_opt *args;	/* the template; --help is always there */
 	void (*more_help)(FILE *f);	/* after the options (fsbench io: job options) */
+	size_t opts_size;	/* the struct the typed options fill (cli_args.opts) */
 	unsigned flags;
 	int (*exec)(const struct cli_args *a);
 };
@@ -71,9 +105,11 @@ const struct cmd_entry *const *cli_commands(void);
 /* Parse argv (argv[0] is the command's name) by the command's template,
  * answer --help from it, else run the command: its exit status. */
 int cli_run_command(const struct cmd_entry *cmd, int argc, char **argv);
-/* The parse alone (--resume re-reads a stored command line): items into a,
- * freed by the caller with free(a->items); -1 with the error set. */
+/* The parse alone (--resume re-reads a stored command line): items and the
+ * typed values into a, freed by the caller with cli_args_free (also after
+ * a failure); -1 with the error set. */
 int cli_parse(const struct cmd_entry *cmd, int argc, char **argv, struct cli_args *a);
+void cli_args_free(struct cli_args *a);
 void cli_print_help(FILE *f, const struct cmd_entry *cmd);
 
 

@@ -12,32 +12,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct compare_args {
+	double fail;		/* --fail-on-regression, a fraction */
+	const char *json, *markdown, *html, *db;
+};
+#define A(f) offsetof(struct compare_args, f)
+
 static const struct cli_opt compare_args[] = {
 	{ "label", 1, 'l', "LABEL", "the newest run with this label (repeatable, in order with RUNs)" },
-	{ "fail-on-regression", 1, 0, "PCT", "exit 1 when a significant slowdown exceeds PCT percent" },
-	{ "json", 1, 0, "FILE", "also write the comparison as JSON (schema fsbench.compare; - for stdout)" },
-	{ "markdown", 1, 0, "FILE", "also write it as Markdown tables" },
-	{ "html", 1, 0, "FILE", "also write it as an HTML page" },
-	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ "fail-on-regression", 1, 0, "PCT", "exit 1 when a significant slowdown exceeds PCT percent",
+	  CLI_PERCENT, A(fail), 0, 0 },
+	{ "json", 1, 0, "FILE", "also write the comparison as JSON (schema fsbench.compare; - for stdout)",
+	  CLI_STRING, A(json) },
+	{ "markdown", 1, 0, "FILE", "also write it as Markdown tables", CLI_STRING, A(markdown) },
+	{ "html", 1, 0, "FILE", "also write it as an HTML page", CLI_STRING, A(html) },
+	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)",
+	  CLI_STRING, A(db) },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
 static int cmd_compare(const struct cli_args *a)
 {
-	const char *db = cli_value(a, "db"), *pct = cli_value(a, "fail-on-regression");
-	double fail_pct = -1;
+	const struct compare_args *o = a->opts;
+	const char *db = o->db;
+	/* a percentage, read as everywhere ("5" or "5%", from 0 up) */
+	double fail_pct = cli_has(a, "fail-on-regression") ? 100 * o->fail : -1;
 	int64_t ids[64];
 	const char *sel[64];
 	int by_label[64], n = 0, rc = 0, failing_total = 0, matched = 0;
 	struct store *s;
 
-	/* percentages read as everywhere ("5" or "5%"), from 0 up */
-	if (pct) {
-		if (parse_percent_at_least(pct, 0, &fail_pct))
-			return cli_fail(EXIT_USAGE, "--fail-on-regression: bad value '%s' (a percentage "
-					"such as 5 or 5%%)", pct);
-		fail_pct *= 100;
-	}
 	/* run numbers and --label in the order given */
 	for (int i = 0; i < a->n; i++) {
 		const struct cli_item *it = &a->items[i];
@@ -50,9 +54,8 @@ static int cmd_compare(const struct cli_args *a)
 	}
 	if (n < 2)
 		return cli_fail(EXIT_USAGE, "compare: give two runs or more (numbers, last, or --label LABEL)");
-	if (cli_output_check("--json", cli_value(a, "json")) ||
-	    cli_output_check("--markdown", cli_value(a, "markdown")) ||
-	    cli_output_check("--html", cli_value(a, "html")))
+	if (cli_output_check("--json", o->json) || cli_output_check("--markdown", o->markdown) ||
+	    cli_output_check("--html", o->html))
 		return cli_fail(EXIT_USAGE, "compare: %s", error_get());
 	int opened = cli_open_store_readonly(db, &s);
 	if (opened)
@@ -69,7 +72,7 @@ static int cmd_compare(const struct cli_args *a)
 	}
 	/* A document on stdout (--json -) takes it alone: the table goes to
 	 * stderr then. */
-	const char *docs[3] = { cli_value(a, "json"), cli_value(a, "markdown"), cli_value(a, "html") };
+	const char *docs[3] = { o->json, o->markdown, o->html };
 	FILE *human = stdout;
 	for (int k = 0; k < 3; k++)
 		if (docs[k] && !strcmp(docs[k], "-"))
@@ -89,14 +92,14 @@ static int cmd_compare(const struct cli_args *a)
 		}
 		failing_total += failing;
 	}
-	int (*writers[3])(FILE *, struct result *const *, int, double) = {
-		report_compare_json, report_compare_markdown, report_compare_html };
+	static const char *const formats[3] = { "json", "markdown", "html" };
 	for (int k = 0; k < 3; k++) {
+		const struct report_format *fmt = report_format_find(formats[k]);
 		FILE *f;
 		if (!docs[k])
 			continue;
 		if (!(f = cli_output_open(docs[k])) ||
-		    cli_output_close(f, docs[k], writers[k](f, runs, n, fail_pct))) {
+		    cli_output_close(f, docs[k], fmt->compare(f, runs, n, fail_pct))) {
 			rc = EXIT_FAIL;
 			goto out;
 		}
@@ -122,5 +125,6 @@ const struct cmd_entry cmd_compare_entry = {
 	.summary = "compare stored runs test by test, flagging regressions",
 	.about = "Later runs are compared with the first.  RUN is a number or `last`.\n",
 	.args = compare_args,
+	.opts_size = sizeof(struct compare_args),
 	.exec = cmd_compare,
 };

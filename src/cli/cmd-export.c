@@ -8,17 +8,25 @@
 #include "../core/error.h"
 #include "../report/report.h"
 
+struct export_args {
+	const char *output, *label, *db;
+};
+#define A(f) offsetof(struct export_args, f)
+
 static const struct cli_opt export_args[] = {
-	{ "output", 1, 'o', "FILE", "write the document to FILE (default: stdout)" },
-	{ "label", 1, 'l', "LABEL", "the newest run with this label instead of RUN" },
-	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ "output", 1, 'o', "FILE", "write the document to FILE (default: stdout)", CLI_STRING,
+	  A(output) },
+	{ "label", 1, 'l', "LABEL", "the newest run with this label instead of RUN", CLI_STRING,
+	  A(label) },
+	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)",
+	  CLI_STRING, A(db) },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
 static int cmd_export(const struct cli_args *a)
 {
-	const char *label = cli_value(a, "label");
-	const char *out = cli_value(a, "output") ? cli_value(a, "output") : "-";
+	const struct export_args *o = a->opts;
+	const char *label = o->label, *out = o->output ? o->output : "-";
 	struct store *s;
 	struct result *r;
 	int64_t id;
@@ -27,7 +35,7 @@ static int cmd_export(const struct cli_args *a)
 		return cli_fail(EXIT_USAGE, "export: give one run (a number, last, or --label LABEL)");
 	if (cli_output_check("--output", out))
 		return cli_fail(EXIT_USAGE, "export: %s", error_get());
-	int opened = cli_open_store_readonly(cli_value(a, "db"), &s);
+	int opened = cli_open_store_readonly(o->db, &s);
 	if (opened)
 		return cli_fail(opened == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
 	int code = cli_load_run(s, label ? label : cli_pos(a, 0), label != NULL, &r, &id);
@@ -47,5 +55,6 @@ const struct cmd_entry cmd_export_entry = {
 	.about = "The document is the run's JSON report (docs/result.schema.json): every\n"
 		 "sample, target and setting, so nothing is lost on the way.\n",
 	.args = export_args,
+	.opts_size = sizeof(struct export_args),
 	.exec = cmd_export,
 };

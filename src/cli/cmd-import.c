@@ -14,8 +14,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+struct import_args {
+	const char *db;
+};
+
 static const struct cli_opt import_args[] = {
-	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)",
+	  CLI_STRING, offsetof(struct import_args, db) },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -47,7 +52,7 @@ static int cmd_import(const struct cli_args *a)
 		else if (store_import(NULL, texts[i], lens[i], &id, &existed))
 			rc = cli_fail(EXIT_USAGE, "%s: %s", file, error_get());
 	}
-	int opened = rc == EXIT_OK ? cli_open_store(cli_value(a, "db"), &s) : 0;
+	int opened = rc == EXIT_OK ? cli_open_store(((const struct import_args *)a->opts)->db, &s) : 0;
 	if (opened) {
 		s = NULL;
 		rc = cli_fail(opened == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
@@ -77,5 +82,6 @@ const struct cmd_entry cmd_import_entry = {
 		 "had; one imported before is found, not stored twice.  `show`, `report`,\n"
 		 "`compare` then treat it like any run.\n",
 	.args = import_args,
+	.opts_size = sizeof(struct import_args),
 	.exec = cmd_import,
 };

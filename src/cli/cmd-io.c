@@ -12,9 +12,7 @@
 #include "../core/stop.h"
 #include "../core/devstat.h"
 #include "../core/timing.h"
-#include "../report/report.h"
 #include "../io/jobfile.h"
-#include "../runner/runner.h"
 #include "../workloads/workload.h"
 
 #include <errno.h>
@@ -25,21 +23,38 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The command's own options (cli.h); fio's job options are the words
+ * CMD_PASS_LONG passes through. */
+struct io_args {
+	const char *output_format, *output, *debug, *inflate_log;
+	int ignore_unknown, keep, max_jobs, readonly, parse_only, version;
+};
+#define A(f) offsetof(struct io_args, f)
+
 static const struct cli_opt io_args[] = {
 	{ "output-format", 1, 0, "normal|json|json+|terse", "how to print results (default normal): "
 	  "json in fio's layout (json+ with its latency bins too), terse in fio's version 3; "
-	  "several as fio takes them, json,normal" },
-	{ "ignore-unknown", 0, 0, NULL, "warn about, rather than refuse, options fsbench lacks" },
-	{ "keep", 0, 0, NULL, "keep the files fsbench created under its own names too (fio keeps them)" },
+	  "several as fio takes them, json,normal", CLI_STRING, A(output_format) },
+	{ "ignore-unknown", 0, 0, NULL, "warn about, rather than refuse, options fsbench lacks",
+	  CLI_FLAG, A(ignore_unknown) },
+	{ "keep", 0, 0, NULL, "keep the files fsbench created under its own names too (fio keeps them)",
+	  CLI_FLAG, A(keep) },
 	/* fio's own command-line flags, as its test runner gives them */
-	{ "output", 1, 0, "FILE", "write the results to FILE rather than standard output (fio's)" },
-	{ "max-jobs", 1, 0, "N", "refuse a job file whose jobs start more than N threads (fio's)" },
-	{ "readonly", 0, 0, NULL, "refuse any job that writes or trims (fio's read-only mode)" },
-	{ "parse-only", 0, 0, NULL, "parse and check the jobs, run none (fio's)" },
-	{ "debug", 1, 0, "WHAT", "accepted: fsbench has none of fio's debug output, and says so" },
-	{ "version", 0, 0, NULL, "print fsbench's version and the fio version it follows" },
+	{ "output", 1, 0, "FILE", "write the results to FILE rather than standard output (fio's)",
+	  CLI_STRING, A(output) },
+	{ "max-jobs", 1, 0, "N", "refuse a job file whose jobs start more than N threads (fio's)",
+	  CLI_COUNT, A(max_jobs), 1, 1 << 30 },
+	{ "readonly", 0, 0, NULL, "refuse any job that writes or trims (fio's read-only mode)",
+	  CLI_FLAG, A(readonly) },
+	{ "parse-only", 0, 0, NULL, "parse and check the jobs, run none (fio's)", CLI_FLAG,
+	  A(parse_only) },
+	{ "debug", 1, 0, "WHAT", "accepted: fsbench has none of fio's debug output, and says so",
+	  CLI_STRING, A(debug) },
+	{ "version", 0, 0, NULL, "print fsbench's version and the fio version it follows", CLI_FLAG,
+	  A(version) },
 	{ "inflate-log", 1, 0, "FILE", "write FILE, a log written with log_store_compressed=1, "
-	  "decompressed to standard output (fio's flag; fsbench's .fz is zlib of the text)" },
+	  "decompressed to standard output (fio's flag; fsbench's .fz is zlib of the text)",
+	  CLI_STRING, A(inflate_log) },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -122,16 +137,17 @@ static int size_as_fio(struct jobset *set, int j)
 
 static int parse_args(struct io_cli *c, const struct cli_args *a)
 {
+	const struct io_args *o = a->opts;
 	int npos = cli_npos(a), nflags = 0, rc = 0;
 	char **flags = calloc((size_t)npos + 1, sizeof(char *));
-	const char *fmt = cli_value(a, "output-format");
+	const char *fmt = o->output_format;
 
 	if (!flags)
 		return cli_fail(EXIT_FAIL, "out of memory");
-	c->ignore_unknown = cli_has(a, "ignore-unknown");
-	c->keep = cli_has(a, "keep");
-	c->parse_only = cli_has(a, "parse-only");
-	const char *debug = cli_value(a, "debug");
+	c->ignore_unknown = o->ignore_unknown;
+	c->keep = o->keep;
+	c->parse_only = o->parse_only;
+	const char *debug = o->debug;
 	c->debug_parse = debug && (strstr(debug, "parse") || strstr(debug, "all"));
 	/* parse alone is what fsbench has of fio's debug output: said for
 	 * any other, so that a user does not wait for lines that never come */
@@ -182,18 +198,14 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 		if (io_replay_shape(&c->set.jobs[j]))
 			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
 	/* fio's --readonly and --max-jobs, over every job of the file */
-	int64_t max_jobs = -1, threads = 0;
-	if (!rc && cli_value(a, "max-jobs") &&
-	    (parse_decimal(cli_value(a, "max-jobs"), &max_jobs) || max_jobs < 1))
-		rc = cli_fail(EXIT_USAGE, "io: --max-jobs: bad value '%s' (a count from 1)",
-			      cli_value(a, "max-jobs"));
+	int64_t max_jobs = o->max_jobs ? o->max_jobs : -1, threads = 0;
 	for (int j = 0; !rc && j < c->set.njobs; j++) {
-		const struct io_options *o = &c->set.jobs[j];
-		threads += (int64_t)o->numjobs;
-		if (cli_has(a, "readonly") && (io_has_writes(o) || io_has_trims(o)))
+		const struct io_options *jo = &c->set.jobs[j];
+		threads += (int64_t)jo->numjobs;
+		if (o->readonly && (io_has_writes(jo) || io_has_trims(jo)))
 			rc = cli_fail(EXIT_USAGE, "io: job %s %s, and --readonly forbids writes and "
-				      "trims (fio's read-only mode)", o->name,
-				      io_has_writes(o) ? "writes" : "trims");
+				      "trims (fio's read-only mode)", jo->name,
+				      io_has_writes(jo) ? "writes" : "trims");
 		else if (max_jobs > 0 && threads > max_jobs)
 			rc = cli_fail(EXIT_USAGE, "io: the jobs start more than --max-jobs=%lld threads "
 				      "(fio's limit)", (long long)max_jobs);
@@ -229,8 +241,8 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	/* fio's --debug=parse line for what its ss= parser set (its
 	 * steadystate_tests.py looks for it) */
 	for (int j = 0; !rc && c->debug_parse && j < c->set.njobs; j++) {
-		struct ss_spec ss;
-		if (!c->set.jobs[j].ss[0] || io_ss_spec(&c->set.jobs[j], &ss))
+		const struct ss_spec ss = c->set.jobs[j].parsed.ss;
+		if (!c->set.jobs[j].ss[0])
 			continue;
 		if (ss.pct)
 			printf("parse: set steady state threshold to %f%%\n", ss.limit);
@@ -240,13 +252,13 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 			printf("parse: set steady state BW threshold to %lld\n", (long long)ss.limit);
 	}
 	for (int j = 0; !rc && j < c->set.njobs; j++) {	/* said once, for the first */
-		const struct io_options *o = &c->set.jobs[j];
-		const struct io_engine_ops *e = engine_at(o->ioengine);
-		if (e && (e->flags & ENGINE_FILE_OP) && !o->create_on_open) {
+		const struct io_options *jo = &c->set.jobs[j];
+		const struct io_engine_ops *e = engine_at(jo->ioengine);
+		if (e && (e->flags & ENGINE_FILE_OP) && !jo->create_on_open) {
 			fprintf(stderr, "io: job %s%s: ioengine=%s with create_on_open=0 (fio's "
 				"default) makes each file's operation before the clock: its latency "
 				"counts, but the IOPS and bandwidth are of the untimed I/Os after it; "
-				"create_on_open=1 times the operations in the run\n", o->name,
+				"create_on_open=1 times the operations in the run\n", jo->name,
 				c->set.njobs > 1 ? " (and any other job like it)" : "", e->name);
 			break;
 		}
@@ -324,12 +336,14 @@ static int cmd_io(const struct cli_args *a)
 	json_t *jobs;
 	int rc;
 
-	if (cli_has(a, "version")) {
+	const struct io_args *o = a->opts;
+
+	if (o->version) {
 		printf("fsbench-%s (fsbench io follows %s)\n", fsbench_version, FIO_FOLLOWED);
 		return EXIT_OK;
 	}
-	if (cli_value(a, "inflate-log"))
-		return io_log_inflate(cli_value(a, "inflate-log"), stdout)
+	if (o->inflate_log)
+		return io_log_inflate(o->inflate_log, stdout)
 		       ? cli_fail(EXIT_FAIL, "io: %s", error_get()) : EXIT_OK;
 	c = calloc(1, sizeof(*c));
 	jobs = json_array();
@@ -338,7 +352,7 @@ static int cmd_io(const struct cli_args *a)
 		json_decref(jobs);
 		return c ? rc : cli_fail(EXIT_FAIL, "out of memory");
 	}
-	if (c->parse_only || (cli_value(a, "output") && (rc = output_to(cli_value(a, "output"))))) {
+	if (c->parse_only || (o->output && (rc = output_to(o->output)))) {
 		rc = c->parse_only ? EXIT_OK : rc;
 		free(c);
 		json_decref(jobs);
@@ -495,6 +509,7 @@ const struct cmd_entry cmd_io_entry = {
 	.summary = "run fio job files or fio-style options here",
 	.about = "Runs fio job files, or fio-style options, in the current directory, fio's way.\n",
 	.args = io_args,
+	.opts_size = sizeof(struct io_args),
 	.more_help = io_help,
 	.flags = CMD_PASS_LONG,
 	.exec = cmd_io,

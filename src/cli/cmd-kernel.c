@@ -13,8 +13,13 @@
 #include <stdio.h>
 #include <string.h>
 
+struct kernel_args {
+	int if_missing;
+};
+
 static const struct cli_opt kernel_args[] = {
-	{ "if-missing", 0, 0, NULL, "fetch: do nothing when the cache already has a kernel" },
+	{ "if-missing", 0, 0, NULL, "fetch: do nothing when the cache already has a kernel",
+	  CLI_FLAG, offsetof(struct kernel_args, if_missing) },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -40,7 +45,7 @@ static int cmd_kernel(const struct cli_args *a)
 	if (!strcmp(what, "fetch") && cli_npos(a) <= 2) {
 		if (cli_npos(a) == 2 && vm_kernel_version_check(cli_pos(a, 1)))
 			return cli_fail(EXIT_USAGE, "kernel fetch: %s", error_get());
-		if (cli_has(a, "if-missing") && n > 0)
+		if (((const struct kernel_args *)a->opts)->if_missing && n > 0)
 			return EXIT_OK;
 		if (vm_kernel_fetch(cli_npos(a) == 2 ? cli_pos(a, 1) : NULL, got, sizeof(got)))
 			return cli_fail(EXIT_FAIL, "kernel fetch: %s", error_get());
@@ -57,5 +62,6 @@ const struct cmd_entry cmd_kernel_entry = {
 		 "one linux-image-amd64 names) and unpacks it into ~/.cache/fsbench/kernels\n"
 		 "with its modules; nothing is installed on the host.\n",
 	.args = kernel_args,
+	.opts_size = sizeof(struct kernel_args),
 	.exec = cmd_kernel,
 };

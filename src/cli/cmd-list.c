@@ -149,8 +149,13 @@ static int list_runs(const char *db)
 	return rc ? cli_fail(EXIT_FAIL, "%s", error_get()) : EXIT_OK;
 }
 
+struct list_args {
+	const char *db;
+};
+
 static const struct cli_opt list_args[] = {
-	{ "db", 1, 'd', "FILE", "result store for `list runs` (default ~/.local/share/fsbench/results.db)" },
+	{ "db", 1, 'd', "FILE", "result store for `list runs` (default ~/.local/share/fsbench/results.db)",
+	  CLI_STRING, offsetof(struct list_args, db) },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
@@ -166,7 +171,7 @@ static int cmd_list(const struct cli_args *a)
 		return EXIT_OK;
 	}
 	if (!strcmp(what, "runs"))
-		return list_runs(cli_value(a, "db"));
+		return list_runs(((const struct list_args *)a->opts)->db);
 	if (!strcmp(what, "suites")) {
 		list_suites();
 		return EXIT_OK;
@@ -183,5 +188,6 @@ const struct cmd_entry cmd_list_entry = {
 	.usage = "tests | runs | fs | suites [--db FILE]",
 	.summary = "list workloads, stored runs, or filesystems",
 	.args = list_args,
+	.opts_size = sizeof(struct list_args),
 	.exec = cmd_list,
 };

@@ -10,18 +10,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct report_args {
+	const char *html, *markdown, *baseline, *db;
+};
+#define A(f) offsetof(struct report_args, f)
+
 static const struct cli_opt report_args[] = {
-	{ "html", 1, 0, "FILE", "one self-contained HTML page for all the runs" },
-	{ "markdown", 1, 0, "FILE", "Markdown: tables and text charts" },
-	{ "baseline", 1, 'b', "LABEL", "target the ratios compare to" },
-	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ "html", 1, 0, "FILE", "one self-contained HTML page for all the runs", CLI_STRING, A(html) },
+	{ "markdown", 1, 0, "FILE", "Markdown: tables and text charts", CLI_STRING, A(markdown) },
+	{ "baseline", 1, 'b', "LABEL", "target the ratios compare to", CLI_STRING, A(baseline) },
+	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)",
+	  CLI_STRING, A(db) },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
 static int cmd_report(const struct cli_args *a)
 {
-	const char *html = cli_value(a, "html"), *md = cli_value(a, "markdown");
-	const char *baseline = cli_value(a, "baseline"), *db = cli_value(a, "db");
+	const struct report_args *o = a->opts;
+	const char *html = o->html, *md = o->markdown, *baseline = o->baseline, *db = o->db;
 	struct store *s;
 	int n = cli_npos(a), rc = 0;
 
@@ -63,5 +69,6 @@ const struct cmd_entry cmd_report_entry = {
 	.about = "RUN is a number from `fsbench list runs` or `last`.  Without --html or\n"
 		 "--markdown the text report goes to standard output.\n",
 	.args = report_args,
+	.opts_size = sizeof(struct report_args),
 	.exec = cmd_report,
 };

@@ -7,28 +7,24 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "../core/checked.h"
 #include "../core/comm.h"
 #include "../core/error.h"
 #include "../core/str.h"
-#include "../core/suggest.h"
 #include "../core/stop.h"
 #include "../report/progress.h"
 #include "../report/report.h"
-#include "../io/jobfile.h"
 #include "../runner/runner.h"
 #include "../runner/memlimit.h"
+#include "../runner/request.h"
 #include "../runner/suite.h"
 #include "../targets/profiles.h"
 #include "../targets/state.h"
 #include "../vm/vm.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <fcntl.h>
-#include <jansson.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -40,7 +36,24 @@ static const char run_about[] =
 
 #define MAX_FIO_FILES 8
 
-/* Every option once: parsing and --help both come from here. */
+/* The typed options' values (cli.h): the parser fills this, zero where an
+ * option was not given; the repeatable ones that go in order (--target,
+ * --fs, --fio, --only, --skip) are read from the items. */
+struct run_args {
+	uint64_t fs_size, vm_mem, ram;
+	const char *image_dir, *device, *kernel, *vm_accel, *fresh, *suite;
+	int force_format, no_direct_io, vm, vm_cpus, vm_timeout;
+	double scale, margin, precision, time_budget;
+	int runs, max_runs, warmup;
+	const char *baseline, *label, *note, *resume, *db, *json, *csv, *markdown, *html;
+	int no_drop_caches, no_device_stats, quiet, dry_run, verbose;
+};
+#define A(f) offsetof(struct run_args, f)
+#define HOST CLI_HOST_ONLY
+#define VMO (CLI_HOST_ONLY | CLI_VM_ONLY)
+
+/* Every option once: parsing, --help, the man page, completion, and what
+ * --vm and --resume pass on (the flags) all come from here. */
 static const struct cli_opt run_opts[] = {
 	{ "target", 1, 't', "[LABEL=]DIR", "a directory to test in (repeatable)" },
 	{ "fs", 1, 'f', "SPEC[,SPEC...]", "a filesystem fsbench makes and mounts (root), e.g. "
@@ -48,63 +61,87 @@ static const struct cli_opt run_opts[] = {
 	  "ext4:mkfs=-O ^has_journal,mount=noatime,label=nojournal; "
 	  "`fsbench list fs` shows what this machine offers" },
 	{ "fs-size", 1, 0, "SIZE", "image size per filesystem (default: from what the tests "
-	  "need, or 4G)" },
-	{ "image-dir", 1, 0, "DIR", "where images and mount points go (default /var/tmp)" },
-	{ "device", 1, 0, "DEV", "format this block device instead of an image (one --fs)" },
-	{ "force-format", 0, 0, NULL, "format --device even though it holds data" },
-	{ "no-direct-io", 0, 0, NULL, "let the loop device use the host page cache" },
+	  "need, or 4G)", CLI_SIZE, A(fs_size), 16 << 20, 0 },
+	{ "image-dir", 1, 0, "DIR", "where images and mount points go (default /var/tmp)",
+	  CLI_STRING, A(image_dir), 0, 0, HOST },
+	{ "device", 1, 0, "DEV", "format this block device instead of an image (one --fs)",
+	  CLI_STRING, A(device) },
+	{ "force-format", 0, 0, NULL, "format --device even though it holds data",
+	  CLI_FLAG, A(force_format) },
+	{ "no-direct-io", 0, 0, NULL, "let the loop device use the host page cache",
+	  CLI_FLAG, A(no_direct_io), 0, 0, HOST },
 	{ "vm", 0, 0, NULL, "run the filesystems inside a QEMU virtual machine with a pinned "
-	  "kernel (f2fs, exfat, nilfs2, vfat, and ubifs/jffs2 on simulated NAND, on any host)" },
+	  "kernel (f2fs, exfat, nilfs2, vfat, and ubifs/jffs2 on simulated NAND, on any host)",
+	  CLI_FLAG, A(vm), 0, 0, HOST },
 	{ "kernel", 1, 0, "VERSION|PATH", "the guest's kernel (default: the host's own when its "
-	  "image and modules are there, else the newest in `fsbench kernel list`)" },
-	{ "vm-mem", 1, 0, "SIZE", "the guest's memory (default 2G); it bounds the page cache" },
-	{ "vm-cpus", 1, 0, "N", "the guest's CPUs (default 2)" },
+	  "image and modules are there, else the newest in `fsbench kernel list`)",
+	  CLI_STRING, A(kernel), 0, 0, VMO },
+	{ "vm-mem", 1, 0, "SIZE", "the guest's memory (default 2G); it bounds the page cache",
+	  CLI_SIZE, A(vm_mem), 256 << 20, 1ULL << 40, VMO },
+	{ "vm-cpus", 1, 0, "N", "the guest's CPUs (default 2)", CLI_COUNT, A(vm_cpus), 1, 64, VMO },
 	{ "vm-accel", 1, 0, "auto|kvm|tcg", "KVM when it is proven to work (auto, the default), "
-	  "or TCG (an emulated CPU)" },
+	  "or TCG (an emulated CPU)", CLI_STRING, A(vm_accel), 0, 0, VMO },
 	{ "vm-timeout", 1, 0, "SECONDS", "kill the guest after this long (default: scaled to "
-	  "the work)" },
-	{ "fresh", 1, 0, "test|fs", "mkfs before every test (default) or once per filesystem" },
+	  "the work)", CLI_COUNT, A(vm_timeout), 10, 30 * 86400, VMO },
+	{ "fresh", 1, 0, "test|fs", "mkfs before every test (default) or once per filesystem",
+	  CLI_STRING, A(fresh) },
 	{ "suite", 1, 's', "NAME|FILE", "run a suite's tests (see `fsbench list suites`); its "
-	  "filesystems are used when no --fs/--target is given" },
+	  "filesystems are used when no --fs/--target is given", CLI_STRING, A(suite) },
 	{ "fio", 1, 0, "JOBFILE", "every job of a fio job file as a test, run one after "
 	  "another on each target (repeatable; `fsbench io` runs a file fio's way)" },
-	{ "scale", 1, 0, "F", "multiply the tests' data sizes by F (e.g. 0.1)" },
+	{ "scale", 1, 0, "F", "multiply the tests' data sizes by F (e.g. 0.1)",
+	  CLI_NUMBER, A(scale), 0.001, 1000 },
 	{ "ram", 1, 0, "SIZE", "run in a memory cgroup of SIZE, so the page cache cannot "
-	  "hide the disk (e.g. 1G)" },
+	  "hide the disk (e.g. 1G)", CLI_SIZE, A(ram), 64 << 20, 0 },
 	{ "runs", 1, 'n', "N", "exactly N runs per target (default: at least 3, or the "
 	  "suite's runs, then more until every pair of targets is decided, or with one target "
-	  "its precision met)" },
+	  "its precision met)", CLI_COUNT, A(runs), 1, 1000 },
 	{ "margin", 1, 0, "P%", "two targets within +-P% are equivalent: no practical "
-	  "difference (default 3%)" },
+	  "difference (default 3%)", CLI_PERCENT, A(margin), 0, 50, CLI_MIN_OPEN },
 	{ "precision", 1, 0, "P%", "repeat each test until its 95% interval is within +-P% on "
-	  "every target (default 3%; the rule with one target; given, it replaces the verdicts)" },
+	  "every target (default 3%; the rule with one target; given, it replaces the verdicts)",
+	  CLI_PERCENT, A(precision), 0, 100, CLI_MIN_OPEN | CLI_MAX_OPEN },
 	{ "max-runs", 1, 0, "N", "at most N runs per target when aiming at the precision "
-	  "(default 20; with --time-budget the budget limits them)" },
+	  "(default 20; with --time-budget the budget limits them)", CLI_COUNT, A(max_runs), 1,
+	  1000 },
 	{ "time-budget", 1, 0, "DURATION", "the whole run's time (e.g. 30m): runs past a test's "
-	  "minimum go to the tests that need them most while it lasts" },
-	{ "warmup", 1, 0, "N", "unrecorded runs per target first (default 0)" },
-	{ "baseline", 1, 0, "LABEL", "target the ratio table compares to (default first)" },
-	{ "label", 1, 0, "TEXT", "a name for this run in the store" },
-	{ "note", 1, 0, "TEXT", "a note kept with the run and shown in its reports" },
+	  "minimum go to the tests that need them most while it lasts", CLI_DURATION,
+	  A(time_budget) },
+	{ "warmup", 1, 0, "N", "unrecorded runs per target first (default 0)", CLI_COUNT,
+	  A(warmup), 0, 100 },
+	{ "baseline", 1, 0, "LABEL", "target the ratio table compares to (default first)",
+	  CLI_STRING, A(baseline) },
+	{ "label", 1, 0, "TEXT", "a name for this run in the store", CLI_STRING, A(label) },
+	{ "note", 1, 0, "TEXT", "a note kept with the run and shown in its reports",
+	  CLI_STRING, A(note) },
 	{ "resume", 1, 0, "RUN", "continue an interrupted run with its own arguments, keeping "
-	  "its samples (only --db, --quiet and --verbose may go with it)" },
-	{ "db", 1, 0, "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
-	{ "json", 1, 0, "FILE", "also write the run as JSON (- for stdout)" },
-	{ "csv", 1, 0, "FILE", "also write every sample as CSV" },
-	{ "markdown", 1, 0, "FILE", "also write a Markdown report" },
-	{ "html", 1, 0, "FILE", "also write an HTML report with charts" },
-	{ "no-drop-caches", 0, 0, NULL, "only sync between runs" },
+	  "its samples (only --db, --quiet and --verbose may go with it)", CLI_STRING, A(resume),
+	  0, 0, CLI_RESUMABLE },
+	{ "db", 1, 0, "FILE", "result store (default ~/.local/share/fsbench/results.db)",
+	  CLI_STRING, A(db), 0, 0, HOST | CLI_RESUMABLE },
+	{ "json", 1, 0, "FILE", "also write the run as JSON (- for stdout)", CLI_STRING, A(json),
+	  0, 0, HOST },
+	{ "csv", 1, 0, "FILE", "also write every sample as CSV", CLI_STRING, A(csv), 0, 0, HOST },
+	{ "markdown", 1, 0, "FILE", "also write a Markdown report", CLI_STRING, A(markdown), 0, 0,
+	  HOST },
+	{ "html", 1, 0, "FILE", "also write an HTML report with charts", CLI_STRING, A(html), 0, 0,
+	  HOST },
+	{ "no-drop-caches", 0, 0, NULL, "only sync between runs", CLI_FLAG, A(no_drop_caches) },
 	{ "no-device-stats", 0, 0, NULL, "leave out the device group (device counters, "
-	  "amplification, space used) and the sync and scan it takes after each run" },
-	{ "quiet", 0, 'q', NULL, "no charts or progress on the terminal" },
+	  "amplification, space used) and the sync and scan it takes after each run",
+	  CLI_FLAG, A(no_device_stats) },
+	{ "quiet", 0, 'q', NULL, "no charts or progress on the terminal", CLI_FLAG, A(quiet), 0, 0,
+	  CLI_RESUMABLE },
 	{ "only", 1, 0, "NAME[,NAME]", "run only these tests of the suite (repeatable)" },
 	{ "skip", 1, 0, "NAME[,NAME]", "leave these tests out (repeatable)" },
 	{ "dry-run", 0, 0, NULL, "print each test x target with its parameters and an estimated "
-	  "time from earlier runs in the store, then exit" },
+	  "time from earlier runs in the store, then exit", CLI_FLAG, A(dry_run) },
 	{ "verbose", 0, 0, NULL, "every chart and the means and ratio tables, not only "
-	  "each test's primary chart and the summary" },
+	  "each test's primary chart and the summary", CLI_FLAG, A(verbose), 0, 0, CLI_RESUMABLE },
 	{ NULL, 0, 0, NULL, NULL },
 };
+#undef HOST
+#undef VMO
 
 #define MAX_TARGETS RUNNER_MAX_TARGETS
 
@@ -126,206 +163,57 @@ struct run_cli {
 	struct progress *pg;	/* the live line; the runner only reports events */
 	int vm;			/* --vm: the run happens in a guest */
 	struct vm_opts vmo;
+	struct vm_kernel kernel;	/* --vm: the guest's, found for a suite's filesystems */
+	int kernel_found;
 	char vm_text[512];	/* inside the guest: the machine, for the system table */
 	char *args_json;	/* the arguments, stored for --resume */
 	FILE *human;		/* charts and summary: stdout, or stderr when a
 				 * document (--json - ...) takes stdout */
 };
 
-static int count_arg(const char *opt, const char *v, int min, int max, int *out)
-{
-	int64_t n;
-
-	if (parse_decimal(v, &n) || n < min || n > max)
-		return error_set("%s: bad value '%s' (a whole number from %d to %d)",
-				 opt, v, min, max);
-	*out = (int)n;
-	return 0;
-}
-
-/* Append each job of the --fio job files as an io test named after it. */
-static int add_fio_jobs(struct run_cli *c)
-{
-	struct run_request *rq = &c->rq;
-	struct jobset *set = calloc(1, sizeof(*set));
-	int rc = 0;
-
-	if (!set)
-		return error_set("out of memory");
-	for (int f = 0; f < c->nfio && !rc; f++) {
-		struct test_spec *all;
-		memset(set, 0, sizeof(*set));
-		if (jobfile_load(c->fio_files[f], false, set)) {
-			rc = -1;
-			break;
-		}
-		all = realloc(rq->tests, sizeof(*all) * (size_t)(rq->ntests + set->njobs + 1));
-		if (!all) {
-			rc = error_set("out of memory");
-			break;
-		}
-		rq->tests = all;
-		for (int j = 0; j < set->njobs && !rc; j++) {
-			if (set->jobs[j].flow) {	/* its ratio is to jobs that run with it */
-				rc = error_set("%s: job %s: flow= keeps jobs running together in a "
-					       "ratio, and --fio runs each job alone: run the file with "
-					       "`fsbench io`", c->fio_files[f], set->jobs[j].name);
-				break;
-			}
-			if (test_spec_from_params(workload_find("io"), &set->jobs[j], set->jobs[j].name,
-						  &rq->tests[rq->ntests])) {
-				/* "FILE: job NAME: why": the job's own error starts with its name */
-				char msg[1024];
-				snprintf(msg, sizeof(msg), "%s", error_get());
-				rc = error_set("%s: job %s", c->fio_files[f], msg);
-				break;
-			}
-			if (test_spec_scale(&rq->tests[rq->ntests], c->scale)) {
-				test_spec_free(&rq->tests[rq->ntests]);
-				rc = -1;
-				break;
-			}
-			rq->ntests++;
-		}
-	}
-	free(set);
-	return rc;
-}
-
 /* The suite's own list of filesystems: take what this machine (or the
  * guest, with --vm) offers.  Inside the guest the host has chosen
  * already; only what no kernel has is left out. */
-static int suite_fs_unusable(const struct run_cli *c, const struct fs_profile *p,
-			     const struct vm_kernel *k, char *why, size_t len)
+static int suite_fs_unusable(const struct fs_profile *p, char *why, size_t len, void *arg)
 {
-	if (c->vm)
-		return vm_profile_available(p, k, why, len);
+	struct run_cli *c = arg;
+
+	if (c->vm) {
+		if (!c->kernel_found && vm_kernel_find(c->vmo.kernel, &c->kernel))
+			return -1;
+		c->kernel_found = 1;
+		return vm_profile_available(p, &c->kernel, why, len) ? 1 : 0;
+	}
 	if (!vm_guest_job())
-		return fs_profile_available(p, why, len);
+		return fs_profile_available(p, why, len) ? 1 : 0;
 	if (p->kind != MOUNT_NONE)
 		return 0;
 	snprintf(why, len, "%s", p->note);
-	return -1;
+	return 1;
 }
 
-/* Append the suite's tests; its filesystems when none were named. */
-static int add_suite(struct run_cli *c)
-{
-	struct run_request *rq = &c->rq;
-	struct test_spec *all;
-
-	if (suite_load(c->suite_name, c->scale, &c->suite))
-		return -1;
-	/* (and no memcpy from a suite that holds none) */
-	if (!c->suite.ntests && c->suite.nskipped)
-		return error_set("suite %s has no runnable test: %s%s", c->suite.name,
-				 c->suite.skipped[0], c->suite.nskipped > 1 ? " (and more)" : "");
-	if (!c->suite.ntests)
-		return error_set("suite %s has no runnable test", c->suite.name);
-	for (int i = 0; i < c->suite.nskipped; i++)
-		fprintf(stderr, "fsbench: suite %s: skipping %s\n", c->suite.name, c->suite.skipped[i]);
-	/* its filesystems are checked whether or not they are used */
-	struct fs_spec specs[MAX_TARGETS];
-	int nspecs = 0;
-	if (c->suite.filesystems[0] &&
-	    fs_spec_split(c->suite.filesystems, specs, MAX_TARGETS, &nspecs))
-		return error_prefix("suite %s: filesystems", c->suite.name);
-	all = realloc(rq->tests, sizeof(*all) * (size_t)(rq->ntests + c->suite.ntests + 1));
-	if (!all)
-		return error_set("out of memory");
-	rq->tests = all;
-	/* The run owns the specs now; the suite keeps only its header. */
-	memcpy(rq->tests + rq->ntests, c->suite.tests, sizeof(*all) * (size_t)c->suite.ntests);
-	rq->ntests += c->suite.ntests;
-	c->suite.ntests = 0;
-	/* the suite's budget, unless the user gave one or fixed the runs */
-	if (c->suite.time_budget > 0 && !rq->opts.time_budget && !rq->opts.runs)
-		rq->opts.time_budget = c->suite.time_budget;
-	if (!rq->ntargets && nspecs) {
-		int n = nspecs;
-		struct vm_kernel k;
-		if (c->vm && vm_kernel_find(c->vmo.kernel, &k))
-			return -1;
-		for (int i = 0; i < n; i++) {
-			char why[256];
-			if (suite_fs_unusable(c, specs[i].profile, &k, why, sizeof(why))) {
-				fprintf(stderr, "fsbench: suite %s: skipping filesystem %s: %s\n",
-					c->suite.name, specs[i].text, why);
-				continue;
-			}
-			if (target_from_spec(&specs[i], &c->prov, &rq->targets[rq->ntargets++]))
-				return -1;
-		}
-	}
-	if (!rq->label)
-		rq->label = c->suite.name;
-	return 0;
-}
-
-/* Is `name` one of the comma-separated names in list? */
-static int in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ",");
-		if (len == n && !strncmp(p, name, n))
-			return 1;
-		p += len + (p[len] == ',');
-	}
-	return 0;
-}
-
-/* --only and --skip (PTS users run single tests of a suite): every name
- * must be a test of the run, or it is a typo worth saying. */
+/* --only and --skip, as the user gave them. */
 static int select_tests(const struct cli_args *a, struct run_request *rq)
 {
-	const char *names[256];
-	int n = 0, k = 0;
+	const char **only = calloc((size_t)a->n + 1, sizeof(*only));
+	const char **skip = calloc((size_t)a->n + 1, sizeof(*skip));
+	int nonly = 0, nskip = 0, rc;
 
-	for (int i = 0; i < rq->ntests && n < 256; i++)
-		names[n++] = rq->tests[i].name;
-	for (int i = 0; i < a->n; i++) {
-		const struct cli_item *it = &a->items[i];
-		if (!it->opt || (strcmp(it->opt->name, "only") && strcmp(it->opt->name, "skip")))
-			continue;
-		for (const char *p = it->value; *p;) {
-			size_t len = strcspn(p, ",");
-			char name[160];
-			int found = 0;
-			snprintf(name, sizeof(name), "%.*s", (int)(len < 159 ? len : 159), p);
-			for (int t = 0; t < n; t++)
-				found |= !strcmp(names[t], name);
-			if (!found) {
-				const char *near = suggest(name, names, n);
-				return error_set("--%s: no test '%s' in this run%s%s%s", it->opt->name, name,
-						 near ? " (did you mean '" : "", near ? near : "",
-						 near ? "'?)" : "");
-			}
-			p += len + (p[len] == ',');
+	if (!only || !skip)
+		rc = error_set("out of memory");
+	else {
+		for (int i = 0; i < a->n; i++) {
+			const struct cli_item *it = &a->items[i];
+			if (it->opt && !strcmp(it->opt->name, "only"))
+				only[nonly++] = it->value;
+			else if (it->opt && !strcmp(it->opt->name, "skip"))
+				skip[nskip++] = it->value;
 		}
+		rc = runner_select_tests(rq, only, nonly, skip, nskip);
 	}
-	int only = cli_has(a, "only");
-	for (int i = 0; i < rq->ntests; i++) {
-		int keep = 1;
-		if (only) {
-			keep = 0;
-			for (int j = 0; j < a->n; j++)
-				if (a->items[j].opt && !strcmp(a->items[j].opt->name, "only") &&
-				    in_list(a->items[j].value, rq->tests[i].name))
-					keep = 1;
-		}
-		for (int j = 0; j < a->n; j++)
-			if (a->items[j].opt && !strcmp(a->items[j].opt->name, "skip") &&
-			    in_list(a->items[j].value, rq->tests[i].name))
-				keep = 0;
-		if (keep)
-			rq->tests[k++] = rq->tests[i];
-		else
-			test_spec_free(&rq->tests[i]);
-	}
-	rq->ntests = k;
-	return 0;
+	free(only);
+	free(skip);
+	return rc;
 }
 
 static int is(const struct cli_item *it, const char *name)
@@ -333,100 +221,29 @@ static int is(const struct cli_item *it, const char *name)
 	return it->opt && !strcmp(it->opt->name, name);
 }
 
-/* The most space one of the tests needs on a target (0: none says), and
- * which test that is. */
-static uint64_t largest_need(const struct run_request *rq, const char **which)
-{
-	uint64_t need = 0;
-
-	for (int k = 0; k < rq->ntests; k++) {
-		const struct test_spec *ts = &rq->tests[k];
-		uint64_t n = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
-		if (n > need) {
-			need = n;
-			*which = ts->name;
-		}
-	}
-	return need;
-}
-
-/* Without --fs-size, each image is sized from what its tests need: the
- * largest test's space, a quarter more and 512 MiB for the filesystem's
- * own metadata and journal, in whole GiB, at least 1 GiB (images are
- * sparse: only what is written takes space).  All of them must fit in the
- * image directory at once, since no test's data shrinks an image file. */
-static int size_images(struct run_cli *c)
-{
-	struct run_request *rq = &c->rq;
-	const char *which = NULL;
-	uint64_t need = largest_need(rq, &which), size, have, total = 0;
-	int images = 0;
-
-	if (!need)
-		return 0;	/* no test says: the default size */
-	size = sat_add(sat_add(need, need / 4), 512ULL << 20);
-	size = sat_mul((size + (1ULL << 30) - 1) >> 30, 1ULL << 30);
-	if (size < (1ULL << 30))
-		size = 1ULL << 30;
-	c->prov.size = size;
-	for (int i = 0; i < rq->ntargets; i++)
-		if (target_set_image_size(&rq->targets[i], size)) {
-			images++;
-			total = sat_add(total, size);
-		}
-	if (!images)
-		return 0;
-	const char *dir = c->prov.image_dir ? c->prov.image_dir : "/var/tmp";
-	char sz[32], nd[32], tot[32], hv[32];
-	format_size(size, sz, sizeof(sz));
-	format_size(need, nd, sizeof(nd));
-	format_size(total, tot, sizeof(tot));
-	if (free_space(dir, &have))
-		return -1;
-	format_size(have & ~((1ULL << 20) - 1), hv, sizeof(hv));
-	if (have < total)
-		return error_set("the images need %s (%d x %s, for %s's %s) but %s has %s free: give "
-				 "--image-dir on a larger filesystem, a smaller --fs-size, or --scale",
-				 tot, images, sz, which, nd, dir, hv);
-	if (!rq->opts.quiet)
-		fprintf(stderr, "fsbench: images of %s each (%s needs %s; --fs-size sets another "
-			"size), %s of %s free in %s\n", sz, which, nd, tot, hv, dir);
-	return 0;
-}
-
 /* --vm and its options; the checks that need the targets are in vm_run. */
 static int parse_vm(const struct cli_args *a, struct run_cli *c)
 {
-	static const char *const vm_only[] = { "kernel", "vm-mem", "vm-cpus", "vm-accel",
-					       "vm-timeout", NULL };
-	const char *v;
-	uint64_t sz;
+	const struct run_args *o = a->opts;
 
 	vm_opts_defaults(&c->vmo);
-	c->vm = cli_has(a, "vm");
-	for (int i = 0; vm_only[i]; i++)
-		if (!c->vm && cli_has(a, vm_only[i]))
-			return error_set("--%s applies only with --vm", vm_only[i]);
+	c->vm = o->vm;
+	for (const struct cli_opt *r = a->cmd->args; !c->vm && r->name; r++)
+		if ((r->flags & CLI_VM_ONLY) && cli_has(a, r->name))
+			return error_set("--%s applies only with --vm", r->name);
 	if (!c->vm)
 		return 0;
 	if (vm_guest_job())
 		return error_set("--vm inside fsbench's own virtual machine");
-	c->vmo.kernel = cli_value(a, "kernel");
-	if ((v = cli_value(a, "vm-mem"))) {
-		if (parse_size(v, &sz) || sz < (256 << 20) || sz > (1ULL << 40))
-			return error_set("--vm-mem: bad value '%s' (a size of at least 256M, e.g. 2G)", v);
-		c->vmo.mem = sz;
-	}
-	if ((v = cli_value(a, "vm-cpus")) && count_arg("--vm-cpus", v, 1, 64, &c->vmo.cpus))
+	c->vmo.kernel = o->kernel;
+	if (o->vm_mem)
+		c->vmo.mem = o->vm_mem;
+	if (o->vm_cpus)
+		c->vmo.cpus = o->vm_cpus;
+	if (o->vm_accel && vm_accel_parse(o->vm_accel, &c->vmo.accel))
 		return -1;
-	if ((v = cli_value(a, "vm-accel")) && vm_accel_parse(v, &c->vmo.accel))
-		return -1;
-	if ((v = cli_value(a, "vm-timeout"))) {
-		int secs = 0;
-		if (count_arg("--vm-timeout", v, 10, 30 * 86400, &secs))
-			return -1;
-		c->vmo.timeout = secs;
-	}
+	if (o->vm_timeout)
+		c->vmo.timeout = o->vm_timeout;
 	if (cli_has(a, "device") || cli_has(a, "target"))
 		return error_set("--vm tests filesystems fsbench makes in the guest (--fs or a suite's); "
 				 "--device and --target DIR are for the host");
@@ -435,9 +252,9 @@ static int parse_vm(const struct cli_args *a, struct run_cli *c)
 
 static int parse_args(const struct cli_args *a, struct run_cli *c)
 {
+	const struct run_args *o = a->opts;
 	struct run_request *rq = &c->rq;
 	const char *v;
-	uint64_t sz;
 
 	runner_defaults(&rq->opts);
 	provision_defaults(&c->prov);
@@ -446,13 +263,9 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	if (!rq->targets || !rq->tests)
 		return error_set("out of memory");
 	/* Options that shape --fs targets come first, wherever they stand. */
-	c->scale = 1;
-	if ((v = cli_value(a, "fs-size"))) {
-		if (parse_size(v, &sz) || sz < (16 << 20))
-			return error_set("--fs-size: bad value '%s' (a size of at least 16M, e.g. 1G)", v);
-		c->prov.size = sz;
-	}
-	if ((v = cli_value(a, "image-dir"))) {
+	if (o->fs_size)
+		c->prov.size = o->fs_size;
+	if ((v = o->image_dir)) {
 		struct stat st;
 		int there = !stat(v, &st);
 		if (!there || !S_ISDIR(st.st_mode))
@@ -460,76 +273,59 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 					 "no such directory (make it first)" : "not a directory");
 		c->prov.image_dir = v;
 	}
-	c->prov.device = cli_value(a, "device");
-	c->prov.force_format = cli_has(a, "force-format");
-	if (cli_has(a, "no-direct-io"))
+	c->prov.device = o->device;
+	c->prov.force_format = o->force_format;
+	if (o->no_direct_io)
 		c->prov.direct_io = 0;
-	if ((v = cli_value(a, "fresh"))) {
+	if ((v = o->fresh)) {
 		if (strcmp(v, "test") && strcmp(v, "fs"))
 			return error_set("--fresh: bad value '%s' (test or fs)", v);
 		rq->opts.fresh_per_fs = !strcmp(v, "fs");
 	}
-	c->suite_name = cli_value(a, "suite");
+	c->suite_name = o->suite;
 	if (parse_vm(a, c))
 		return -1;
-	if ((v = cli_value(a, "ram"))) {
-		if (parse_size(v, &sz) || sz < (64 << 20))
-			return error_set("--ram: bad value '%s' (a size of at least 64M, e.g. 1G)", v);
-		c->ram = sz;
-	}
-	if ((v = cli_value(a, "scale"))) {
-		char *end;
-		c->scale = strtod(v, &end);
-		/* Below 0.001 the sizes round to nothing a workload can run. */
-		if (end == v || *end || !(c->scale >= 0.001) || c->scale > 1000)
-			return error_set("--scale: bad value '%s' (a factor from 0.001 to 1000, "
-					 "such as 0.1 or 2)", v);
-	}
-	if ((v = cli_value(a, "runs")) && count_arg("--runs", v, 1, 1000, &rq->opts.runs))
-		return -1;
-	if ((v = cli_value(a, "max-runs")) && count_arg("--max-runs", v, 1, 1000, &rq->opts.max_runs))
-		return -1;
-	if ((v = cli_value(a, "precision")) && parse_percent(v, &rq->opts.precision))
-		return error_set("--precision: bad value '%s' (a percentage above 0 and below 100, "
-				 "e.g. 3%%)", v);
-	if (v)	/* the user's own stopping rule: to the precision, on every target */
+	c->ram = o->ram;
+	c->scale = cli_has(a, "scale") ? o->scale : 1;
+	rq->opts.runs = o->runs;
+	if (o->max_runs)
+		rq->opts.max_runs = o->max_runs;
+	if (cli_has(a, "precision")) {	/* the user's own stopping rule: to the precision, on every target */
+		rq->opts.precision = o->precision;
 		rq->opts.verdicts = 0;
-	if ((v = cli_value(a, "margin")) &&
-	    (parse_percent(v, &rq->opts.margin) || rq->opts.margin > 0.5))
-		return error_set("--margin: bad value '%s' (a percentage above 0 and at most 50, "
-				 "e.g. 3%%)", v);
-	if (v && !rq->opts.verdicts)
-		return error_set("--margin is for the verdicts between targets; --precision "
-				 "replaces them");
-	if ((v = cli_value(a, "time-budget")) &&
-	    (parse_duration(v, &rq->opts.time_budget) || !(rq->opts.time_budget > 0)))
-		return error_set("--time-budget: bad value '%s' (a duration such as 30m or 2h)", v);
-	if (rq->opts.runs && (cli_value(a, "precision") || cli_value(a, "time-budget") ||
-			      cli_value(a, "max-runs")))
+	}
+	if (cli_has(a, "margin")) {
+		if (!rq->opts.verdicts)
+			return error_set("--margin is for the verdicts between targets; --precision "
+					 "replaces them");
+		rq->opts.margin = o->margin;
+	}
+	rq->opts.time_budget = o->time_budget;
+	if (rq->opts.runs && (cli_has(a, "precision") || cli_has(a, "time-budget") ||
+			      cli_has(a, "max-runs")))
 		return error_set("--runs fixes the count: it does not go with --precision, "
 				 "--max-runs or --time-budget");
-	if ((v = cli_value(a, "warmup")) && count_arg("--warmup", v, 0, 100, &rq->opts.warmup))
-		return -1;
-	rq->baseline = cli_value(a, "baseline");
-	rq->label = cli_value(a, "label");
+	rq->opts.warmup = o->warmup;
+	rq->baseline = o->baseline;
+	rq->label = o->label;
 	if (rq->label && str_has_control(rq->label))
 		return error_set("--label: control characters are not allowed in a label");
-	rq->note = cli_value(a, "note");
+	rq->note = o->note;
 	if (rq->note && (str_has_control(rq->note) || strlen(rq->note) > 4000))
 		return error_set("--note: at most 4000 characters, without control characters");
-	c->db = cli_value(a, "db");
-	c->json = cli_value(a, "json");
-	c->csv = cli_value(a, "csv");
-	c->markdown = cli_value(a, "markdown");
-	c->html = cli_value(a, "html");
+	c->db = o->db;
+	c->json = o->json;
+	c->csv = o->csv;
+	c->markdown = o->markdown;
+	c->html = o->html;
 	if (cli_output_check("--json", c->json) || cli_output_check("--csv", c->csv) ||
 	    cli_output_check("--markdown", c->markdown) || cli_output_check("--html", c->html))
 		return -1;
-	if (cli_has(a, "no-drop-caches"))
+	if (o->no_drop_caches)
 		rq->opts.drop_caches = 0;
-	rq->opts.device_stats = !cli_has(a, "no-device-stats");
-	rq->opts.quiet = cli_has(a, "quiet");
-	c->verbose = cli_has(a, "verbose");
+	rq->opts.device_stats = !o->no_device_stats;
+	rq->opts.quiet = o->quiet;
+	c->verbose = o->verbose;
 	/* Then, in the order given: targets, filesystems, job files, tests. */
 	for (int i = 0; i < a->n; i++) {
 		const struct cli_item *it = &a->items[i];
@@ -577,9 +373,10 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	if (dashes > 1)
 		return error_set("run: only one of --json, --csv, --markdown and --html can be - "
 				 "(stdout)");
-	if (c->nfio && add_fio_jobs(c))
+	if (c->nfio && runner_add_fio_jobs(rq, c->fio_files, c->nfio, c->scale))
 		return -1;
-	if (c->suite_name && add_suite(c))
+	if (c->suite_name && runner_add_suite(rq, &c->suite, c->suite_name, c->scale, &c->prov,
+					      suite_fs_unusable, c))
 		return -1;
 	if (select_tests(a, rq))
 		return -1;
@@ -602,7 +399,7 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		if (device_check(c->prov.device, c->prov.force_format, found, sizeof(found)))
 			return -1;
 	}
-	if (!cli_value(a, "fs-size") && !c->prov.device && !vm_guest_job() && size_images(c))
+	if (!o->fs_size && !c->prov.device && !vm_guest_job() && runner_size_images(rq, &c->prov))
 		return -1;
 	for (int i = 0; i < rq->ntargets; i++)
 		if (target_check_size(&rq->targets[i], c->prov.size))
@@ -653,7 +450,12 @@ static void on_run_started(void *arg, int64_t run_id, const char *how)
 {
 	struct run_cli *c = arg;
 
-	progress_note(c->pg, "fsbench: run %lld: %s", (long long)run_id, how);
+	/* inside the guest the run's number is the guest's own store's: the
+	 * host says under which number it keeps it */
+	if (vm_guest_job())
+		progress_note(c->pg, "fsbench: the guest's run: %s", how);
+	else
+		progress_note(c->pg, "fsbench: run %lld: %s", (long long)run_id, how);
 }
 
 static void on_rep_started(void *arg, const struct rep_info *r)
@@ -705,54 +507,11 @@ static void on_test_done(void *arg, int64_t run_id, int test, int ntargets,
  * earlier samples in the store; nothing is made or run. */
 static int dry_run(struct run_cli *c)
 {
-	struct run_request *rq = &c->rq;
 	struct store *s = NULL;
-	double total = 0;
-	int unknown = 0;
 
 	if (cli_open_store_readonly(c->db, &s))
 		s = NULL;	/* no store yet: no estimates, still a plan */
-	printf("%d test%s on %d target%s:\n", rq->ntests, rq->ntests == 1 ? "" : "s",
-	       rq->ntargets, rq->ntargets == 1 ? "" : "s");
-	for (int k = 0; k < rq->ntests; k++) {
-		const struct test_spec *ts = &rq->tests[k];
-		int runs = rq->opts.runs ? rq->opts.runs : runner_min_runs(&rq->opts, ts);
-		double mean = 0;
-		int n = 0;
-		if (s)
-			store_mean_wall(s, ts->name, ts->params_text, &mean, &n);
-		printf("\n%s: %s\n  %s\n", ts->name, ts->subtitle, ts->params_text);
-		for (int i = 0; i < rq->ntargets; i++) {
-			if (n)
-				printf("  on %-20s %d run%s%s, about %.0f s (from %d earlier sample%s)\n",
-				       rq->targets[i].label, runs, runs == 1 ? "" : "s",
-				       rq->opts.runs ? "" : " or more", mean * runs, n,
-				       n == 1 ? "" : "s");
-			else
-				printf("  on %-20s %d run%s%s, no estimate (never run with these "
-				       "parameters)\n", rq->targets[i].label, runs, runs == 1 ? "" : "s",
-				       rq->opts.runs ? "" : " or more");
-		}
-		if (n)
-			total += mean * runs * rq->ntargets;
-		else
-			unknown++;
-	}
-	printf("\nestimated: about %.0f s%s for the minimum runs", total,
-	       unknown ? ", plus the tests without an estimate," : "");
-	if (rq->opts.runs)
-		printf(" (fixed by --runs)");
-	else if (rq->opts.time_budget > 0)
-		printf(", and runs past them while the whole run is under %.0f s (--time-budget)",
-		       rq->opts.time_budget);
-	else if (rq->opts.verdicts && rq->ntargets > 1)
-		printf(", more until every pair of targets is decided, faster, slower or equivalent "
-		       "within +-%g%% (up to %d runs)", 100 * rq->opts.margin,
-		       runner_max_runs(&rq->opts));
-	else
-		printf(", more while a test's 95%% interval is wider than +-%g%% (up to %d runs)",
-		       100 * rq->opts.precision, runner_max_runs(&rq->opts));
-	printf("; nothing was made or run (--dry-run)\n");
+	runner_print_plan(stdout, s, &c->rq, c->vm);
 	store_close(s);
 	return EXIT_OK;
 }
@@ -845,51 +604,15 @@ static void free_cli(struct run_cli *c)
 	store_close(c->store);
 }
 
-/* The arguments as a JSON array: what --resume parses again. */
-static char *argv_json(const struct cli_args *a)
-{
-	json_t *arr = json_array();
-	char *out;
-
-	for (int i = 1; arr && i < a->argc; i++)
-		json_array_append_new(arr, json_string(a->argv[i]));
-	out = arr ? json_dumps(arr, JSON_COMPACT) : NULL;
-	json_decref(arr);
-	return out;
-}
-
 static int run_main(const struct cli_args *a, const struct result *prior,
 		    const struct cli_args *outer);
 
-/* A line the guest's fsbench printed, shown as if it ran here; the
- * guest init's own lines stay in the console record. */
-static int kernel_line(const char *line)
-{
-	const char *p = line;
-
-	/* "[    3.989433] reboot: Power down" (fsbench's own "[0s] test ..."
-	 * has no fraction) */
-	if (*p++ != '[')
-		return 0;
-	while (*p == ' ')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return 0;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (*p++ != '.' || !isdigit((unsigned char)*p))
-		return 0;
-	while (isdigit((unsigned char)*p))
-		p++;
-	return *p == ']';
-}
-
+/* A line the guest's fsbench printed, shown as if it ran here. */
 static void vm_line(void *arg, const char *line)
 {
 	struct run_cli *c = arg;
 
-	/* init's own lines, and the kernel's */
-	if (!strncmp(line, "fsbench-vm:", 11) || kernel_line(line))
+	if (vm_console_noise(line))
 		return;
 	fprintf(c->human, "%s\n", line);
 	fflush(c->human);
@@ -899,24 +622,18 @@ static void vm_line(void *arg, const char *line)
  * guest; its run comes back as an export document and is imported here. */
 static int vm_run(struct run_cli *c, const struct cli_args *a)
 {
-	static const char *const host_only[] = { "vm", "kernel", "vm-mem", "vm-cpus", "vm-accel",
-		"vm-timeout", "db", "json", "csv", "markdown", "html", "image-dir", "no-direct-io", NULL };
 	struct run_request *rq = &c->rq;
 	struct vm_request vr;
 	struct vm_result res;
 	char **argv = calloc((size_t)a->n + 8, sizeof(char *));
 	int argc = 0, rc = EXIT_FAIL;
-	double work = 0;
 
 	if (!argv)
 		return cli_fail(EXIT_FAIL, "out of memory");
 	argv[argc++] = strdup("run");
 	for (int i = 0; i < a->n; i++) {
 		const struct cli_item *it = &a->items[i];
-		int skip = 0;
-		for (int k = 0; it->opt && host_only[k]; k++)
-			skip |= !strcmp(it->opt->name, host_only[k]);
-		if (skip)
+		if (it->opt && (it->opt->flags & CLI_HOST_ONLY))
 			continue;
 		if (!it->opt)
 			argv[argc++] = strdup(it->value);
@@ -938,23 +655,14 @@ static int vm_run(struct run_cli *c, const struct cli_args *a)
 		if (!argv[i])
 			goto out;
 	/* The deadline scales with the work: what the store says these tests
-	 * took before (2 minutes a run when it does not know), 40 times over
-	 * for an emulated CPU, plus the boot.  Under a time budget the guest
-	 * stops itself: its minimum runs, then the budget (on the guest's
-	 * clock, which already runs at the emulated speed). */
+	 * take, 40 times over for an emulated CPU, plus the boot.  Under a
+	 * time budget the guest stops itself: its minimum runs, then the
+	 * budget (on the guest's clock, which runs at the emulated speed). */
+	double work = runner_work_seconds(c->store, rq);
 	int budgeted = !rq->opts.runs && rq->opts.time_budget > 0;
-	for (int k = 0; k < rq->ntests; k++) {
-		const struct test_spec *ts = &rq->tests[k];
-		int runs = rq->opts.runs ? rq->opts.runs : budgeted ? runner_min_runs(&rq->opts, ts)
-			   : runner_max_runs(&rq->opts);
-		double mean = 0;
-		int n = 0;
-		store_mean_wall(c->store, ts->name, ts->params_text, &mean, &n);
-		work += (n ? mean : 120.0) * runs * rq->ntargets;
-	}
 	const char *which = NULL;
 	memset(&vr, 0, sizeof(vr));
-	vr.flash_need = largest_need(rq, &which);
+	vr.flash_need = runner_space_needed(rq, &which);
 	vr.opts = c->vmo;
 	if (!vr.opts.timeout)
 		vr.opts.timeout = 600 + 40 * work + (budgeted ? 1.1 * rq->opts.time_budget : 0);
@@ -1002,7 +710,8 @@ out:
  * run; the samples it has count. */
 static int resume(const struct cli_args *a)
 {
-	const char *sel = cli_value(a, "resume"), *db = cli_value(a, "db");
+	const struct run_args *o = a->opts;
+	const char *sel = o->resume, *db = o->db;
 	struct store *s = NULL;
 	struct result *r = NULL;
 	int64_t id;
@@ -1010,8 +719,7 @@ static int resume(const struct cli_args *a)
 
 	for (int i = 0; i < a->n; i++) {
 		const struct cli_item *it = &a->items[i];
-		if (!it->opt || (strcmp(it->opt->name, "resume") && strcmp(it->opt->name, "db") &&
-				 strcmp(it->opt->name, "quiet") && strcmp(it->opt->name, "verbose")))
+		if (!it->opt || !(it->opt->flags & CLI_RESUMABLE))
 			return cli_fail(EXIT_USAGE, "run --resume: the run's own arguments are used; "
 					"only --db, --quiet and --verbose may be given with it");
 	}
@@ -1023,55 +731,34 @@ static int resume(const struct cli_args *a)
 		return cli_fail(code, "%s", error_get());
 	}
 	store_close(s);
-	if (strcmp(r->status, "interrupted") && strcmp(r->status, "running") &&
-	    strcmp(r->status, "abandoned")) {
-		cli_fail(EXIT_USAGE, "run %lld is %s: only an interrupted run can be resumed",
-			 (long long)id, r->status);
+	char **argv = NULL;
+	int argc = 0;
+	if (runner_resume_args(r, id, &argv, &argc)) {
 		result_free(r);
-		return EXIT_USAGE;
+		return cli_fail(EXIT_USAGE, "%s", error_get());
 	}
-	json_error_t jerr;
-	json_t *arr = r->argv ? json_loads(r->argv, 0, &jerr) : NULL;
-	if (!json_is_array(arr)) {
-		json_decref(arr);
-		result_free(r);
-		return cli_fail(EXIT_USAGE, "run %lld was stored without its arguments (an older "
-				"fsbench): it cannot be resumed", (long long)id);
+	struct cli_args again;
+	if (cli_parse(a->cmd, argc, argv, &again))
+		code = cli_fail(EXIT_USAGE, "run %lld: its stored arguments: %s", (long long)id,
+				error_get());
+	else if (((const struct run_args *)again.opts)->resume)
+		code = cli_fail(EXIT_USAGE, "run %lld: its stored arguments resume another run",
+				(long long)id);
+	else {
+		fprintf(stderr, "fsbench: resuming run %lld: fsbench run %s\n", (long long)id,
+			r->cmdline[0] ? r->cmdline + (strncmp(r->cmdline, "fsbench run ", 12) ? 0 : 12)
+				      : "");
+		code = run_main(&again, r, a);
 	}
-	size_t n = json_array_size(arr);
-	char **argv = calloc(n + 2, sizeof(char *));
-	int rc = EXIT_FAIL;
-	if (argv) {
-		struct cli_args again;
-		argv[0] = "run";
-		for (size_t i = 0; i < n; i++)
-			argv[i + 1] = (char *)json_string_value(json_array_get(arr, i));
-		for (size_t i = 0; i < n; i++)
-			if (!argv[i + 1])
-				argv[i + 1] = "";
-		if (cli_parse(a->cmd, (int)n + 1, argv, &again))
-			rc = cli_fail(EXIT_USAGE, "run %lld: its stored arguments: %s", (long long)id,
-				      error_get());
-		else if (cli_has(&again, "resume"))
-			rc = cli_fail(EXIT_USAGE, "run %lld: its stored arguments resume another run",
-				      (long long)id);
-		else {
-			fprintf(stderr, "fsbench: resuming run %lld: fsbench run %s\n", (long long)id,
-				r->cmdline[0] ? r->cmdline + (strncmp(r->cmdline, "fsbench run ", 12) ? 0 : 12)
-					      : "");
-			rc = run_main(&again, r, a);
-		}
-		free(again.items);
-	}
-	free(argv);
-	json_decref(arr);
+	cli_args_free(&again);
+	runner_resume_args_free(argv, argc);
 	result_free(r);
-	return rc;
+	return code;
 }
 
 static int cmd_run(const struct cli_args *a)
 {
-	if (cli_has(a, "resume"))
+	if (((const struct run_args *)a->opts)->resume)
 		return resume(a);
 	return run_main(a, NULL, NULL);
 }
@@ -1099,15 +786,16 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 		return cli_fail(EXIT_USAGE, "%s", error_get());
 	}
 	if (outer) {	/* --resume: where the run is and how to show it */
-		if (cli_value(outer, "db"))
-			c.db = cli_value(outer, "db");
-		if (cli_has(outer, "quiet"))
+		const struct run_args *oo = outer->opts;
+		if (oo->db)
+			c.db = oo->db;
+		if (oo->quiet)
 			c.rq.opts.quiet = 1;
-		if (cli_has(outer, "verbose"))
+		if (oo->verbose)
 			c.verbose = 1;
 	}
 	c.rq.resume = prior;
-	if (cli_has(a, "dry-run")) {
+	if (((const struct run_args *)a->opts)->dry_run) {
 		rc = dry_run(&c);
 		free_cli(&c);
 		return rc;
@@ -1115,7 +803,7 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 	snprintf(cmdline, sizeof(cmdline), "fsbench run ");
 	cli_command_line(a->argc - 1, a->argv + 1, cmdline + 12, sizeof(cmdline) - 12);
 	c.rq.cmdline = cmdline;
-	c.args_json = argv_json(a);
+	c.args_json = runner_args_json(a->argc - 1, a->argv + 1);
 	c.rq.argv = c.args_json;
 	if (comm_rank() > 0) {
 		c.db = ":memory:";
@@ -1203,5 +891,6 @@ const struct cmd_entry cmd_run_entry = {
 	.summary = "run tests on targets, store and chart the results",
 	.about = run_about,
 	.args = run_opts,
+	.opts_size = sizeof(struct run_args),
 	.exec = cmd_run,
 };

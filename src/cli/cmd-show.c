@@ -9,19 +9,28 @@
 #include "../report/report.h"
 #include <string.h>
 
+struct show_args {
+	const char *format, *baseline, *db;
+	int all;
+};
+#define A(f) offsetof(struct show_args, f)
+
 static const struct cli_opt show_args[] = {
-	{ "format", 1, 'f', "FORMAT", "text (default), json, csv, markdown or html" },
-	{ "all", 0, 'a', NULL, "every chart and the means and ratio tables (text)" },
-	{ "baseline", 1, 'b', "LABEL", "target the ratios compare to (default: the run's)" },
-	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)" },
+	{ "format", 1, 'f', "FORMAT", "text (default), json, csv, markdown or html", CLI_STRING,
+	  A(format) },
+	{ "all", 0, 'a', NULL, "every chart and the means and ratio tables (text)", CLI_FLAG, A(all) },
+	{ "baseline", 1, 'b', "LABEL", "target the ratios compare to (default: the run's)",
+	  CLI_STRING, A(baseline) },
+	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)",
+	  CLI_STRING, A(db) },
 	{ NULL, 0, 0, NULL, NULL },
 };
 
 static int cmd_show(const struct cli_args *a)
 {
-	const char *db = cli_value(a, "db"), *baseline = cli_value(a, "baseline");
-	const char *format = cli_value(a, "format") ? cli_value(a, "format") : "text";
-	int all = cli_has(a, "all");
+	const struct show_args *o = a->opts;
+	const char *db = o->db, *baseline = o->baseline, *format = o->format ? o->format : "text";
+	int all = o->all;
 	struct store *s;
 	struct result *r;
 	int64_t id = 0;
@@ -56,5 +65,6 @@ const struct cmd_entry cmd_show_entry = {
 	.about = "RUN is a number from `fsbench list runs` or `last` (the default).  Text\n"
 		 "shows each test's primary chart and a summary; --all adds the rest.\n",
 	.args = show_args,
+	.opts_size = sizeof(struct show_args),
 	.exec = cmd_show,
 };

@@ -6,6 +6,7 @@
 #include "../core/str.h"
 #include "../report/report.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -65,7 +66,87 @@ static const struct cli_opt *find_short(const struct cmd_entry *cmd, int c)
 	return c == 'h' ? &help_opt : NULL;
 }
 
-/* argv -> items in order; -1 with the error set. */
+/* What a percentage option takes, for its error: "above 0 and below 100". */
+static void percent_range(const struct cli_opt *o, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s %g", o->flags & CLI_MIN_OPEN ? "above" : "from", o->min);
+	if ((size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, o->max > 0 ? (o->flags & CLI_MAX_OPEN ?
+			 " and below %g" : " and at most %g") : " up", o->max);
+}
+
+/* A typed option's value into the command's struct: the one place each
+ * kind of value is read, so that the same text means the same in every
+ * command.  0, or -1 with the error set ("--runs: bad value 'x' (...)"). */
+static int set_typed(const struct cli_opt *o, const char *v, void *opts)
+{
+	char *field = (char *)opts + o->offset, range[96], lo[32], hi[32];
+	int64_t n;
+	uint64_t sz;
+	double d;
+	char *end;
+
+	switch (o->type) {
+	case CLI_RAW:
+		return 0;
+	case CLI_FLAG:
+		*(int *)field = 1;
+		return 0;
+	case CLI_STRING:
+		*(const char **)field = v;
+		return 0;
+	case CLI_COUNT:
+		if (parse_decimal(v, &n) || n < o->min || n > o->max)
+			return error_set("--%s: bad value '%s' (a whole number from %.0f to %.0f)",
+					 o->name, v, o->min, o->max);
+		*(int *)field = (int)n;
+		return 0;
+	case CLI_SIZE:
+		if (parse_size(v, &sz) || sz < o->min || (o->max > 0 && sz > o->max)) {
+			format_size((uint64_t)o->min, lo, sizeof(lo));
+			format_size((uint64_t)o->max, hi, sizeof(hi));
+			return error_set("--%s: bad value '%s' (a size of at least %s%s%s, e.g. 1G)",
+					 o->name, v, lo, o->max > 0 ? " and at most " : "",
+					 o->max > 0 ? hi : "");
+		}
+		*(uint64_t *)field = sz;
+		return 0;
+	case CLI_PERCENT:
+		if (parse_percent_at_least(v, o->min, &d) ||
+		    ((o->flags & CLI_MIN_OPEN) && !(d * 100 > o->min)) ||
+		    (o->max > 0 && (o->flags & CLI_MAX_OPEN ? !(d * 100 < o->max) : d * 100 > o->max))) {
+			percent_range(o, range, sizeof(range));
+			return error_set("--%s: bad value '%s' (a percentage %s, e.g. 3%%)", o->name, v,
+					 range);
+		}
+		*(double *)field = d;
+		return 0;
+	case CLI_DURATION:
+		if (parse_duration(v, &d) || !(d > 0))
+			return error_set("--%s: bad value '%s' (a duration such as 30m or 2h)", o->name, v);
+		*(double *)field = d;
+		return 0;
+	case CLI_NUMBER:
+		d = strtod(v, &end);
+		if (end == v || *end || isspace((unsigned char)*v) || !(d >= o->min && d <= o->max))
+			return error_set("--%s: bad value '%s' (a number from %g to %g, such as 0.1 or 2)",
+					 o->name, v, o->min, o->max);
+		*(double *)field = d;
+		return 0;
+	}
+	return error_set("--%s: an option of no known type", o->name);
+}
+
+void cli_args_free(struct cli_args *a)
+{
+	free(a->items);
+	free(a->opts);
+	a->items = NULL;
+	a->opts = NULL;
+}
+
+/* argv -> items in order, and the typed options into the command's
+ * struct; -1 with the error set. */
 int cli_parse(const struct cmd_entry *cmd, int argc, char **argv, struct cli_args *a)
 {
 	int only_words = 0;
@@ -74,8 +155,11 @@ int cli_parse(const struct cmd_entry *cmd, int argc, char **argv, struct cli_arg
 	a->n = 0;
 	a->argc = argc;
 	a->argv = argv;
+	a->opts = NULL;
 	a->items = calloc((size_t)argc + 1, sizeof(*a->items));
 	if (!a->items)
+		return error_set("out of memory");
+	if (cmd->opts_size && !(a->opts = calloc(1, cmd->opts_size)))
 		return error_set("out of memory");
 	for (int i = 1; i < argc; i++) {
 		const char *w = argv[i];
@@ -114,6 +198,8 @@ int cli_parse(const struct cmd_entry *cmd, int argc, char **argv, struct cli_arg
 			value = argv[++i];
 		}
 		a->items[a->n++] = (struct cli_item){ o, o->has_arg ? value : "1" };
+		if (o->type != CLI_RAW && a->opts && set_typed(o, o->has_arg ? value : "1", a->opts))
+			return -1;
 	}
 	return 0;
 }
@@ -124,16 +210,16 @@ int cli_run_command(const struct cmd_entry *cmd, int argc, char **argv)
 	int rc;
 
 	if (cli_parse(cmd, argc, argv, &a)) {
-		free(a.items);
+		cli_args_free(&a);
 		return cli_fail(EXIT_USAGE, "%s", error_get());
 	}
 	if (cli_has(&a, "help")) {
 		cli_print_help(stdout, cmd);
-		free(a.items);
+		cli_args_free(&a);
 		return EXIT_OK;
 	}
 	rc = cmd->exec(&a);
-	free(a.items);
+	cli_args_free(&a);
 	return rc;
 }
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 /* The commands: each is its own file cmd-NAME.c; adding one is that file
- * and a line here. */
+ * and its name here (the extern and the array). */
 extern const struct cmd_entry cmd_run_entry, cmd_list_entry, cmd_show_entry,
 	cmd_sysinfo_entry, cmd_cleanup_entry, cmd_report_entry, cmd_compare_entry, cmd_io_entry,
 	cmd_completion_entry, cmd_manpage_entry, cmd_export_entry, cmd_import_entry,

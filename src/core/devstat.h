@@ -1,7 +1,7 @@
 /*
  * devstat.h: what reached the medium.
  *
- * Two readers the runner uses around every repetition (runner/device.c):
+ * Two readers the runner uses around every repetition (runner/devgroup.c):
  * the block layer's counters of one device node (/sys/class/block/NAME/
  * stat, documented in the kernel's Documentation/block/stat.rst), and the
  * space a directory's files occupy, with btrfs's compressed extents read

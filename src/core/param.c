@@ -382,7 +382,7 @@ static bool stored(const struct param_def *d)
 int params_defaults(const struct param_def *defs, void *obj)
 {
 	for (const struct param_def *d = defs; d->name; d++)
-		if (stored(d) && set_value(d, obj, d->def))
+		if (stored(d) && (d->set ? d->set(d, obj, d->def) : set_value(d, obj, d->def)))
 			return -1;
 	return 0;
 }

@@ -45,6 +45,14 @@ struct param_def {
 	{ name, PT_STRING, offsetof(type, field), def, 0, \
 	  (double)sizeof(((type *)0)->field), NULL, help, 0 }
 
+/* A PT_STRING entry for a compound value (fio's bssplit=4k/50:8k/50):
+ * the text is kept as written, for the stored parameter string, and set
+ * parses it once into typed fields of the struct (a refusal changes
+ * nothing); params_defaults sets the default through set too. */
+#define PARAM_COMPOUND(name, type, field, def, help, set) \
+	{ name, PT_STRING, offsetof(type, field), def, 0, \
+	  (double)sizeof(((type *)0)->field), NULL, help, 0, set }
+
 /* The parameter is a data size or count that --scale multiplies. */
 #define PF_SCALE 1u
 /* PT_DURATION: a number without a unit is microseconds, as fio reads its

@@ -14,7 +14,6 @@
 #include "io_internal.h"
 #include "../core/checked.h"
 #include "../core/compress.h"
-#include "../core/crc32c.h"
 #include "../core/error.h"
 #include "../core/str.h"
 #include "../core/timing.h"
@@ -30,7 +29,6 @@
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* --- per-I/O path -------------------------------------------------------- */

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../core/param.h"
+
 /* fio's data directions, in its order (the index of every per-direction
  * array): a trim frees its range (the falloc engine punches a hole). */
 enum io_dir { DIR_READ = 0, DIR_WRITE = 1, DIR_TRIM = 2 };
@@ -89,12 +91,33 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
  * AIO), which outlive the job's and use the process's file table: the
  * I/O thread keeps that table rather than one of its own. */
 #define ENGINE_SHARED_TABLE 128u
+/* Several workers may make the engine's calls at once, with no state of
+ * its own between them (psync, pvsync, null): io_submit_mode=offload. */
+#define ENGINE_OFFLOADABLE 256u
+/* The engine trims a regular file (falloc punches holes; null does
+ * nothing): rw=trim and the like; the others' trims would be fio's
+ * BLKDISCARD, which a file refuses. */
+#define ENGINE_TRIMS 512u
+
+/* The engines a list may hold, and the bytes of options each may keep in a
+ * job (struct io_options' engine_opts). */
+#define ENGINES_MAX 16
+#define ENGINE_OPTS_MAX 64
 
 struct io_engine_ops {
 	const char *name;	/* ioengine=NAME, as fio calls it */
 	const char *title;	/* in chart titles, as PTS writes it: "IO_uring" */
 	const char *help;
 	unsigned flags;
+	/* The engine's own options, as fio's engines have (io_uring's
+	 * fixedbufs): rows of the engine's file whose offsets are into its
+	 * own option struct of options_size bytes (at most ENGINE_OPTS_MAX),
+	 * NULL-name terminated, or NULL.  The option table takes them in when
+	 * the program loads (options.c), so every path that reads the table
+	 * takes them; a job keeps each engine's struct apart (io_engine_opts),
+	 * and one set for another engine than the job's is refused (rules.c). */
+	const struct param_def *options;
+	size_t options_size;
 	/* Per-thread set-up after files are open and buffers allocated. */
 	int (*init)(struct io_thread *t);
 	int (*queue)(struct io_thread *t, struct io_req *r);
@@ -125,7 +148,7 @@ extern char engine_choices[];
 enum xfer { XFER_SEEK, XFER_POSITIONED, XFER_VECTOR, XFER_VECTOR2 };
 int engine_full_transfer(int fd, struct io_req *r, enum xfer how, int rwf);
 
-/* A file-operation engine's queue() asks this first (fileop.c): true when
+/* A file-operation engine's queue() asks this first (fileop_engine.c): true when
  * the request's file has had no operation this pass (it is marked done);
  * otherwise the request is completed untimed and false comes back. */
 bool engine_file_op_due(struct io_thread *t, struct io_req *r);

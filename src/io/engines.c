@@ -1,7 +1,8 @@
 /*
  * engines.c: the list of I/O engines.  Adding one is its own file (a const
- * struct io_engine_ops with its name, title and flags) plus a line here;
- * the ioengine choices, titles and help all come from this list.
+ * struct io_engine_ops with its name, title, flags and own options) plus
+ * its name here (the extern and the array); the ioengine choices, titles,
+ * help and the engines' rows of the option table all come from this list.
  */
 #include "engine.h"
 

@@ -27,6 +27,6 @@ const struct io_engine_ops engine_falloc = {
 	.title = "FAlloc",
 	.help = "each I/O is fallocate over its range (writes allocate, reads keep the size, "
 		"trims punch holes)",
-	.flags = ENGINE_SYNC | ENGINE_FAKE_IO | ENGINE_PLAIN_OPEN,
+	.flags = ENGINE_SYNC | ENGINE_FAKE_IO | ENGINE_PLAIN_OPEN | ENGINE_TRIMS,
 	.queue = falloc_queue,
 };

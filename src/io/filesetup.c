@@ -8,10 +8,8 @@
 #include "io_internal.h"
 #include "../core/checked.h"
 #include "../core/compress.h"
-#include "../core/crc32c.h"
 #include "../core/error.h"
 #include "../core/str.h"
-#include "../core/timing.h"
 #include "../core/stop.h"
 
 #include <errno.h>
@@ -21,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -319,7 +316,7 @@ static void data_spec_of(const struct io_options *o, struct data_spec *d)
 {
 	memset(d, 0, sizeof(*d));
 	if (o->buffer_pattern[0])
-		data_pattern_parse(o->buffer_pattern, d);
+		*d = o->parsed.bpat;
 	else if (o->zero_buffers)
 		d->kind = DATA_ZERO;
 	else if (o->buffer_compress_percentage) {
@@ -353,8 +350,7 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->no_bw = o->disable_bw_measurement || t->gtod;
 	t->lat_target_ns = (uint64_t)(o->latency_target * 1e9);
 	t->lat_window_ns = (uint64_t)(o->latency_window * 1e9);
-	if (t->lat_on && io_latency_percentile(o, &t->lat_pct))
-		return -1;
+	t->lat_pct = o->parsed.lat_pct;
 	t->ncpus = io_cpu_set(o, &t->cpus);
 	if (t->ncpus < 0)
 		return -1;
@@ -377,12 +373,10 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->random = io_is_random(o);
 	/* fio's lfsr visits every block once a pass, map or not */
 	t->use_map = t->random && (!o->norandommap || o->random_generator == RANDGEN_LFSR);
-	if (io_distribution(o, &t->dist))
-		return -1;
+	t->dist = o->parsed.dist;
 	if (t->dist.kind != DIST_RANDOM && t->random)
 		t->use_map = false;	/* fio: a non-uniform distribution keeps no map */
-	if (io_bssplit(o, t->split))
-		return -1;
+	memcpy(t->split, o->parsed.split, sizeof(t->split));
 	for (int d = 0; d < IO_DIRS; d++) {
 		t->split_min[d] = UINT64_MAX;
 		for (unsigned i = 0; i < t->split[d].n; i++)
@@ -392,8 +386,8 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	t->vmode = io_verify_mode(o);
 	t->verify = t->vmode != VERIFY_NONE;
 	t->vchunk = (uint32_t)io_verify_chunk(o, t->min_bs, t->max_bs);
-	if (o->verify_pattern[0] && (data_pattern_parse(o->verify_pattern, &t->vpat) ||
-				     io_verify_template(t)))
+	t->vpat = o->parsed.vpat;
+	if (t->vpat.pattern_len && io_verify_template(t))
 		return -1;
 	t->fixed_dir = o->rw == RW_READ || o->rw == RW_RANDREAD ? DIR_READ
 		     : o->rw == RW_WRITE || o->rw == RW_RANDWRITE ? DIR_WRITE
@@ -426,13 +420,12 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	if (io_rate_bps(o, t->min_bs, t->rate_bps))
 		return -1;
 	t->rated = t->rate_bps[0] || t->rate_bps[1];
-	if (io_rate_min(o, t->rmin_bps, t->rmin_iops))
-		return -1;
+	memcpy(t->rmin_bps, o->parsed.rate_min, sizeof(t->rmin_bps));
+	memcpy(t->rmin_iops, o->parsed.rate_iops_min, sizeof(t->rmin_iops));
 	t->rmin_on = t->rmin_bps[0] || t->rmin_bps[1] || t->rmin_iops[0] || t->rmin_iops[1];
 	t->rmin_cycle_ns = (uint64_t)o->rate_cycle * 1000000ULL;
 	t->max_ios = o->number_ios ? sat_mul((uint64_t)o->number_ios, (uint64_t)o->loops) : 0;
-	if (io_seq_add(o, &t->seq_add))
-		return -1;
+	t->seq_add = o->parsed.seq_add;
 	t->think_ns = (uint64_t)(o->thinktime * 1e9);
 	/* fio spins at most the whole stall */
 	t->think_spin_ns = (uint64_t)(fmin(o->thinktime_spin, o->thinktime) * 1e9);

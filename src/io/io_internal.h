@@ -74,7 +74,6 @@ struct io_job {
 	bool started;			/* a thread has begun its I/O (gate lock) */
 	struct io_ss_unit *ss;		/* steadystate.c: [nss], NULL without ss_dur */
 	int nss;
-	struct ss_spec ss_spec;		/* ss=, parsed once by io_ss_start */
 	unsigned runs;			/* io_job_run calls so far */
 	/* what the same command made before this job (paths.c's rule lets
 	 * a job write those): the run's other jobs opened before it, and

@@ -19,10 +19,28 @@
 #include <string.h>
 #include <sys/uio.h>
 
+/* The engine's own options (fio's io_uring options of these names). */
+struct uring_opts {
+	bool registerfiles, fixedbufs, sqthread_poll;
+};
+_Static_assert(sizeof(struct uring_opts) <= ENGINE_OPTS_MAX, "room in a job");
+
+#define U(f) offsetof(struct uring_opts, f)
+static const struct param_def uring_options[] = {
+	{ "registerfiles", PT_BOOL, U(registerfiles), "0", 0, 0, NULL,
+	  "io_uring: register the files with the ring" },
+	{ "fixedbufs", PT_BOOL, U(fixedbufs), "0", 0, 0, NULL,
+	  "io_uring: register the buffers (read/write_fixed)" },
+	{ "sqthread_poll", PT_BOOL, U(sqthread_poll), "0", 0, 0, NULL,
+	  "io_uring: a kernel thread polls for submissions" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+};
+
 struct uring {
 	struct io_uring ring;
 	struct io_req **events;
 	bool ring_ok;
+	struct uring_opts opt;	/* the job's, read at init: nothing per I/O */
 };
 
 static void uring_cleanup(struct io_thread *t)
@@ -49,7 +67,6 @@ static int uring_fail(struct io_thread *t, int err, const char *what)
 
 static int uring_init(struct io_thread *t)
 {
-	const struct io_options *o = t->o;
 	struct io_uring_params p;
 	struct uring *u = calloc(1, sizeof(*u));
 	int ret;
@@ -57,6 +74,8 @@ static int uring_init(struct io_thread *t)
 	if (!u)
 		return error_set("out of memory");
 	t->engine_data = u;
+	memcpy(&u->opt, io_engine_opts(t->o), sizeof(u->opt));
+	const struct uring_opts *o = &u->opt;
 	u->events = calloc(t->depth, sizeof(*u->events));
 	if (!u->events)
 		return uring_cleanup(t), error_set("out of memory");
@@ -115,11 +134,11 @@ static int uring_queue(struct io_thread *t, struct io_req *r)
 {
 	struct uring *u = t->engine_data;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
-	int fd = t->o->registerfiles ? r->file->index : r->file->fd;
+	int fd = u->opt.registerfiles ? r->file->index : r->file->fd;
 
 	if (!sqe)
 		return IO_Q_BUSY;
-	if (t->o->fixedbufs) {
+	if (u->opt.fixedbufs) {
 		if (r->dir == DIR_READ)
 			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->offset, (int)r->index);
 		else
@@ -129,7 +148,7 @@ static int uring_queue(struct io_thread *t, struct io_req *r)
 	} else {
 		io_uring_prep_write(sqe, fd, r->buf, r->len, r->offset);
 	}
-	if (t->o->registerfiles)
+	if (u->opt.registerfiles)
 		sqe->flags |= IOSQE_FIXED_FILE;
 	io_uring_sqe_set_data(sqe, r);
 	return IO_Q_QUEUED;
@@ -144,7 +163,7 @@ static int uring_commit(struct io_thread *t)
 	 * the kernel runs deferred completions in the same call; with an SQ
 	 * poll thread it enters only to wake that thread, as io_uring_submit. */
 	do
-		ret = t->o->sqthread_poll ? io_uring_submit(&u->ring) :
+		ret = u->opt.sqthread_poll ? io_uring_submit(&u->ring) :
 					    io_uring_submit_and_get_events(&u->ring);
 	while (ret == -EINTR || ret == -EAGAIN);
 	if (ret < 0)
@@ -194,6 +213,8 @@ const struct io_engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.title = "IO_uring",
 	.help = "Linux io_uring through liburing (registerfiles, fixedbufs, sqthread_poll)",
+	.options = uring_options,
+	.options_size = sizeof(struct uring_opts),
 	.init = uring_init,
 	.queue = uring_queue,
 	.commit = uring_commit,

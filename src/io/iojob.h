@@ -124,6 +124,37 @@ struct ss_spec {
 	double limit;
 };
 #define IO_SS_MAX 600			/* ss_dur at most 10 minutes of 1 s samples */
+#define IO_PCTS_MAX 20			/* percentile_list's length, as fio's */
+#define IO_CPUS_MAX 1024		/* the CPUs cpus_allowed can name (CPU_SETSIZE) */
+
+/*
+ * The compound options as typed values.  Each is parsed once, when its row
+ * is set (compound.c: the row's set callback), and everything after (the
+ * rules across options, the I/O path, the reports) reads these.  The row's
+ * own text field keeps what was written, which is what the store keeps,
+ * so that a stored test reads back exactly (parse(format(x)) == x).
+ */
+struct io_parsed {
+	int64_t seq_add;			/* ddir_seq_add (rw=read:-8k): bytes */
+	uint64_t bsrange_min, bsrange_max;	/* bsrange; 0: none given */
+	struct bs_split split[IO_DIRS];		/* bssplit (n 0: none) */
+	struct dist_spec dist;			/* random_distribution */
+	/* cpus_allowed and cpumask: the CPUs each names, and the highest (-1:
+	 * none); whether this machine has them is checked when the job is
+	 * validated, not when it is parsed (a stored job reads back anywhere) */
+	uint64_t cpus_allowed[IO_CPUS_MAX / 64], cpumask[IO_CPUS_MAX / 64];
+	int cpus_allowed_top, cpumask_top;
+	double lat_pct;				/* latency_percentile: (0, 100] */
+	int npcts;				/* percentile_list (0: fio's own) */
+	double pcts[IO_PCTS_MAX];
+	/* rate=, rate_iops=, rate_min=, rate_iops_min=: per direction, 0 none */
+	uint64_t rate[IO_DIRS], rate_iops[IO_DIRS], rate_min[IO_DIRS], rate_iops_min[IO_DIRS];
+	struct ss_spec ss;			/* ss= */
+	/* ignore_error's lists per type (n 0: none given, fio's EIO and EILSEQ) */
+	unsigned ignore_n[ERR_TYPES];
+	int ignore[ERR_TYPES][IGNORE_MAX];
+	struct data_spec vpat, bpat;		/* verify_pattern, buffer_pattern (pattern_len 0: none) */
+};
 
 struct io_options {
 	char name[PARAM_STR_MAX];
@@ -220,12 +251,9 @@ struct io_options {
 	bool refill_buffers, scramble_buffers;
 	int64_t buffer_compress_percentage;
 	char buffer_pattern[PARAM_STR_MAX];
-	bool hipri;
-	int64_t hipri_percentage;
-	bool nowait;
-	bool registerfiles;
-	bool fixedbufs;
-	bool sqthread_poll;
+	/* each engine's own options (its options rows), by its place in the
+	 * list (engines.c): io_engine_opts */
+	_Alignas(8) unsigned char engine_opts[ENGINES_MAX][ENGINE_OPTS_MAX];
 	bool stonewall;
 	bool new_group;
 	bool wait_for_previous;
@@ -255,6 +283,7 @@ struct io_options {
 	bool per_job_logs;
 	uint64_t log_compression;
 	bool log_store_compressed;
+	struct io_parsed parsed;	/* the compound rows' values, as parsed when set */
 };
 
 /* Activity over time (core/timeline.h): a window every IO_STAT_MS (fio's
@@ -273,21 +302,20 @@ struct io_rate_stats {
  * >=64). */
 #define IO_DEPTH_BUCKETS 7
 
-/* The parameter table for struct io_options (io.c). */
-extern const struct param_def io_option_defs[];
+/* The parameter table for struct io_options (options.c), with every
+ * engine's own rows in it, made when the program loads. */
+extern struct param_def io_option_defs[];
+/* The job's engine's own options: its struct (engine.h's options). */
+static inline const void *io_engine_opts(const struct io_options *o)
+{
+	return o->engine_opts[o->ioengine >= 0 && o->ioengine < ENGINES_MAX ? o->ioengine : 0];
+}
 
-/* fio's cpus_allowed ("0-3,6") or cpumask (a bitmask, 0x prefix for hex)
- * as a CPU set, and how many CPUs it holds (0: neither given).  -1 with
- * the error set for a bad list or a CPU this machine does not have. */
+/* fio's cpus_allowed ("0-3,6") or else cpumask (a bitmask, 0x prefix for
+ * hex) as a CPU set, and how many CPUs it holds (0: neither given).  -1
+ * with the error set for a CPU this machine does not have. */
 int io_cpu_set(const struct io_options *o, cpu_set_t *set);
 
-/* fio's percentile_list ("99:99.9:99.99"): the percentiles a job's
- * results list, at most IO_PCTS_MAX; 0 when none is given (fio's
- * defaults), -1 with the error set. */
-#define IO_PCTS_MAX 20
-int io_percentiles(const struct io_options *o, double out[IO_PCTS_MAX]);
-/* latency_percentile as a number (0, 100]; -1 with the error set. */
-int io_latency_percentile(const struct io_options *o, double *pct);
 /* Which latencies' percentiles the job reports, as fio decides it: its
  * clat_percentiles, lat_percentiles and slat_percentiles, each off when
  * that latency is not recorded (disable_clat, _lat, _slat; gtod_reduce
@@ -330,23 +358,10 @@ int io_options_validate(const struct io_options *o);
 /* Bytes the job's files occupy. */
 uint64_t io_options_space(const struct io_options *o);
 bool io_is_random(const struct io_options *o);
-/* fio's bssplit= ("SIZE/PCT:SIZE/PCT...[,WRITES[,TRIMS]]"): one split per
- * direction (n 0: no split).  0, or -1 with the error set. */
-int io_bssplit(const struct io_options *o, struct bs_split split[IO_DIRS]);
-/* rw=...:N's offset modifier for a sequential job, in bytes (negative:
- * backwards).  0, or -1 with the error set. */
-int io_seq_add(const struct io_options *o, int64_t *add);
-/* fio's random_distribution= parsed.  0, or -1 with the error set. */
-int io_distribution(const struct io_options *o, struct dist_spec *d);
-/* fio's ss= ("iops:10%", "bw_slope:1m" ...).  0, or -1 with the error set. */
-int io_ss_spec(const struct io_options *o, struct ss_spec *s);
-/* fio's rate= and rate_iops= ("READ[,WRITE[,TRIM]]", one value for all): each
- * thread's bytes per second in each direction (0: no cap).  0, or -1 with
- * the error set. */
+/* fio's rate= and rate_iops=: each thread's bytes per second in each
+ * direction (0: no cap), rate= where given, else rate_iops= times the
+ * smallest block.  0, or -1 with the error set when that overflows. */
 int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[IO_DIRS]);
-/* rate_min= and rate_iops_min=, per direction (0: no minimum); a minimum
- * above rate= or rate_iops= is an error, as in fio. */
-int io_rate_min(const struct io_options *o, uint64_t bps[IO_DIRS], uint64_t iops[IO_DIRS]);
 /* A random job that keeps fio's random map (every block once a pass). */
 bool io_uses_map(const struct io_options *o);
 /* The verify a job does: verify=, or pattern when only verify_pattern= is given (fio). */

@@ -29,8 +29,9 @@ static void pct_list_of(const struct io_options *o, const double *def, int ndef,
 			struct pct_list *l)
 {
 	l->bins = false;
-	l->n = io_percentiles(o, l->v);
-	if (l->n <= 0) {	/* none given (an error was refused before the run) */
+	l->n = o->parsed.npcts;
+	memcpy(l->v, o->parsed.pcts, sizeof(double) * (size_t)l->n);
+	if (l->n <= 0) {	/* none given: fio's list */
 		l->n = ndef;
 		memcpy(l->v, def, sizeof(double) * (size_t)ndef);
 	}
@@ -254,9 +255,7 @@ static int shown_error(const struct io_options *o, const struct io_result *r)
 /* latency_percentile as fio reports it (100 without a target) */
 static double latency_pct(const struct io_options *o)
 {
-	double pct;
-
-	return o->latency_target > 0 && !io_latency_percentile(o, &pct) ? pct : 100;
+	return o->latency_target > 0 ? o->parsed.lat_pct : 100;
 }
 
 static uint64_t ss_mean(const uint64_t *v, unsigned n)

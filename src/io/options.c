@@ -1,9 +1,16 @@
 /*
- * options.c: every I/O option, declared once, with fio's names.  The io
- * workload (`run io:...`, suites), fio job files (jobfile.c) and
- * `fsbench io --key=value` all parse this table, and `fsbench list tests`
- * and `fsbench io --help` print it.
+ * options.c: every I/O option, declared once, with fio's names, fio's
+ * other names (PARAM_ALIAS rows) and its special keys (rw=read:8k,
+ * rwmixwrite) as rows of their own.  The io workload (`run io:...`,
+ * suites), fio job files (jobfile.c, which adds only what a file has
+ * beyond options: sections, $-variables, fio's options that are accepted
+ * or refused with a reason, filesize's range) and `fsbench
+ * io --key=value` all parse this table, and `fsbench list tests` and
+ * `fsbench io --help` print it.  Compound values are parsed by their rows'
+ * callbacks (compound.c); each engine's own rows come from its file and
+ * join the table when the program loads.
  */
+#include "compound.h"
 #include "iojob.h"
 #include "../core/error.h"
 
@@ -30,7 +37,7 @@ static int rw_set(const struct param_def *d, void *obj, const char *value)
 	if (param_set_value(d, obj, base))
 		return -1;
 	const char *row = io_is_random(obj) ? "ddir_seq_nr" : "ddir_seq_add";
-	if (param_set_value(param_find(io_option_defs, row), obj, colon + 1))
+	if (params_set(io_option_defs, obj, row, colon + 1))
 		return error_prefix("rw=%s", value);
 	return 0;
 }
@@ -97,7 +104,7 @@ static int rwmixwrite_set(const struct param_def *d, void *obj, const char *valu
 #define P(f) offsetof(struct io_options, f)
 /* fio's other names are rows of their own (PARAM_ALIAS) after the option
  * they name: every path that reads this table reads them. */
-const struct param_def io_option_defs[] = {
+static const struct param_def rows_before_engines[] = {
 	PARAM_STRING("name", struct io_options, name, "job",
 		     "job name; files are NAME.THREAD.FILE unless filename= is given"),
 	PARAM_STRING("description", struct io_options, description, "",
@@ -109,9 +116,9 @@ const struct param_def io_option_defs[] = {
 	PARAM_ALIAS("readwrite", "rw"),
 	{ "ddir_seq_nr", PT_INT, P(ddir_seq_nr), "1", 1, 1 << 30, NULL,
 	  "random jobs: a new random offset every N I/Os, sequential in between (fio's rw=randread:N)" },
-	PARAM_STRING("ddir_seq_add", struct io_options, ddir_seq_add, "0",
+	PARAM_COMPOUND("ddir_seq_add", struct io_options, ddir_seq_add, "0",
 		     "sequential jobs: skip this many bytes after each I/O, backwards if negative (fio's "
-		     "rw=write:4k, rw=read:-8k)"),
+		     "rw=write:4k, rw=read:-8k)", io_set_seq_add),
 	{ "rw_sequencer", PT_ENUM, P(rw_sequencer), "sequential", 0, 0, "sequential|identical",
 	  "with ddir_seq_nr: the I/Os between random offsets follow on (sequential) or repeat the "
 	  "offset (identical)" },
@@ -124,17 +131,17 @@ const struct param_def io_option_defs[] = {
 	  "block size of each I/O (fio's READ,WRITE,TRIM form where the three agree: bs=8k,8k,8k)",
 	  0, bs_set },
 	PARAM_ALIAS("blocksize", "bs"),
-	PARAM_STRING("bsrange", struct io_options, bsrange, "",
-		     "MIN-MAX: each I/O a random multiple of MIN up to MAX (overrides bs)"),
+	PARAM_COMPOUND("bsrange", struct io_options, bsrange, "",
+		     "MIN-MAX: each I/O a random multiple of MIN up to MAX (overrides bs)", io_set_bsrange),
 	PARAM_ALIAS("blocksize_range", "bsrange"),
-	PARAM_STRING("random_distribution", struct io_options, random_distribution, "random",
+	PARAM_COMPOUND("random_distribution", struct io_options, random_distribution, "random",
 		     "where random I/Os go: random, zipf[:THETA[:CENTER]] (1.1), pareto[:H] (0.2), "
 		     "normal[:DEV%], zoned:ACCESS%/SIZE%:..., zoned_abs:ACCESS%/SIZE:... (not uniform: "
-		     "no random map, as fio)"),
-	PARAM_STRING("bssplit", struct io_options, bssplit, "",
+		     "no random map, as fio)", io_set_distribution),
+	PARAM_COMPOUND("bssplit", struct io_options, bssplit, "",
 		     "SIZE/PCT:SIZE/PCT...: each I/O's size drawn with these weights (a size without a "
 		     "percentage shares what is left); lists after commas for writes and trims, "
-		     "as fio's READ[,WRITE[,TRIM]] (overrides bs and bsrange)"),
+		     "as fio's READ[,WRITE[,TRIM]] (overrides bs and bsrange)", io_set_bssplit),
 	{ "size", PT_SIZE, P(size), "1g", 1, 1ULL << 50, NULL,
 	  "bytes of I/O per thread per pass, split over nrfiles files", PF_SCALE },
 	{ "offset", PT_SIZE, P(offset), "0", 0, 0, NULL, "byte offset where the I/O region starts" },
@@ -157,10 +164,10 @@ const struct param_def io_option_defs[] = {
 	  "filecreate, filestat, filedelete: each file's operation in the run, on the clock, at "
 	  "its first I/O; 0 (fio's default): when the job starts, off the clock, its latency "
 	  "still counted (other engines: accepted; fsbench opens files before the clock)" },
-	PARAM_STRING("cpus_allowed", struct io_options, cpus_allowed, "",
-		     "the CPUs the job's threads run on, as fio's list: 0-3,6 (empty: any)"),
-	PARAM_STRING("cpumask", struct io_options, cpumask, "",
-		     "the same as a bitmask of CPUs, 0x3 for CPUs 0 and 1 (cpus_allowed wins)"),
+	PARAM_COMPOUND("cpus_allowed", struct io_options, cpus_allowed, "",
+		     "the CPUs the job's threads run on, as fio's list: 0-3,6 (empty: any)", io_set_cpus_allowed),
+	PARAM_COMPOUND("cpumask", struct io_options, cpumask, "",
+		     "the same as a bitmask of CPUs, 0x3 for CPUs 0 and 1 (cpus_allowed wins)", io_set_cpumask),
 	{ "cpus_allowed_policy", PT_ENUM, P(cpus_allowed_policy), "shared", 0, 0, "shared|split",
 	  "shared: every thread may run on every CPU of the set; split: each thread on one CPU of "
 	  "it, in turn" },
@@ -182,14 +189,14 @@ const struct param_def io_option_defs[] = {
 	  "0 = none); the job then runs one window at that depth and ends", PF_USEC },
 	{ "latency_window", PT_DURATION, P(latency_window), "0", 0, 3600, NULL,
 	  "latency_target: how long each depth is judged over (a number alone is us)", PF_USEC },
-	PARAM_STRING("latency_percentile", struct io_options, latency_percentile, "100",
+	PARAM_COMPOUND("latency_percentile", struct io_options, latency_percentile, "100",
 		     "latency_target: the percent of I/Os that must be within it (100: any I/O above "
-		     "it steps the depth down at once)"),
+		     "it steps the depth down at once)", io_set_latency_percentile),
 	{ "latency_run", PT_BOOL, P(latency_run), "0", 0, 0, NULL,
 	  "latency_target: keep searching to the runtime's end instead of ending at the depth found" },
-	PARAM_STRING("percentile_list", struct io_options, percentile_list, "",
+	PARAM_COMPOUND("percentile_list", struct io_options, percentile_list, "",
 		     "the completion latency percentiles reported, P:P:... (at most 20; empty: fio's "
-		     "list)"),
+		     "list)", io_set_percentile_list),
 	{ "stat_type", PT_ENUM, P(stat_type), "stat", 0, 0, "stat|lstat|statx",
 	  "filestat: the call that looks each file up (statx of the absolute path, as fio)" },
 	{ "fallocate", PT_ENUM, P(fallocate), "native", 0, 0, FALLOCATE_CHOICES,
@@ -240,20 +247,20 @@ const struct param_def io_option_defs[] = {
 	  "complete|issue", "count the I/Os between stalls as completed or as issued" },
 	{ "rate_ignore_thinktime", PT_BOOL, P(rate_ignore_thinktime), "0", 0, 0, NULL,
 	  "with rate=, count a stall's time as time the rate was kept (catch up after it)" },
-	PARAM_STRING("rate", struct io_options, rate, "",
+	PARAM_COMPOUND("rate", struct io_options, rate, "",
 		     "cap each thread's bandwidth: READ[,WRITE[,TRIM]] bytes/s (500k, 1m; one value for "
-		     "all; empty = no cap; READ:WRITE in a run io: list)"),
-	PARAM_STRING("rate_iops", struct io_options, rate_iops, "",
+		     "all; empty = no cap; READ:WRITE in a run io: list)", io_set_rate),
+	PARAM_COMPOUND("rate_iops", struct io_options, rate_iops, "",
 		     "cap each thread's I/Os per second: READ[,WRITE[,TRIM]] (rate= wins where both are "
-		     "given)"),
+		     "given)", io_set_rate),
 	{ "rate_process", PT_ENUM, P(rate_process), "linear", 0, 0, "linear|poisson",
 	  "linear: I/Os evenly spaced; poisson: exponential gaps with the same mean" },
-	PARAM_STRING("rate_min", struct io_options, rate_min, "",
+	PARAM_COMPOUND("rate_min", struct io_options, rate_min, "",
 		     "the job fails if a thread's bandwidth over a rate_cycle falls below READ[,WRITE] "
-		     "bytes/s (checked at completions, after 2 s, as fio)"),
+		     "bytes/s (checked at completions, after 2 s, as fio)", io_set_rate),
 	PARAM_ALIAS("ratemin", "rate_min"),
-	PARAM_STRING("rate_iops_min", struct io_options, rate_iops_min, "",
-		     "the same as I/Os per second (rate_min= wins where both are given)"),
+	PARAM_COMPOUND("rate_iops_min", struct io_options, rate_iops_min, "",
+		     "the same as I/Os per second (rate_min= wins where both are given)", io_set_rate),
 	{ "rate_cycle", PT_INT, P(rate_cycle), "1000", 1, 3600000, NULL,
 	  "ms: the window rate_min and rate_iops_min are measured over" },
 	PARAM_ALIAS("ratecycle", "rate_cycle"),
@@ -284,10 +291,10 @@ const struct param_def io_option_defs[] = {
 	{ "flow_sleep", PT_DURATION, P(flow_sleep), "0", 0, 3600, NULL,
 	  "a job ahead of its share drains its queue and sleeps this long (a number alone is us); "
 	  "0: it spins, reaping nothing, as fio's", PF_USEC },
-	PARAM_STRING("ss", struct io_options, ss, "iops_slope:0.01%",
+	PARAM_COMPOUND("ss", struct io_options, ss, "iops_slope:0.01%",
 		     "with ss_dur: steady when, over the last ss_dur of 1 s samples, the IOPS (iops) or "
 		     "bandwidth (bw) deviate from their mean by less than LIMIT, or their slope "
-		     "(iops_slope, bw_slope) is below it; LIMIT in % of the mean, or IOPS, or bytes/s"),
+		     "(iops_slope, bw_slope) is below it; LIMIT in % of the mean, or IOPS, or bytes/s", io_set_ss),
 	PARAM_ALIAS("steadystate", "ss"),
 	{ "ss_dur", PT_DURATION, P(ss_dur), "0", 0, IO_SS_MAX, NULL,
 	  "end the job once it is steady over this long (whole seconds, at least 2; 0 = off): "
@@ -305,9 +312,9 @@ const struct param_def io_option_defs[] = {
 	  "ignore_error list (EIO and EILSEQ unless given), counted in total_err and "
 	  "first_error, as fio; the I/O that failed counts in total_ios, not in bytes or "
 	  "latency" },
-	PARAM_STRING("ignore_error", struct io_options, ignore_error, "",
+	PARAM_COMPOUND("ignore_error", struct io_options, ignore_error, "",
 		     "READ,WRITE,VERIFY lists of errors (ENOSPC:EIO or numbers) continue_on_error "
-		     "goes on after; a list given turns it on for its kind, as fio"),
+		     "goes on after; a list given turns it on for its kind, as fio", io_set_ignore_error),
 	{ "error_dump", PT_BOOL, P(error_dump), "1", 0, 0, NULL,
 	  "accepted for fio compatibility: fsbench names the first error that ends a job, and "
 	  "counts the ones continue_on_error goes past" },
@@ -360,9 +367,9 @@ const struct param_def io_option_defs[] = {
 	{ "verify_dump", PT_BOOL, P(verify_dump), "0", 0, 0, NULL,
 	  "accepted for fio compatibility: fsbench writes no dump files; its error names the "
 	  "block, what was expected and what was found" },
-	PARAM_STRING("verify_pattern", struct io_options, verify_pattern, "",
+	PARAM_COMPOUND("verify_pattern", struct io_options, verify_pattern, "",
 		     "the data of verified writes: 0xHEX, \"text\" or a number, checked on read-back "
-		     "(alone it means verify=pattern)"),
+		     "(alone it means verify=pattern)", io_set_pattern),
 	{ "zero_buffers", PT_BOOL, P(zero_buffers), "0", 0, 0, NULL, "write zeros" },
 	{ "refill_buffers", PT_BOOL, P(refill_buffers), "0", 0, 0, NULL,
 	  "new random data in the whole buffer before every write (always with verify or a "
@@ -372,20 +379,14 @@ const struct param_def io_option_defs[] = {
 	  "so no two writes are alike" },
 	{ "buffer_compress_percentage", PT_INT, P(buffer_compress_percentage), "0", 0, 100, NULL,
 	  "make written data N% compressible (0 = random)" },
-	PARAM_STRING("buffer_pattern", struct io_options, buffer_pattern, "",
-		     "write this repeating pattern: 0xHEX, \"text\" or a number"),
-	{ "hipri", PT_BOOL, P(hipri), "0", 0, 0, NULL,
-	  "pvsync2: RWF_HIPRI, polled completion where the device has poll queues" },
-	{ "hipri_percentage", PT_INT, P(hipri_percentage), "100", 0, 100, NULL,
-	  "pvsync2 with hipri: the percentage of I/Os that are high priority" },
-	{ "nowait", PT_BOOL, P(nowait), "0", 0, 0, NULL,
-	  "pvsync2: RWF_NOWAIT (an I/O that would block fails the job with EAGAIN, as fio)" },
-	{ "registerfiles", PT_BOOL, P(registerfiles), "0", 0, 0, NULL,
-	  "io_uring: register the files with the ring" },
-	{ "fixedbufs", PT_BOOL, P(fixedbufs), "0", 0, 0, NULL,
-	  "io_uring: register the buffers (read/write_fixed)" },
-	{ "sqthread_poll", PT_BOOL, P(sqthread_poll), "0", 0, 0, NULL,
-	  "io_uring: a kernel thread polls for submissions" },
+	PARAM_COMPOUND("buffer_pattern", struct io_options, buffer_pattern, "",
+		     "write this repeating pattern: 0xHEX, \"text\" or a number", io_set_pattern),
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+};
+
+/* Every engine's own rows go here, in the order of the list (engines.c),
+ * then the rows below. */
+static const struct param_def rows_after_engines[] = {
 	{ "stonewall", PT_BOOL, P(stonewall), "0", 0, 0, NULL,
 	  "job files: wait for the jobs before this one to finish" },
 	{ "new_group", PT_BOOL, P(new_group), "0", 0, 0, NULL,
@@ -467,3 +468,37 @@ const struct param_def io_option_defs[] = {
 	  "(fsbench reads them back in offset order)", PF_DERIVED, any_bool },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
+
+/* The table: the rows above with each engine's own between them, made
+ * before main (as engines.c fills the ioengine choices), so that an
+ * engine's file alone declares its options and every path that reads the
+ * table (run io:..., job files, fsbench io, help, the stored parameters)
+ * takes them.  An engine row's offset becomes one into that engine's area
+ * of the job (io_engine_opts).  A table that does not fit, or an engine
+ * whose options overflow its area, leaves its rows out: the option table's
+ * test (test_param) finds every engine's rows, so that cannot go unseen. */
+#define IO_OPTION_ROWS 320
+struct param_def io_option_defs[IO_OPTION_ROWS];
+
+static size_t add_rows(size_t n, const struct param_def *rows, size_t shift)
+{
+	for (; rows->name && n + 1 < IO_OPTION_ROWS; rows++, n++) {
+		io_option_defs[n] = *rows;
+		io_option_defs[n].offset += shift;
+	}
+	return n;
+}
+
+__attribute__((constructor)) static void build_table(void)
+{
+	size_t n = add_rows(0, rows_before_engines, 0);
+
+	for (int i = 0; i < ENGINES_MAX && engine_at(i); i++) {
+		const struct io_engine_ops *e = engine_at(i);
+		if (e->options && e->options_size <= ENGINE_OPTS_MAX)
+			n = add_rows(n, e->options, offsetof(struct io_options, engine_opts) +
+				     (size_t)i * ENGINE_OPTS_MAX);
+	}
+	n = add_rows(n, rows_after_engines, 0);
+	memset(&io_option_defs[n], 0, sizeof(io_option_defs[n]));
+}

@@ -274,7 +274,10 @@ int io_replay_shape(struct io_options *o)
 	bs = r.min_len;
 	per = (r.extent + bs - 1) / bs * bs;
 	o->bs = bs;
-	o->bsrange[0] = o->bssplit[0] = '\0';
+	/* through their rows, which clear the parsed sizes too (an empty
+	 * value always parses) */
+	(void)params_set(io_option_defs, o, "bsrange", "");
+	(void)params_set(io_option_defs, o, "bssplit", "");
 	o->nrfiles = (int64_t)r.nfiles;
 	o->size = per * r.nfiles;
 	o->offset = o->offset_increment = 0;	/* the log's offsets are the files' */

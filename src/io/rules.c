@@ -5,23 +5,15 @@
 #define _GNU_SOURCE
 #include "io_internal.h"
 #include "../core/checked.h"
-#include "../core/compress.h"
-#include "../core/crc32c.h"
 #include "../core/error.h"
 #include "../core/param.h"
 #include "../core/str.h"
-#include "../core/timing.h"
-#include "../core/stop.h"
 
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 const char *io_rw_title(int rw)
@@ -55,215 +47,18 @@ int io_fadvise_advice(const struct io_options *o)
 	}
 }
 
-/* fio's per-direction form of rate=, bssplit= and zoned distributions:
- * "READS[,WRITES[,TRIMS]]".  As in fio, a part not ended by a separator
- * goes on to the directions after it: "A" is A for all three, "A,B" B for
- * writes and trims, "A,B," B for writes only (an empty part: the
- * default); a fourth part is refused.  text is copied into buf
- * ([PARAM_STR_MAX]) and part[] point into it; seps are what may separate
- * them. */
-static int dir_parts(const char *name, const char *text, const char *seps, char *buf,
-		     char *part[IO_DIRS])
-{
-	char *sep, *third;
-
-	str_copy(buf, PARAM_STR_MAX, text);
-	sep = strpbrk(buf, seps);
-	if (sep)
-		*sep = '\0';
-	part[0] = buf;
-	part[1] = sep ? sep + 1 : buf;
-	third = sep ? strpbrk(part[1], seps) : NULL;
-	part[2] = third ? third + 1 : part[1];
-	if (third) {
-		*third = '\0';
-		if (strpbrk(third + 1, seps))
-			return error_set("option '%s': '%s' has more than three parts (reads, "
-					 "writes, trims)", name, text);
-	}
-	return 0;
-}
-
-/* "A[,B[,C]]": reads, writes, trims (dir_parts); an empty part is no
- * cap.  "A:B" too, for `run io:...` lists, where a comma separates
- * parameters. */
-static int rate_pair(const char *name, const char *text, bool iops, uint64_t out[IO_DIRS])
-{
-	char buf[PARAM_STR_MAX], *part[IO_DIRS];
-
-	for (int d = 0; d < IO_DIRS; d++)
-		out[d] = 0;
-	if (!text[0])
-		return 0;
-	if (dir_parts(name, text, ",:", buf, part))
-		return -1;
-	for (int d = 0; d < IO_DIRS; d++) {
-		int64_t n;
-		if (!part[d][0])
-			continue;
-		if (iops ? parse_int(part[d], &n) || n < 0 : parse_size(part[d], &out[d]))
-			return error_set("option '%s': '%s' is not %s", name, part[d],
-					 iops ? "a count of I/Os per second" : "a rate in bytes per second "
-					 "(e.g. 500k, 2m)");
-		if (iops)
-			out[d] = (uint64_t)n;
-	}
-	return 0;
-}
-
-/* One direction of zoned:/zoned_abs: ("ACCESS/SIZE:..."), with fio's
- * rules: the accesses add up to 100; a zone without a size (zoned:) shares
- * what the others leave. */
-static int zones_one(char *text, bool absolute, struct zone_split *z)
-{
-	unsigned access = 0, size = 0, missing = 0;
-	char *item;
-
-	z->n = 0;
-	while ((item = strsep(&text, ":")) != NULL && *item) {
-		char *slash = strchr(item, '/'), *end;
-		if (z->n == ZONES_MAX)
-			return error_set("option 'random_distribution': more than %d zones", ZONES_MAX);
-		if (slash)
-			*slash = '\0';
-		unsigned long a = strtoul(item, &end, 10);
-		if (end == item || *end || a > 100)
-			return error_set("option 'random_distribution': '%s' is not a percentage of "
-					 "the I/Os", item);
-		z->access[z->n] = (unsigned)a;
-		access += (unsigned)a;
-		z->size[z->n] = 0;
-		if (slash && slash[1]) {
-			if (absolute ? parse_size(slash + 1, &z->size[z->n])
-				     : (z->size[z->n] = strtoul(slash + 1, &end, 10), *end != '\0'))
-				return error_set("option 'random_distribution': '%s' is not a zone %s",
-						 slash + 1, absolute ? "size" : "percentage");
-			if (!absolute && z->size[z->n] > 100)
-				z->size[z->n] = 100;
-		}
-		if (!absolute && !z->size[z->n])
-			missing++;
-		size += absolute ? 0 : (unsigned)z->size[z->n];
-		z->n++;
-	}
-	if (!z->n)
-		return 0;
-	if (access != 100 || size > 100)
-		return error_set("option 'random_distribution': the zones' I/O percentages add up to "
-				 "%u, not 100%s", access, size > 100 ? ", and their sizes to more than 100" : "");
-	for (unsigned i = 0; missing && i < z->n; i++)
-		if (!z->size[i])
-			z->size[i] = (100 - size) / missing;
-	return 0;
-}
-
-int io_distribution(const struct io_options *o, struct dist_spec *d)
-{
-	char buf[PARAM_STR_MAX], *arg;
-	static const struct { const char *name; enum rand_dist kind; double def; } kinds[] = {
-		{ "random", DIST_RANDOM, 0 }, { "zipf", DIST_ZIPF, 1.1 },
-		{ "pareto", DIST_PARETO, 0.2 }, { "normal", DIST_NORMAL, 0 },
-		{ "zoned", DIST_ZONED, 0 }, { "zoned_abs", DIST_ZONED_ABS, 0 },
-	};
-	size_t k;
-
-	memset(d, 0, sizeof(*d));
-	d->center = -1;
-	str_copy(buf, sizeof(buf), o->random_distribution[0] ? o->random_distribution : "random");
-	arg = strchr(buf, ':');
-	if (arg)
-		*arg++ = '\0';
-	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && strcmp(buf, kinds[k].name); k++)
-		;
-	if (k == sizeof(kinds) / sizeof(kinds[0]))
-		return error_set("option 'random_distribution': '%s' is not random, zipf, pareto, "
-				 "normal, zoned or zoned_abs", buf);
-	d->kind = kinds[k].kind;
-	d->value = kinds[k].def;
-	if (d->kind == DIST_ZONED || d->kind == DIST_ZONED_ABS) {
-		char lists[PARAM_STR_MAX], *part[IO_DIRS];
-		bool abs = d->kind == DIST_ZONED_ABS;
-		if (!arg || !*arg)
-			return error_set("option 'random_distribution': %s needs its zones "
-					 "(e.g. zoned:50/5:30/15:20/)", buf);
-		if (dir_parts("random_distribution", arg, ",", lists, part))
-			return -1;
-		/* a part that repeats an earlier one is parsed once */
-		for (int dir = 0; dir < IO_DIRS; dir++) {
-			if (dir && part[dir] == part[dir - 1])
-				d->zones[dir] = d->zones[dir - 1];
-			else if (zones_one(part[dir], abs, &d->zones[dir]))
-				return -1;
-		}
-		return 0;
-	}
-	if (arg && *arg) {
-		char *colon = strchr(arg, ':'), *end;
-		if (colon)
-			*colon = '\0';
-		d->value = strtod(arg, &end);
-		if (end == arg || *end)
-			return error_set("option 'random_distribution': '%s' is not a number", arg);
-		if (colon) {
-			d->center = strtod(colon + 1, &end);
-			if (end == colon + 1 || *end || d->center < 0 || d->center > 1)
-				return error_set("option 'random_distribution': the center '%s' is not "
-						 "from 0 to 1", colon + 1);
-		}
-	}
-	if (d->kind == DIST_ZIPF && (d->value == 1.0 || d->value <= 0))
-		return error_set("option 'random_distribution': zipf's theta must be above 0 and "
-				 "not 1");
-	if (d->kind == DIST_PARETO && (d->value <= 0 || d->value >= 1))
-		return error_set("option 'random_distribution': pareto's h is between 0 and 1");
-	if (d->kind == DIST_NORMAL && (d->value < 0 || d->value >= 100))
-		return error_set("option 'random_distribution': normal's deviation is 0 to 100 "
-				 "(percent)");
-	return 0;
-}
-
-int io_seq_add(const struct io_options *o, int64_t *add)
-{
-	const char *s = o->ddir_seq_add[0] ? o->ddir_seq_add : "0";
-	uint64_t v;
-
-	if (parse_size(s[0] == '-' ? s + 1 : s, &v) || v > (1ULL << 40))
-		return error_set("option 'ddir_seq_add': '%s' is not a size (4k, -8k)", s);
-	*add = s[0] == '-' ? -(int64_t)v : (int64_t)v;
-	return 0;
-}
-
 int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[IO_DIRS])
 {
-	uint64_t rate[IO_DIRS], iops[IO_DIRS];
+	const struct io_parsed *p = &o->parsed;
 
-	if (rate_pair("rate", o->rate, false, rate) || rate_pair("rate_iops", o->rate_iops, true, iops))
-		return -1;
 	for (int d = 0; d < IO_DIRS; d++) {
 		/* fio: rate= where given, else rate_iops times the block size */
-		if (rate[d])
-			bps[d] = rate[d];
-		else if (__builtin_mul_overflow(iops[d], min_bs, &bps[d]))
+		if (p->rate[d])
+			bps[d] = p->rate[d];
+		else if (__builtin_mul_overflow(p->rate_iops[d], min_bs, &bps[d]))
 			return error_set("option 'rate_iops': %llu I/Os of %llu bytes a second is too many",
-					 (unsigned long long)iops[d], (unsigned long long)min_bs);
+					 (unsigned long long)p->rate_iops[d], (unsigned long long)min_bs);
 	}
-	return 0;
-}
-
-int io_rate_min(const struct io_options *o, uint64_t bps[IO_DIRS], uint64_t iops[IO_DIRS])
-{
-	uint64_t rate[IO_DIRS], rate_iops[IO_DIRS];
-	static const char *const dirs[IO_DIRS] = { "reads", "writes", "trims" };
-
-	if (rate_pair("rate_min", o->rate_min, false, bps) ||
-	    rate_pair("rate_iops_min", o->rate_iops_min, true, iops) ||
-	    rate_pair("rate", o->rate, false, rate) ||
-	    rate_pair("rate_iops", o->rate_iops, true, rate_iops))
-		return -1;
-	for (int d = 0; d < IO_DIRS; d++)	/* fio refuses these */
-		if ((rate[d] && rate[d] < bps[d]) || (rate_iops[d] && rate_iops[d] < iops[d]))
-			return error_set("option 'rate_min': the minimum for %s exceeds the rate",
-					 dirs[d]);
 	return 0;
 }
 
@@ -272,10 +67,8 @@ int io_rate_min(const struct io_options *o, uint64_t bps[IO_DIRS], uint64_t iops
  * sequential job's offsets follow the I/Os and ba does nothing. */
 bool io_uses_map(const struct io_options *o)
 {
-	struct dist_spec d;
-
 	return io_is_random(o) && !o->norandommap && o->random_generator != RANDGEN_LFSR &&
-	       !io_distribution(o, &d) && d.kind == DIST_RANDOM;
+	       o->parsed.dist.kind == DIST_RANDOM;
 }
 
 static uint64_t gcd(uint64_t a, uint64_t b)
@@ -350,165 +143,27 @@ bool io_is_direct(const struct io_options *o)
 	return o->direct || !o->buffered;
 }
 
-/* bsrange "4k-64k" into min and max; an empty range is bs alone. */
-static int split_cmp(const void *a, const void *b)
-{
-	const unsigned *x = a, *y = b;
-	return (*x > *y) - (*x < *y);
-}
-
-/* One direction's list, with fio's rules: a percentage above 100 counts
- * as 100, 0 or none shares what the others leave, and the list is looked
- * up in order of percentage. */
-static int split_one(char *text, struct bs_split *s)
-{
-	unsigned sum = 0, missing = 0;
-	char *item;
-	struct { unsigned perc; uint64_t bs; } e[BSSPLIT_MAX];
-
-	s->n = 0;
-	while ((item = strsep(&text, ":")) != NULL && *item) {
-		char *slash = strchr(item, '/');
-		unsigned perc = 0;
-		if (s->n == BSSPLIT_MAX)
-			return error_set("option 'bssplit': more than %d sizes", BSSPLIT_MAX);
-		if (slash) {
-			char *end;
-			*slash = '\0';
-			unsigned long p = strtoul(slash + 1, &end, 10);
-			if (end == slash + 1 || *end)
-				return error_set("option 'bssplit': '%s' is not a percentage", slash + 1);
-			perc = p > 100 ? 100 : (unsigned)p;
-		}
-		if (parse_size(item, &e[s->n].bs) || !e[s->n].bs || e[s->n].bs > (1u << 30))
-			return error_set("option 'bssplit': '%s' is not a block size", item);
-		e[s->n].perc = perc;
-		if (perc)
-			sum += perc;
-		else
-			missing++;
-		s->n++;
-	}
-	if (!s->n)
-		return 0;
-	if (sum > 100 && missing > 1)
-		return error_set("option 'bssplit': the percentages add up to more than 100");
-	for (unsigned i = 0; i < s->n; i++)
-		if (!e[i].perc)
-			e[i].perc = missing == 1 && s->n == 1 ? 100 : sum < 100 ? (100 - sum) / missing : 0;
-	qsort(e, s->n, sizeof(e[0]), split_cmp);
-	for (unsigned i = 0; i < s->n; i++) {
-		s->bs[i] = e[i].bs;
-		s->perc[i] = e[i].perc;
-	}
-	return 0;
-}
-
-int io_bssplit(const struct io_options *o, struct bs_split split[IO_DIRS])
-{
-	char buf[PARAM_STR_MAX], *part[IO_DIRS];
-
-	for (int d = 0; d < IO_DIRS; d++)
-		split[d].n = 0;
-	if (!o->bssplit[0])
-		return 0;
-	if (dir_parts("bssplit", o->bssplit, ",", buf, part))
-		return -1;
-	for (int d = 0; d < IO_DIRS; d++) {
-		if (d && part[d] == part[d - 1])
-			split[d] = split[d - 1];
-		else if (part[d][0] && split_one(part[d], &split[d]))
-			return -1;
-	}
-	return 0;
-}
-
+/* bssplit's sizes, else bsrange's, else bs alone. */
 int io_block_sizes(const struct io_options *o, uint64_t *min, uint64_t *max)
 {
-	char lo[64], *dash;
+	const struct io_parsed *p = &o->parsed;
 
 	*min = *max = o->bs;
 	if (o->bssplit[0]) {
-		struct bs_split s[IO_DIRS];
-		if (io_bssplit(o, s))
-			return -1;
 		*min = UINT64_MAX;
 		*max = 0;
 		for (int d = 0; d < IO_DIRS; d++)
-			for (unsigned i = 0; i < s[d].n; i++) {
-				*min = s[d].bs[i] < *min ? s[d].bs[i] : *min;
-				*max = s[d].bs[i] > *max ? s[d].bs[i] : *max;
+			for (unsigned i = 0; i < p->split[d].n; i++) {
+				*min = p->split[d].bs[i] < *min ? p->split[d].bs[i] : *min;
+				*max = p->split[d].bs[i] > *max ? p->split[d].bs[i] : *max;
 			}
 		if (!*max)
 			*min = *max = o->bs;
-		return 0;
-	}
-	if (!o->bsrange[0])
-		return 0;
-	str_copy(lo, sizeof(lo), o->bsrange);
-	dash = strchr(lo, '-');
-	if (!dash)
-		dash = strchr(lo, ':');	/* fio takes MIN:MAX too (its t0002) */
-	if (!dash)
-		return error_set("option 'bsrange': '%s' is not MIN-MAX (e.g. 4k-64k)", o->bsrange);
-	*dash = 0;
-	if (parse_size(lo, min) || parse_size(dash + 1, max) || !*min || *min > *max)
-		return error_set("option 'bsrange': '%s' is not MIN-MAX with 0 < MIN <= MAX", o->bsrange);
-	if (*max % *min)
-		return error_set("option 'bsrange': MAX must be a multiple of MIN in '%s'", o->bsrange);
-	return 0;
-}
-
-/* "0-3,6": CPUs and ranges of them, as fio's cpus_allowed. */
-static int cpu_list(const char *text, cpu_set_t *set, long ncpu)
-{
-	const char *p = text;
-
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b = a;
-		if (end == p || a < 0)
-			return error_set("option 'cpus_allowed': '%s' is not a list of CPUs such as 0-3,6",
-					 text);
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || b < a)
-				return error_set("option 'cpus_allowed': '%s' has a bad range", text);
-			p = end;
-		}
-		if (b >= ncpu || b >= CPU_SETSIZE)
-			return error_set("option 'cpus_allowed': CPU %ld: this machine has CPUs 0-%ld",
-					 b, ncpu - 1);
-		for (long c = a; c <= b; c++)
-			CPU_SET((int)c, set);
-		if (*p == ',' && p[1])
-			p++;
-		else if (*p)
-			return error_set("option 'cpus_allowed': '%s' is not a list of CPUs such as 0-3,6",
-					 text);
+	} else if (p->bsrange_max) {
+		*min = p->bsrange_min;
+		*max = p->bsrange_max;
 	}
 	return 0;
-}
-
-int io_percentiles(const struct io_options *o, double out[IO_PCTS_MAX])
-{
-	const char *p = o->percentile_list;
-	int n = 0;
-
-	while (*p) {
-		char *end;
-		double v = strtod(p, &end);
-		if (end == p || !(v >= 0 && v <= 100) || (*end && *end != ':'))
-			return error_set("option 'percentile_list': '%s' is not a list of percentiles "
-					 "such as 99:99.9:99.99", o->percentile_list);
-		if (n == IO_PCTS_MAX)
-			return error_set("option 'percentile_list': at most %d percentiles, as fio",
-					 IO_PCTS_MAX);
-		out[n++] = v;
-		p = *end ? end + 1 : end;
-	}
-	return n;
 }
 
 struct io_pct_on io_pct_on(const struct io_options *o)
@@ -521,40 +176,23 @@ struct io_pct_on io_pct_on(const struct io_options *o)
 	return p;
 }
 
-int io_latency_percentile(const struct io_options *o, double *pct)
-{
-	char *end;
-
-	*pct = strtod(o->latency_percentile, &end);
-	if (end == o->latency_percentile || *end || !(*pct > 0 && *pct <= 100))
-		return error_set("option 'latency_percentile': '%s' is not a percentage above 0 and "
-				 "at most 100", o->latency_percentile);
-	return 0;
-}
-
 int io_cpu_set(const struct io_options *o, cpu_set_t *set)
 {
+	const struct io_parsed *p = &o->parsed;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	bool list = o->cpus_allowed[0];
+	const uint64_t *bits = list ? p->cpus_allowed : p->cpumask;
+	int top = list ? p->cpus_allowed_top : o->cpumask[0] ? p->cpumask_top : -1;
 
 	CPU_ZERO(set);
-	if (o->cpus_allowed[0]) {
-		if (cpu_list(o->cpus_allowed, set, ncpu))
-			return -1;
-	} else if (o->cpumask[0]) {
-		char *end;
-		errno = 0;
-		unsigned long long mask = strtoull(o->cpumask, &end, 0);
-		if (errno || end == o->cpumask || *end || !mask)
-			return error_set("option 'cpumask': '%s' is not a bitmask of CPUs such as 0x3",
-					 o->cpumask);
-		for (int c = 0; c < 64; c++)
-			if (mask >> c & 1) {
-				if (c >= ncpu)
-					return error_set("option 'cpumask': CPU %d: this machine has CPUs "
-							 "0-%ld", c, ncpu - 1);
-				CPU_SET(c, set);
-			}
-	}
+	if (top < 0)
+		return 0;
+	if (top >= ncpu || top >= CPU_SETSIZE)
+		return error_set("option '%s': CPU %d: this machine has CPUs 0-%ld",
+				 list ? "cpus_allowed" : "cpumask", top, ncpu - 1);
+	for (int c = 0; c <= top; c++)
+		if (bits[c / 64] >> (c % 64) & 1)
+			CPU_SET(c, set);
 	return CPU_COUNT(set);
 }
 
@@ -596,63 +234,47 @@ int io_file_name(const struct io_options *o, int copy, int file, char *buf, size
 	return 0;
 }
 
-/* One ignore_error list: errno names (strerrorname_np's) or numbers. */
-static int ignore_list(char *text, int type, struct io_errors *e)
-{
-	char *save = NULL;
-	unsigned n = 0;
-
-	for (char *name = strtok_r(text, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
-		int err = 0;
-		if (n == IGNORE_MAX)
-			return error_set("option 'ignore_error': more than %d errors in a list",
-					 IGNORE_MAX);
-		if (name[0] == 'E') {
-			for (int k = 1; k < 4096 && !err; k++) {
-				const char *known = strerrorname_np(k);
-				if (known && !strcmp(known, name))
-					err = k;
-			}
-		} else {
-			char *end;
-			long v = strtol(name, &end, 10);
-			if (!*end && v && v > -4096 && v < 4096)
-				err = v < 0 ? (int)-v : (int)v;
-		}
-		if (!err)
-			return error_set("option 'ignore_error': '%s' is not an error name (ENOSPC) or "
-					 "number", name);
-		e->err[type][n++] = err;
-	}
-	if (n) {	/* fio: a list turns continue_on_error on for its type */
-		e->n[type] = n;
-		e->mask |= 1u << type;
-	}
-	return 0;
-}
-
 int io_errors(const struct io_options *o, struct io_errors *e)
 {
 	static const unsigned masks[] = { 0, 1u << ERR_READ, 1u << ERR_WRITE,
 					  1u << ERR_READ | 1u << ERR_WRITE, 1u << ERR_VERIFY, 7, 0, 7 };
-	char text[PARAM_STR_MAX], *rest = text;
+	const struct io_parsed *p = &o->parsed;
 
 	memset(e, 0, sizeof(*e));
 	e->mask = masks[o->continue_on_error];
 	for (int type = 0; type < ERR_TYPES; type++) {
-		e->err[type][0] = EIO;
-		e->err[type][1] = EILSEQ;
-		e->n[type] = 2;
+		if (p->ignore_n[type]) {	/* fio: a list turns continue_on_error on for its type */
+			memcpy(e->err[type], p->ignore[type], sizeof(e->err[type]));
+			e->n[type] = p->ignore_n[type];
+			e->mask |= 1u << type;
+		} else {
+			e->err[type][0] = EIO;
+			e->err[type][1] = EILSEQ;
+			e->n[type] = 2;
+		}
 	}
-	if (!o->ignore_error[0])
-		return 0;
-	/* not dir_parts: a list left out keeps the default, it does not go on */
-	str_copy(text, sizeof(text), o->ignore_error);
-	for (int type = 0; type < ERR_TYPES && rest; type++)
-		if (ignore_list(strsep(&rest, ","), type, e))
-			return -1;
-	if (rest)
-		return error_set("option 'ignore_error': at most three lists, READ,WRITE,VERIFY");
+	return 0;
+}
+
+/* An engine's own option (engine.h) set in a job of another engine would
+ * do nothing there: refused, naming whose it is. */
+static int engine_options_check(const struct io_options *o, const struct io_engine_ops *eng)
+{
+	for (int i = 0; i < ENGINES_MAX && engine_at(i); i++) {
+		const struct io_engine_ops *e = engine_at(i);
+		unsigned char def[ENGINE_OPTS_MAX] __attribute__((aligned(8))) = { 0 };
+		if (i == o->ioengine || !e->options || params_defaults(e->options, def))
+			continue;
+		for (const struct param_def *d = e->options; d->name; d++) {
+			char now[64], was[64];
+			param_value_text(d, o->engine_opts[i], now, sizeof(now));
+			param_value_text(d, def, was, sizeof(was));
+			if (strcmp(now, was))
+				return error_set("option '%s' is ioengine=%s's: this job's ioengine=%s has "
+						 "no such option here", d->name, e->name,
+						 eng ? eng->name : "?");
+		}
+	}
 	return 0;
 }
 
@@ -661,9 +283,6 @@ int io_errors(const struct io_options *o, struct io_errors *e)
  * offsets fio's own code draws, and refused where it would need more. */
 static int io_zone_check(const struct io_options *o, uint64_t min, uint64_t max)
 {
-	struct dist_spec d;
-	int64_t add;
-
 	if (o->zonemode == ZONEMODE_ZBD)
 		return error_set("zonemode=zbd is for zoned block devices (SMR disks, ZNS drives), "
 				 "written at each zone's write pointer: fsbench io works on files");
@@ -682,12 +301,9 @@ static int io_zone_check(const struct io_options *o, uint64_t min, uint64_t max)
 	if (io_has_trims(o) || io_verify_mode(o))
 		return error_set("zonemode=strided with %s: not supported",
 				 io_has_trims(o) ? "trims" : "verify");
-	if (io_seq_add(o, &add) || add || o->ddir_seq_nr > 1)
-		return add || o->ddir_seq_nr > 1
-			? error_set("zonemode=strided with rw=...:N: not supported") : -1;
-	if (io_distribution(o, &d))
-		return -1;
-	if (io_is_random(o) && (min != max || d.kind != DIST_RANDOM))
+	if (o->parsed.seq_add || o->ddir_seq_nr > 1)
+		return error_set("zonemode=strided with rw=...:N: not supported");
+	if (io_is_random(o) && (min != max || o->parsed.dist.kind != DIST_RANDOM))
 		return error_set("zonemode=strided with random I/O: one block size and "
 				 "random_distribution=random only");
 	return 0;
@@ -710,8 +326,7 @@ int io_options_validate(const struct io_options *o)
 		return error_set("option 'offset_increment': the last thread's region would end past "
 				 "the largest file offset");
 	cpu_set_t cpus;
-	double pcts[IO_PCTS_MAX];
-	if (io_cpu_set(o, &cpus) < 0 || io_percentiles(o, pcts) < 0)
+	if (io_cpu_set(o, &cpus) < 0)
 		return -1;
 	const struct io_engine_ops *eng = engine_at(o->ioengine);
 	bool file_op = eng && (eng->flags & ENGINE_FILE_OP);
@@ -734,15 +349,11 @@ int io_options_validate(const struct io_options *o)
 		if (why)
 			return error_set("read_iolog with %s: not supported", why);
 	}
-	if (o->io_submit_mode == SUBMIT_OFFLOAD && eng && strcmp(eng->name, "psync") &&
-	    strcmp(eng->name, "pvsync") && strcmp(eng->name, "null"))
+	if (o->io_submit_mode == SUBMIT_OFFLOAD && eng && !(eng->flags & ENGINE_OFFLOADABLE))
 		return error_set("io_submit_mode=offload with ioengine=%s: fsbench offloads psync, "
 				 "pvsync and null, whose calls several workers can make at once "
 				 "with no state of the engine's own", eng->name);
 	if (o->latency_target > 0) {
-		double pct;
-		if (io_latency_percentile(o, &pct))
-			return -1;
 		if (eng && (eng->flags & ENGINE_SYNC))
 			return error_set("option 'latency_target' searches for a queue depth: ioengine=%s "
 					 "keeps one I/O in flight (use libaio or io_uring)", eng->name);
@@ -755,7 +366,7 @@ int io_options_validate(const struct io_options *o)
 						  [RW_TRIMWRITE] = "trimwrite",
 						  [RW_RANDTRIMWRITE] = "randtrimwrite" };
 		bool trimwrite = o->rw == RW_TRIMWRITE || o->rw == RW_RANDTRIMWRITE;
-		if (eng && strcmp(eng->name, "falloc") && strcmp(eng->name, "null"))
+		if (eng && !(eng->flags & ENGINE_TRIMS))
 			return error_set("rw=%s with ioengine=%s: fio's %s engine trims with "
 					 "BLKDISCARD, which a regular file refuses, and fsbench io works "
 					 "on files; ioengine=falloc trims a file (it punches holes)",
@@ -801,38 +412,26 @@ int io_options_validate(const struct io_options *o)
 	if (vmode == VERIFY_PATTERN && !o->verify_pattern[0])
 		return error_set("option 'verify=pattern' needs verify_pattern=");
 	uint64_t bps[IO_DIRS];
-	struct dist_spec dist;
-	int64_t add;
-	if (io_rate_bps(o, min, bps) || io_distribution(o, &dist) || io_seq_add(o, &add))
+	if (io_rate_bps(o, min, bps))
 		return -1;
-	if (o->verify_pattern[0]) {
-		struct data_spec d;
-		if (data_pattern_parse(o->verify_pattern, &d))
-			return error_prefix("option 'verify_pattern'");
-	}
 	if (o->buffer_pattern[0] && (o->zero_buffers || o->buffer_compress_percentage))
 		return error_set("option 'buffer_pattern' cannot be combined with zero_buffers or "
 				 "buffer_compress_percentage");
 	if (o->zero_buffers && o->buffer_compress_percentage)
 		return error_set("option 'zero_buffers' cannot be combined with buffer_compress_percentage");
-	if (o->buffer_pattern[0]) {
-		struct data_spec d;
-		if (data_pattern_parse(o->buffer_pattern, &d))
-			return -1;
-	}
-	uint64_t rmin[2][IO_DIRS];
-	if (io_rate_min(o, rmin[0], rmin[1]))
-		return -1;
+	static const char *const dirs[IO_DIRS] = { "reads", "writes", "trims" };
+	const struct io_parsed *p = &o->parsed;
+	for (int d = 0; d < IO_DIRS; d++)	/* fio refuses these */
+		if ((p->rate[d] && p->rate[d] < p->rate_min[d]) ||
+		    (p->rate_iops[d] && p->rate_iops[d] < p->rate_iops_min[d]))
+			return error_set("option 'rate_min': the minimum for %s exceeds the rate",
+					 dirs[d]);
 	if (o->ba && o->ba != min && io_is_random(o) && (vmode || io_uses_map(o)))
 		return error_set("option 'ba': %s with ba=%llu and blocks of %llu: fio's own offsets "
 				 "and map disagree there; add norandommap, or use "
 				 "random_generator=lfsr", vmode ? "verify" : "a random map",
 				 (unsigned long long)o->ba, (unsigned long long)min);
-	if ((o->hipri || o->nowait) && eng && strcmp(eng->name, "pvsync2"))
-		return error_set("option '%s' is pvsync2's here (fio's io_uring polls with it: "
-				 "fsbench's io_uring does not)", o->hipri ? "hipri" : "nowait");
-	struct ss_spec ss;
-	if (io_ss_spec(o, &ss))
+	if (engine_options_check(o, eng))
 		return -1;
 	if (o->ss_dur > 0 && (o->ss_dur < 2 || o->ss_dur != floor(o->ss_dur)))
 		return error_set("option 'ss_dur': whole seconds, at least 2 (fio checks every second "

@@ -41,49 +41,6 @@ struct io_ss_unit {
 	double criterion, deviation, slope;
 };
 
-int io_ss_spec(const struct io_options *o, struct ss_spec *s)
-{
-	char buf[PARAM_STR_MAX], *limit, *pct, *end;
-	static const struct { const char *name; enum ss_measure m; bool slope; } kinds[] = {
-		{ "iops", SS_IOPS, false }, { "iops_slope", SS_IOPS, true },
-		{ "bw", SS_BW, false }, { "bw_slope", SS_BW, true },
-	};
-	size_t k;
-
-	memset(s, 0, sizeof(*s));
-	str_copy(buf, sizeof(buf), o->ss);
-	limit = strchr(buf, ':');
-	if (limit)
-		*limit++ = '\0';
-	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]) && strcmp(buf, kinds[k].name); k++)
-		;
-	if (k == sizeof(kinds) / sizeof(kinds[0]))
-		return error_set("option 'ss': '%s' is not iops, iops_slope, bw or bw_slope", buf);
-	s->measure = kinds[k].m;
-	s->slope = kinds[k].slope;
-	if (!limit || !*limit)
-		return error_set("option 'ss': %s needs a limit after a colon (e.g. %s:10%%)", buf, buf);
-	pct = strchr(limit, '%');
-	if (pct) {
-		s->pct = true;
-		*pct = '\0';
-		if (pct[1])
-			return error_set("option 'ss': '%s' after the %%", pct + 1);
-	}
-	if (s->pct || s->measure == SS_IOPS) {
-		s->limit = strtod(limit, &end);
-		if (end == limit || *end || !isfinite(s->limit) || s->limit < 0)
-			return error_set("option 'ss': '%s' is not a limit", limit);
-	} else {
-		uint64_t v;
-		if (parse_size(limit, &v))
-			return error_set("option 'ss': '%s' is not a bandwidth in bytes/s (e.g. 1m)",
-					 limit);
-		s->limit = (double)v;
-	}
-	return 0;
-}
-
 /* fio's steadystate_slope and steadystate_deviation over the window,
  * oldest sample at x = 0; true when under the limit. */
 static bool judge(struct io_ss_unit *u, const struct ss_spec *spec, unsigned dur)
@@ -179,7 +136,7 @@ static void *ss_main(void *arg)
 		for (int j = 0; j < g->njobs; j++) {
 			struct io_job *job = g->jobs[j];
 			for (int k = 0; job->ss && k < job->nss; k++)
-				check_unit(job, &job->ss[k], &job->ss_spec, now);
+				check_unit(job, &job->ss[k], &job->o.parsed.ss, now);
 		}
 		pthread_mutex_lock(&g->lock);
 	}
@@ -195,8 +152,6 @@ int io_ss_start(struct gate *g)
 		struct io_job *job = g->jobs[j];
 		if (!(job->o.ss_dur > 0))
 			continue;
-		if (io_ss_spec(&job->o, &job->ss_spec))
-			return -1;
 		/* group_reporting: the job's threads as one, as fio's group */
 		job->nss = job->o.group_reporting ? 1 : job->nthreads;
 		job->ss = calloc((size_t)job->nss, sizeof(*job->ss));
@@ -242,7 +197,7 @@ void io_ss_result(const struct io_job *job, struct io_result *res)
 	memset(r, 0, sizeof(*r));
 	if (!job->ss)
 		return;
-	r->spec = job->ss_spec;
+	r->spec = job->o.parsed.ss;
 	u = &job->ss[0];	/* without group_reporting, the first thread's */
 	dur = (unsigned)job->o.ss_dur;
 	r->on = true;

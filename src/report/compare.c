@@ -140,6 +140,34 @@ const char *report_compare_verdict(const struct cmp_row *r, double fail_pct, int
 	return "no significant difference";
 }
 
+/* PTS's geometric mean: per target, over the tests whose primary metric
+ * both runs have, the geometric mean of new/old turned so that above 1 is
+ * better; two tests at least, and how many is said. */
+static void geomean_line(FILE *f, const struct result *a, const struct cmp_row *rows, int n)
+{
+	int said = 0;
+
+	for (int g = 0; g < a->ntargets; g++) {
+		double logsum = 0;
+		int k = 0;
+		for (int i = 0; i < n; i++) {
+			const struct cmp_row *r = &rows[i];
+			if (r->target_a != g || r->device || !a->tests[r->test_a].metrics[r->metric_a].primary ||
+			    !r->a.n || !r->b.n || !(r->q.value > 0) || !isfinite(r->q.value))
+				continue;
+			logsum += r->direction > 0 ? log(r->q.value) : -log(r->q.value);
+			k++;
+		}
+		if (k < 2)
+			continue;
+		double gm = exp(logsum / k);
+		fprintf(f, "%s %s %.3f (%+.1f%%, %d tests)", said++ ? ";" : "geometric mean of new/old on "
+			"the primary metrics, above 1 better:", a->targets[g].label, gm, 100 * (gm - 1), k);
+	}
+	if (said)
+		fputc('\n', f);
+}
+
 int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,
 		   int *regressions, int *failing)
 {
@@ -185,6 +213,7 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 	}
 	if (!n)
 		fprintf(f, "nothing matched: the runs share no test and target\n");
+	geomean_line(f, a, rows, n);
 	fprintf(f, "%d regression%s beyond the noise", *regressions, *regressions == 1 ? "" : "s");
 	if (fail_pct >= 0)
 		fprintf(f, ", %d beyond %.1f%%", *failing, fail_pct);

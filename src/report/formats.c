@@ -1,7 +1,7 @@
 /*
  * formats.c: the output formats, one table.  Adding a format is its writer
- * plus a line here; `show --format`, the run's --json/--csv/... files and
- * `report` all go through it.
+ * plus a line here; `show --format`, the run's --json/--csv/... files,
+ * `report` and `compare`'s documents all go through it.
  */
 #include "report.h"
 
@@ -48,9 +48,11 @@ static int write_markdown(FILE *f, struct result *const *runs, int n, const stru
 	struct result *m = report_merge(runs, n);
 	if (!m)
 		return -1;
+	struct report_opts mo = *o;
+	mo.merged = 1;
 	fprintf(f, "# fsbench runs merged\n\n");
 	report_runs_table(f, runs, n, 1);
-	int rc = report_markdown(f, m, o);
+	int rc = report_markdown(f, m, &mo);
 	report_merge_free(m);
 	return rc;
 }
@@ -61,12 +63,12 @@ static int write_html(FILE *f, struct result *const *runs, int n, const struct r
 }
 
 static const struct report_format formats[] = {
-	{ "text", write_text, 1 },
-	{ "json", write_json, 0 },
-	{ "csv", write_csv, 0 },
-	{ "markdown", write_markdown, 1 },
-	{ "html", write_html, 1 },
-	{ NULL, NULL, 0 },
+	{ "text", write_text, 1, NULL },
+	{ "json", write_json, 0, report_compare_json },
+	{ "csv", write_csv, 0, NULL },
+	{ "markdown", write_markdown, 1, report_compare_markdown },
+	{ "html", write_html, 1, report_compare_html },
+	{ NULL, NULL, 0, NULL },
 };
 
 const struct report_format *report_format_find(const char *name)

@@ -12,11 +12,13 @@ int report_markdown(FILE *f, const struct result *r, const struct report_opts *o
 	struct report_opts plain = *o;
 
 	plain.color = 0;
-	fprintf(f, "# fsbench run %lld%s%s\n\n", (long long)r->id,
-		r->label[0] ? ": " : "", r->label);
-	fprintf(f, "fsbench %s, %s, status %s.\n\n", r->version, r->started, r->status);
-	if (r->note && r->note[0])
-		fprintf(f, "> %s\n\n", r->note);
+	if (!o->merged) {	/* merged: the runs table said it, under one heading */
+		fprintf(f, "# fsbench run %lld%s%s\n\n", (long long)r->id,
+			r->label[0] ? ": " : "", r->label);
+		fprintf(f, "fsbench %s, %s, status %s.\n\n", r->version, r->started, r->status);
+		if (r->note && r->note[0])
+			fprintf(f, "> %s\n\n", r->note);
+	}
 	/* the answer first */
 	struct report_verdict *v = calloc(REPORT_MAX_VERDICTS, sizeof(*v));
 	int base = result_baseline(r, o->baseline), any = 0;
@@ -33,10 +35,13 @@ int report_markdown(FILE *f, const struct result *r, const struct report_opts *o
 	free(v);
 	if (any)
 		fputc('\n', f);
-	fprintf(f, "| | |\n|---|---|\n");
-	for (int i = 0; i < r->nsys; i++)
-		fprintf(f, "| %s | %s |\n", r->sys[i].name, r->sys[i].value);
-	fprintf(f, "\n| target | file system | mount options | disk | I/O scheduler | mkfs or directory |\n"
+	if (!o->merged) {
+		fprintf(f, "| | |\n|---|---|\n");
+		for (int i = 0; i < r->nsys; i++)
+			fprintf(f, "| %s | %s |\n", r->sys[i].name, r->sys[i].value);
+		fputc('\n', f);
+	}
+	fprintf(f, "| target | file system | mount options | disk | I/O scheduler | mkfs or directory |\n"
 		   "|---|---|---|---|---|---|\n");
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *t = &r->targets[i];

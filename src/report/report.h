@@ -16,8 +16,10 @@
 #include "../core/verdict.h"
 
 #define RESULT_SCHEMA_VERSION 3
-/* A test with more metrics than this gets one chart (its primary metric)
- * plus tables in text, and a grouped chart in HTML. */
+/* A test with more metrics than this gets, by default, its primary chart
+ * and the raw and ratio tables in text (as seeds 002 and 003 print them);
+ * in HTML one bar chart and grouped charts for the units its metrics
+ * share. */
 #define REPORT_MAX_CHARTS 4
 
 struct report_opts {
@@ -26,6 +28,8 @@ struct report_opts {
 	const char *baseline;	/* target label; NULL = stored or first */
 	int verbose;		/* every chart and table; default: the primary
 				 * metric's chart per test and a summary */
+	int merged;		/* several runs merged (merge.c): their own title and
+				 * systems are the caller's, not the merged result's */
 };
 
 /* Terminal width and colour for a stream, honouring NO_COLOR and COLUMNS. */
@@ -46,7 +50,7 @@ void report_chart(FILE *f, const struct result *r, int test, int metric,
 		  const struct report_opts *o);
 void report_tables(FILE *f, const struct result *r, int test,
 		   const struct report_opts *o, int markdown);
-/* The device group (device.c): a table of what reached the device per
+/* The device group (devtable.c): a table of what reached the device per
  * target, nothing when the test has no device figures. */
 /* reps.c: seed 001's table of each repetition's real, user and sys time
  * and their average, for a test whose metrics come in phases (NAME_s,
@@ -79,7 +83,9 @@ char report_mark(const struct ratio *q);
  * 3%)"). */
 int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, int brief);
 /* 1 and "+-2.1%", the half-width of the figure's 95% interval relative to
- * it (stats_precision), when it has 2 runs or more; 0 otherwise. */
+ * it (stats_precision), or the range "-83%..+505%" where that interval is
+ * asymmetric (the log scale, 10% or wider), when it has 2 runs or more; 0
+ * otherwise. */
 int report_precision(const struct r_test *t, int i, int m, char *buf, size_t len);
 /* Why target i has runs but no figure of metric m, in a few words: a
  * device figure on a target without a block device says why there is
@@ -158,11 +164,13 @@ int report_compare_html(FILE *f, struct result *const *runs, int n, double fail_
 
 /* The output formats (formats.c): each writes one or more runs to a stream;
  * multi_run formats make one document of them all (one HTML page), the
- * others one after another. */
+ * others one after another.  compare writes `fsbench compare`'s document
+ * of the runs, each against the first (NULL: the format has none). */
 struct report_format {
 	const char *name;
 	int (*write)(FILE *f, struct result *const *runs, int n, const struct report_opts *o);
 	int multi_run;
+	int (*compare)(FILE *f, struct result *const *runs, int n, double fail_pct);
 };
 const struct report_format *report_format_find(const char *name);
 /* "text, json, csv, markdown, html": for help and errors. */

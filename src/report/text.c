@@ -498,18 +498,20 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 	const struct r_test *t = &r->tests[ti];
 
 	fputc('\n', f);
-	/* By default the seed-000 chart of the primary metric; verbose: every
-	 * chart (up to REPORT_MAX_CHARTS, fileop's 13 columns get one) and the
-	 * tables. */
+	/* By default the seed-000 chart of the primary metric; verbose (show
+	 * --all, run --verbose): every chart, one per metric (fileop's 13
+	 * columns get 13, as --all promises), and the tables. */
 	for (int m = 0; m < t->nmetrics; m++) {
 		int primary = m == primary_metric(t);
-		if (!primary && (!o->verbose || t->nmetrics > REPORT_MAX_CHARTS))
+		if (!primary && !o->verbose)
 			continue;
 		if (m && o->verbose)
 			fputc('\n', f);
 		report_chart(f, r, ti, m, o);
 	}
-	if (o->verbose) {
+	/* A test of more columns than charts (fileop's 13, bonnie's) is read
+	 * as its seeds print it, as raw and ratio tables: by default too */
+	if (o->verbose || t->nmetrics > REPORT_MAX_CHARTS) {
 		fputc('\n', f);
 		report_tables(f, r, ti, o, 0);
 	}
@@ -558,6 +560,43 @@ void report_verdict_block(FILE *f, const struct result *r, const struct report_o
 		wrap_text(f, line, o->width - 2, 4);
 	}
 	free(v);
+}
+
+/* PTS's closing figure: per target over every test, the geometric mean of
+ * its ratios to the baseline on each test's primary metric, turned so that
+ * above 1 is better (a ratio of Files/s and one of seconds mean the same
+ * then).  Only the tests where both have a figure count, and how many is
+ * said; a target with fewer than two such tests gets none. */
+static void summary_geomean(FILE *f, const struct result *r, int base, const struct report_opts *o)
+{
+	char line[2048];
+	size_t used = 0;
+
+	for (int i = 0; i < r->ntargets && r->ntests > 1 && used < sizeof(line); i++) {
+		double logsum = 0;
+		int n = 0;
+		if (i == base)
+			continue;
+		for (int ti = 0; ti < r->ntests; ti++) {
+			const struct r_test *t = &r->tests[ti];
+			int m = primary_metric(t);
+			struct ratio q;
+			if (!t->nmetrics || report_ratio(t, i, base, m, &q) || !(q.value > 0) ||
+			    !isfinite(q.value))
+				continue;
+			logsum += t->metrics[m].direction > 0 ? log(q.value) : -log(q.value);
+			n++;
+		}
+		if (n < 2)
+			continue;
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %.2f (%d tests)",
+					 used ? ";" : "geometric mean of the ratios, turned so that above 1 "
+					 "is better:", r->targets[i].label, exp(logsum / n), n);
+	}
+	if (!used)
+		return;
+	fputs("  ", f);
+	wrap_text(f, line, o->width - 2, 4);
 }
 
 void report_summary(FILE *f, const struct result *r, const struct report_opts *o)
@@ -624,6 +663,7 @@ void report_summary(FILE *f, const struct result *r, const struct report_opts *o
 		fputs("  ", f);
 		wrap_text(f, line, o->width - 2, 4);
 	}
+	summary_geomean(f, r, base, o);
 	report_missed(f, r, o);
 }
 

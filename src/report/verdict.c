@@ -48,6 +48,19 @@ static struct trend cell_trend(const struct r_test *t, int i, int m)
 	return tr;
 }
 
+/* A 95% interval relative to the mean: "+-2.5%", or where it is
+ * asymmetric (on the log scale, from few or spread runs) the range it is,
+ * "-83%..+505%", so that no one reads a figure could be 505% lower. */
+static void interval_text(const struct summary *s, char *buf, size_t len)
+{
+	double hi = stats_precision(s);
+
+	if (s->log_scale && hi >= 0.10)
+		snprintf(buf, len, "-%.0f%%..+%.0f%%", 100 * hi / (1 + hi), 100 * hi);
+	else
+		snprintf(buf, len, "+-%.*f%%", 100 * hi < 9.95 ? 1 : 0, 100 * hi);
+}
+
 int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, int brief)
 {
 	struct summary s;
@@ -63,10 +76,13 @@ int report_warning(const struct r_test *t, int i, int m, char *buf, size_t len, 
 	else if (t->looks > 0)
 		;	/* the runs aimed at verdicts: an undecided one is flagged there */
 	else if (t->precision > 0 && prec > t->precision && brief)
-		snprintf(buf, len, "+-%.1f%%", 100 * prec);
-	else if (t->precision > 0 && prec > t->precision)
-		snprintf(buf, len, "+-%.1f%% over %d runs, missed the +-%g%% target", 100 * prec, s.n,
+		interval_text(&s, buf, len);
+	else if (t->precision > 0 && prec > t->precision) {
+		char iv[48];
+		interval_text(&s, iv, sizeof(iv));
+		snprintf(buf, len, "%s over %d runs, missed the +-%g%% target", iv, s.n,
 			 100 * t->precision);
+	}
 	else if (t->precision > 0)
 		;	/* the runs aimed at a precision and met it */
 	else if (s.cv >= REPORT_CV_LIMIT && brief)
@@ -95,10 +111,9 @@ int report_precision(const struct r_test *t, int i, int m, char *buf, size_t len
 
 	buf[0] = '\0';
 	result_summary(t, i, m, &s);
-	double prec = stats_precision(&s);
-	if (!isfinite(prec))
+	if (!isfinite(stats_precision(&s)))
 		return 0;
-	snprintf(buf, len, "+-%.*f%%", 100 * prec < 9.95 ? 1 : 0, 100 * prec);
+	interval_text(&s, buf, len);
 	return 1;
 }
 

@@ -1,7 +1,6 @@
 /* runner.c: repetitions, caches, CPU accounting, storage (see runner.h). */
 #define _GNU_SOURCE
-#include "runner.h"
-#include "device.h"
+#include "runner_internal.h"
 #include "../core/version.h"
 #include "../core/cache.h"
 #include "../core/cpu.h"
@@ -113,51 +112,6 @@ static const char *cache_policy(const struct runner_opts *o, char *buf, size_t l
 	return buf;
 }
 
-/* One test on one target: its primary values across passes, and while a
- * pass runs, its scratch directory and the workload's context. */
-struct cell {
-	struct wl_ctx ctx;
-	char detail[DETAIL_MAX];
-	char series[SERIES_MAX];
-	char dir[4096];
-	int prepared, failed;
-	int runs;		/* repetitions done */
-	int n;			/* of which gave a primary figure (bonnie's +++++ does not) */
-	double *primary;	/* those figures, [limit + 1] */
-	struct dev_probe probe;
-};
-
-/* One test across the run: the runner may come back to it (a second pass
- * when a time budget leaves room), so its cells outlive a pass. */
-struct tstate {
-	struct cell *cells;	/* [ntargets] */
-	int64_t id;
-	int minimum, limit, fixed;	/* runs: before judging, at most, exactly (0: judged) */
-	int done, met, passes;
-	int active, below_min;	/* set by judge(): targets still running; one under the minimum */
-	double precision;	/* the target, a fraction; 0 none */
-	double spent, setup;	/* seconds in all; preparing a pass */
-	double rep_mean;	/* seconds a repetition costs, overhead and all; -1 unknown */
-	/* the verdict rule (two targets or more, no --precision) */
-	int verdicts, base, direction;	/* on; the baseline; +1 more is better */
-	struct verdict_rule rule;
-	int pairs, undecided;	/* set by judge() */
-	int *order;		/* [ntargets]: this round's order */
-};
-
-static uint64_t machine_now(void)
-{
-	return now_ns();
-}
-
-/* The budget's clock (runner_set_clock). */
-static uint64_t (*rclock)(void) = machine_now;
-
-void runner_set_clock(uint64_t (*now)(void))
-{
-	rclock = now ? now : machine_now;
-}
-
 static void data_complete(struct wl_ctx *ctx)
 {
 	struct cell *c = ctx->runner_priv;
@@ -171,165 +125,6 @@ static int primary_metric(const struct test_spec *ts)
 		if (ts->wl->metrics[i].primary)
 			return i;
 	return 0;
-}
-
-static int verdict_need(const struct tstate *ts, int ntargets, int *pairs, int *open,
-			int *nearest);
-
-/* The widest interval among the targets (stats_precision), NAN when a
- * target has fewer than 2 runs; *need: runs each target still needs for
- * the target precision (0 when met, -1 unknown). */
-static double widest(const struct tstate *ts, int ntargets, int *need)
-{
-	double w = 0;
-	int any = 0;
-
-	*need = 0;
-	if (ts->verdicts) {	/* rounds until the open pairs are decided */
-		int pairs, open, nearest;
-		*need = verdict_need(ts, ntargets, &pairs, &open, &nearest);
-		if (*need < 0)
-			*need = ts->limit;	/* past the limit: out of reach */
-	}
-	for (int i = 0; i < ntargets; i++) {
-		const struct cell *c = &ts->cells[i];
-		struct summary s;
-		/* a target whose runs give no figure has nothing to judge */
-		if (c->failed || (c->n < 2 && c->runs >= ts->minimum))
-			continue;
-		any = 1;
-		stats_summarize(c->primary, c->n, &s);
-		double p = stats_precision(&s);
-		if (!isfinite(p)) {
-			*need = -1;
-			return NAN;
-		}
-		w = p > w ? p : w;
-		if (!ts->verdicts && ts->precision > 0 && *need >= 0) {
-			int n = stats_runs_needed(&s, ts->precision, ts->limit);
-			if (n - c->n > *need)
-				*need = n - c->n;
-		}
-	}
-	return any ? w : NAN;
-}
-
-/* Whether cells i and j ran round by round alike, every run giving a
- * figure, so that c->primary[r] of both is round r's. */
-static bool same_rounds(const struct cell *a, const struct cell *b)
-{
-	return a->n == a->runs && b->n == b->runs && a->runs == b->runs;
-}
-
-/* The geometric mean of a cell's figures in "better" terms, for the
- * ranking: NAN without any. */
-static double rank_value(const struct cell *c, int direction)
-{
-	double s = 0;
-
-	for (int r = 0; r < c->n; r++) {
-		if (!(c->primary[r] > 0))
-			return NAN;
-		s += log(c->primary[r]);
-	}
-	return c->n ? direction * s / c->n : NAN;
-}
-
-/* The pairs that matter (verdict_pairs) by the ranking so far. */
-static int pairs_that_matter(const struct tstate *ts, int ntargets, int (*pairs)[2])
-{
-	double score[RUNNER_MAX_TARGETS];
-	int k = ntargets < RUNNER_MAX_TARGETS ? ntargets : RUNNER_MAX_TARGETS;
-
-	for (int i = 0; i < k; i++)
-		score[i] = ts->cells[i].failed ? NAN : rank_value(&ts->cells[i], ts->direction);
-	return verdict_pairs(score, k, ts->base, pairs);
-}
-
-/* The verdict rule's view: how many pairs that matter are still open, and
- * the rounds the hardest of those within reach would need (0: none is
- * open; -1: some are, and no look up to the limit would decide any at the
- * spread seen); *nearest: the rounds the nearest would need.  A pair out
- * of reach is left undecided without holding back the others: one
- * near-tie must not stop the rounds that settle a 1.3x beside it. */
-static int verdict_need(const struct tstate *ts, int ntargets, int *pairs, int *open,
-			int *nearest)
-{
-	int pr[2 * RUNNER_MAX_TARGETS][2], n = pairs_that_matter(ts, ntargets, pr), need = 0;
-	int reachable = 0;
-
-	*pairs = n;
-	*open = 0;
-	*nearest = 0;
-	for (int q = 0; q < n; q++) {
-		const struct cell *a = &ts->cells[pr[q][0]], *b = &ts->cells[pr[q][1]];
-		int r = verdict_rounds_needed(a->primary, a->n, b->primary, b->n, same_rounds(a, b),
-					      &ts->rule, ts->limit);
-		if (!r)
-			continue;
-		(*open)++;
-		if (r < 0)
-			continue;
-		reachable++;
-		need = r > need ? r : need;
-		*nearest = !*nearest || r < *nearest ? r : *nearest;
-	}
-	return *open && !reachable ? -1 : need;
-}
-
-/* Rounds every target still running has done (the limit when none is). */
-static int full_rounds(const struct tstate *ts, int ntargets)
-{
-	int rounds = ts->limit;
-
-	for (int i = 0; i < ntargets; i++)
-		if (!ts->cells[i].failed && ts->cells[i].runs < rounds)
-			rounds = ts->cells[i].runs;
-	return rounds;
-}
-
-/* Decide, between full rounds, whether the test needs another: sets done
- * and met.  A round gives every target a run, so the interval is judged
- * on equal footing (see docs/results.md, "How many runs"). */
-static void judge(struct tstate *ts, int ntargets)
-{
-	int active = 0, below_min = 0, at_limit = 1, need;
-
-	for (int i = 0; i < ntargets; i++) {
-		const struct cell *c = &ts->cells[i];
-		if (c->failed)
-			continue;
-		active++;
-		below_min |= c->runs < (ts->fixed ? ts->fixed : ts->minimum);
-		at_limit &= c->runs >= ts->limit;
-	}
-	ts->met = 0;
-	ts->active = active;
-	ts->below_min = below_min;
-	if (!active) {
-		ts->done = 1;
-		return;
-	}
-	if (ts->verdicts) {
-		/* judged at the schedule's rounds only: what the error split
-		 * pays for (core/verdict.h) */
-		int rounds = full_rounds(ts, ntargets), nearest;
-		verdict_need(ts, ntargets, &ts->pairs, &ts->undecided, &nearest);
-		ts->met = ts->pairs > 0 && !ts->undecided;
-		if (ts->fixed)
-			ts->done = !below_min;
-		else
-			ts->done = !below_min && (at_limit || active < 2 ||
-						  (ts->met && verdict_is_look(rounds, ts->limit)));
-		return;
-	}
-	double w = widest(ts, ntargets, &need);
-	/* no target with a figure to judge: nothing more runs can improve */
-	ts->met = ts->precision > 0 && (isfinite(w) ? w <= ts->precision : !below_min);
-	if (ts->fixed)
-		ts->done = !below_min;
-	else
-		ts->done = !below_min && (ts->met || at_limit);
 }
 
 static void report_failure(const struct runner_events *ev, const char *label, const char *msg)
@@ -418,187 +213,6 @@ static void store_test_row(const struct test_spec *ts, struct r_test *row,
 	}
 }
 
-/* The run's clock: what earlier runs in the store say a repetition of
- * each test takes (as --dry-run estimates), this run's repetitions so far,
- * and the time budget. */
-struct run_clock {
-	double *stored;		/* [ntests]: mean wall per repetition, -1 unknown */
-	double rep_sum;
-	int reps;
-	uint64_t t0;		/* when the run began */
-	double budget;		/* seconds for the whole run, 0 none */
-};
-
-/* Seconds per repetition of test k: this run's own, else the store's,
- * else this run's mean over every test; -1 unknown. */
-static double per_rep(const struct run_clock *rc, const struct tstate *ts, int k)
-{
-	if (ts && ts->rep_mean > 0)
-		return ts->rep_mean;
-	if (rc->stored && rc->stored[k] > 0)
-		return rc->stored[k];
-	return rc->reps ? rc->rep_sum / rc->reps : -1;
-}
-
-/* The most runs any target of the test has that has not failed. */
-static int most_runs(const struct tstate *ts, int ntargets)
-{
-	int most = 0;
-
-	for (int i = 0; i < ntargets; i++)
-		if (!ts->cells[i].failed && ts->cells[i].runs > most)
-			most = ts->cells[i].runs;
-	return most;
-}
-
-/* Runs still planned for test k on each target: the fixed count, else the
- * minimum, else as many as the spread so far says the target precision
- * needs (capped at the limit). */
-static int planned_runs(const struct tstate *ts, int ntargets)
-{
-	int need;
-
-	if (ts->fixed)
-		return ts->fixed;
-	widest(ts, ntargets, &need);
-	int most = most_runs(ts, ntargets);
-	int p = need > 0 ? most + need : most;
-	if (p < ts->minimum)
-		p = ts->minimum;
-	return p > ts->limit ? ts->limit : p;
-}
-
-/* Seconds the runs of test k still planned would take: -1 unknown. */
-static double eta_test(const struct run_request *rq, const struct run_clock *rc,
-		       const struct tstate *ts, int k)
-{
-	double per = per_rep(rc, ts, k);
-	int planned = planned_runs(ts, rq->ntargets), left = 0;
-
-	for (int i = 0; i < rq->ntargets; i++)
-		if (!ts->cells[i].failed && ts->cells[i].runs < planned)
-			left += planned - ts->cells[i].runs;
-	return per > 0 ? left * per : left ? -1 : 0;
-}
-
-/* Seconds until the whole run is done, from test k on: -1 unknown. */
-static double eta_run(const struct run_request *rq, const struct run_clock *rc,
-		      const struct tstate *all, int k)
-{
-	double total = 0;
-
-	for (int j = k; j < rq->ntests; j++) {
-		if (all[j].done)
-			continue;
-		double e = eta_test(rq, rc, &all[j], j);
-		if (e < 0)
-			return -1;
-		total += e;
-	}
-	if (rc->budget > 0) {
-		double left = rc->budget - ns_to_s(rclock() - rc->t0);
-		if (total > left)
-			total = left > 0 ? left : 0;
-	}
-	return total;
-}
-
-/* Seconds the minimum runs of tests k.. still need on every target: what
- * the budget must keep for them.  Unknown costs count as 0. */
-static double minimum_cost(const struct run_request *rq, const struct run_clock *rc,
-			   const struct tstate *all, int k)
-{
-	double total = 0;
-
-	for (int j = k; j < rq->ntests; j++) {
-		double per = per_rep(rc, &all[j], j);
-		int want = all[j].fixed ? all[j].fixed : all[j].minimum;
-		for (int i = 0; i < rq->ntargets && per > 0; i++)
-			if (!all[j].cells[i].failed && all[j].cells[i].runs < want)
-				total += (want - all[j].cells[i].runs) * per;
-	}
-	return total;
-}
-
-static void rep_event(const struct run_request *rq, const struct runner_events *ev,
-		      const struct run_clock *rc, const struct tstate *all, int k, int i, int rep)
-{
-	const struct tstate *ts = &all[k];
-	int need;
-
-	if (!ev || !ev->rep_started)
-		return;
-	double w = widest(ts, rq->ntargets, &need);
-	double et = eta_test(rq, rc, ts, k), rest = eta_run(rq, rc, all, k);
-	struct rep_info ri = { rq->tests[k].name, rq->targets[i].label, k + 1, rq->ntests, i + 1,
-			       rq->ntargets, rep, rep ? planned_runs(ts, rq->ntargets) : 0, et,
-			       rest, isfinite(w) && !ts->verdicts ? w : -1, ts->precision,
-			       ts->fixed ? -1 : need };
-	ev->rep_started(ev->arg, &ri);
-}
-
-/* What a test may spend past its minimum even when the budget is spent:
- * a twentieth of the budget shared by all tests.  A test whose runs cost
- * next to nothing (IOR's 0.1 s, LevelDB's 1 s) then still reaches its
- * target after a slow one used the budget up, and the run overshoots the
- * budget by 5% at most. */
-static double budget_floor(const struct run_request *rq, const struct run_clock *clock)
-{
-	return clock->budget / 20 / (rq->ntests > 0 ? rq->ntests : 1);
-}
-
-/* Whether, by its spread so far, test ts would need more than twice the
- * `left` seconds, or more runs than its limit, to meet its target.  Then
- * its first pass stops at its minimum: the time goes to tests that can
- * meet theirs, and the test comes back in a later pass if any is left.
- * Twice, because a spread judged from three runs may be off by a factor
- * of two either way.  Under the verdict rule the target is the nearest
- * decision: the test goes on while some open pair is within reach and
- * its rounds fit, though the others would not. */
-static int out_of_reach(const struct tstate *ts, int ntargets, double per, double left)
-{
-	int need;
-
-	if (!(ts->precision > 0) && !ts->verdicts)
-		return 0;
-	if (ts->verdicts) {	/* the nearest decision within reach, and its cost */
-		int pairs, open, nearest;
-		if (verdict_need(ts, ntargets, &pairs, &open, &nearest) <= 0)
-			return !!open;
-		return per > 0 && (double)nearest * per * ts->active > 2 * (left > 0 ? left : 0);
-	}
-	widest(ts, ntargets, &need);
-	if (need <= 0)
-		return 0;
-	/* so wide that even the count limit would not get there */
-	if (most_runs(ts, ntargets) + need >= ts->limit)
-		return 1;
-	return per > 0 && (double)need * per * ts->active > 2 * (left > 0 ? left : 0);
-}
-
-/* A fresh order for a round (Fisher-Yates): a target that always ran
- * first, with the caches and the device warm or cold in its favour, would
- * carry that into every ratio.  Drawn from the test and the round alone
- * (splitmix64), so that every rank of an MPI job runs the same order: its
- * ranks meet in each run's collective calls. */
-static void shuffle(int *order, int n, int test, int round)
-{
-	uint64_t x = 0x9e3779b97f4a7c15ull * (uint64_t)(test + 1) + (uint64_t)round;
-
-	for (int i = 0; i < n; i++)
-		order[i] = i;
-	for (int i = n - 1; i > 0; i--) {
-		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
-		int j = (int)(z % (uint64_t)(i + 1));
-		int t = order[i];
-		order[i] = order[j];
-		order[j] = t;
-	}
-}
-
 /* One pass of test k on every target: set up, rounds until the test is
  * done or the rounds past its minimum would overrun `allowance` seconds
  * (< 0: no limit; share_budget: its share of the time budget, decided
@@ -613,7 +227,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 	struct cell *cells = tst->cells;
 	const struct runner_opts *o = &rq->opts;
 	int pm = primary_metric(ts), failed = 0, total_runs = 0;
-	uint64_t t0 = rclock();
+	uint64_t t0 = runner_now();
 	double values[MAX_METRICS], extra = 0;	/* seconds in rounds past the minimum */
 	int64_t test_id = tst->id;
 
@@ -662,48 +276,48 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			struct r_sample sm = { .values = values };
 			if (cells[i].failed)
 				continue;
-			rep_event(rq, ev, clock, all, k, i, 0);
+			runner_rep_event(rq, ev, clock, all, k, i, 0);
 			if (one_run(ts, &rq->targets[i], &cells[i], o, &sm) && !workload_stopped())
 				fail_cell(st, test_id, target_ids[i], &cells[i], ev,
 					  rq->targets[i].label);
 		}
-	tst->setup = ns_to_s(rclock() - t0);
+	tst->setup = ns_to_s(runner_now() - t0);
 
 	while (!workload_stopped()) {
-		judge(tst, rq->ntargets);
+		runner_judge(tst, rq->ntargets);
 		if (tst->done)
 			break;
 		int active = tst->active, below_min = tst->below_min;
 		/* Beyond the minimum, a round starts only when it fits the
 		 * allowance: the minimum runs are never cut. */
-		double per = per_rep(clock, tst, k);
+		double per = runner_per_rep(clock, tst, k);
 		/* Pass 1 under a budget: the share is fixed once the minimum is
 		 * done, when a repetition's cost is known: an even part of what
 		 * the budget leaves after the minimum runs of the tests to come. */
 		if (!below_min && share_budget && allowance < 0) {
-			double left = clock->budget - ns_to_s(rclock() - clock->t0);
-			double spare = left - minimum_cost(rq, clock, all, k + 1);
+			double left = clock->budget - ns_to_s(runner_now() - clock->t0);
+			double spare = left - runner_minimum_cost(rq, clock, all, k + 1);
 			allowance = (spare > 0 ? spare : 0) / (rq->ntests - k);
-			if (allowance < budget_floor(rq, clock))
-				allowance = budget_floor(rq, clock);
+			if (allowance < runner_budget_floor(rq, clock))
+				allowance = runner_budget_floor(rq, clock);
 		}
 		if (!below_min && allowance >= 0 && extra + (per > 0 ? per * active : 0) > allowance)
 			break;
 		/* A test on its floor has no share to give: the floor is spent
 		 * past the budget, and nothing else would get it. */
-		if (!below_min && share_budget && allowance > budget_floor(rq, clock) &&
-		    out_of_reach(tst, rq->ntargets, per, allowance - extra))
+		if (!below_min && share_budget && allowance > runner_budget_floor(rq, clock) &&
+		    runner_out_of_reach(tst, rq->ntargets, per, allowance - extra))
 			break;	/* its share goes on to tests that can still make it */
-		uint64_t r0 = rclock();
+		uint64_t r0 = runner_now();
 		int planned = tst->fixed ? tst->fixed : tst->limit;
-		shuffle(tst->order, rq->ntargets, k, most_runs(tst, rq->ntargets));
+		runner_shuffle(tst->order, rq->ntargets, k, runner_most_runs(tst, rq->ntargets));
 		for (int j = 0; j < rq->ntargets && !workload_stopped(); j++) {
 			int i = tst->order[j];
 			struct cell *c = &cells[i];
 			if (c->failed || c->runs >= planned)
 				continue;
-			rep_event(rq, ev, clock, all, k, i, c->runs + 1);
-			uint64_t q0 = rclock();
+			runner_rep_event(rq, ev, clock, all, k, i, c->runs + 1);
+			uint64_t q0 = runner_now();
 			struct r_sample sm = { .rep = c->runs + 1, .values = values };
 			for (int m = 0; m < MAX_METRICS; m++)
 				values[m] = NAN;
@@ -728,14 +342,14 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			 * surrounds it (sync, cache drop, device counters, the
 			 * store), as a moving mean where the last runs count most.
 			 * IOR's 5 ms runs cost a second each. */
-			double cost = ns_to_s(rclock() - q0);
+			double cost = ns_to_s(runner_now() - q0);
 			tst->rep_mean = tst->rep_mean > 0 ? tst->rep_mean + (cost - tst->rep_mean) /
 					(c->runs > 8 ? 8 : c->runs) : cost;
 			clock->rep_sum += cost;
 			clock->reps++;
 		}
 		if (!below_min)
-			extra += ns_to_s(rclock() - r0);
+			extra += ns_to_s(runner_now() - r0);
 	}
 
 	for (int i = 0; i < rq->ntargets; i++) {
@@ -748,7 +362,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 		c->dir[0] = '\0';
 		failed |= c->failed;
 	}
-	tst->spent += ns_to_s(rclock() - t0);
+	tst->spent += ns_to_s(runner_now() - t0);
 	*runs_done = total_runs;
 	return failed;
 }
@@ -809,7 +423,7 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 			c->failed = pc->failure != NULL;
 		}
 	}
-	judge(t, rq->ntargets);
+	runner_judge(t, rq->ntargets);
 	return 0;
 }
 
@@ -831,10 +445,10 @@ static int pass_and_report(struct store *st, struct run_request *rq, struct tsta
 	double before = t->spent;
 	int f = run_pass(st, rq, all, k, target_ids, ev, share_budget, allowance, &runs, clock);
 
-	judge(t, rq->ntargets);
+	runner_judge(t, rq->ntargets);
 	if (ev && ev->test_done && !workload_stopped()) {
-		double w = widest(t, rq->ntargets, &need);
-		int rounds = full_rounds(t, rq->ntargets);
+		double w = runner_widest(t, rq->ntargets, &need);
+		int rounds = runner_full_rounds(t, rq->ntargets);
 		struct test_outcome out = { runs, t->spent - before, f, again, t->met,
 					    isfinite(w) ? w : -1, t->precision, t->fixed != 0,
 					    !t->done, t->verdicts ? t->pairs : 0, t->undecided, rounds };
@@ -959,7 +573,7 @@ int runner_execute(struct store *st, struct run_request *rq,
 	record_running(st, *run_id, running);
 	if (ev && ev->run_started)
 		ev->run_started(ev->arg, *run_id, cache_policy(&rq->opts, policy, sizeof(policy)));
-	struct run_clock clock = { calloc((size_t)rq->ntests + 1, sizeof(double)), 0, 0, rclock(),
+	struct run_clock clock = { calloc((size_t)rq->ntests + 1, sizeof(double)), 0, 0, runner_now(),
 				   rq->opts.time_budget };
 	struct tstate *all = calloc((size_t)rq->ntests + 1, sizeof(*all));
 	if (!all || !clock.stored) {
@@ -1015,13 +629,13 @@ int runner_execute(struct store *st, struct run_request *rq,
 			int need;
 			if (!all[k].cells || all[k].done)
 				continue;
-			widest(&all[k], rq->ntargets, &need);
+			runner_widest(&all[k], rq->ntargets, &need);
 			if (all[k].verdicts) {	/* to its nearest decision */
 				int pairs, open, nearest;
-				if (verdict_need(&all[k], rq->ntargets, &pairs, &open, &nearest) > 0)
+				if (runner_verdict_need(&all[k], rq->ntargets, &pairs, &open, &nearest) > 0)
 					need = nearest;
 			}
-			double per = per_rep(&clock, &all[k], k);
+			double per = runner_per_rep(&clock, &all[k], k);
 			double cost = all[k].setup + (need > 0 ? need : 1) * (per > 0 ? per : 1) *
 				      rq->ntargets;
 			left_tests++;
@@ -1030,11 +644,11 @@ int runner_execute(struct store *st, struct run_request *rq,
 				best_cost = cost;
 			}
 		}
-		double left = clock.budget - ns_to_s(rclock() - clock.t0);
+		double left = clock.budget - ns_to_s(runner_now() - clock.t0);
 		if (best < 0)
 			break;
 		double share = left / left_tests;
-		double per = per_rep(&clock, &all[best], best);
+		double per = runner_per_rep(&clock, &all[best], best);
 		/* The cheapest to finish gets what it needs, and half again (its
 		 * estimate rests on few runs), when that fits: one test brought to
 		 * its target is worth more than several narrowed that miss it. */
@@ -1045,7 +659,7 @@ int runner_execute(struct store *st, struct run_request *rq,
 		 * between looks decide nothing */
 		int more = 1;
 		if (all[best].verdicts) {
-			int done = full_rounds(&all[best], rq->ntargets);
+			int done = runner_full_rounds(&all[best], rq->ntargets);
 			more = verdict_next_look(done, all[best].limit) - done;
 			more = more > 1 ? more : 1;
 		}

@@ -206,6 +206,8 @@ static int on_entry(void *arg, const char *key, const char *val, int line)
 			return set_field(s, line, key, s->description, sizeof(s->description), val);
 		if (!strcmp(key, "filesystems"))
 			return set_field(s, line, key, s->filesystems, sizeof(s->filesystems), val);
+		if (!strcmp(key, "baseline"))
+			return set_field(s, line, key, s->baseline, sizeof(s->baseline), val);
 		if (!strcmp(key, "runs"))
 			return parse_count(s, line, key, val, 1, 1000, &s->runs);
 		if (!strcmp(key, "time-budget")) {

@@ -6,6 +6,8 @@
  *   description = Seed 000: exFAT FUSE vs kernel vs ext4 vs F2FS on a USB key
  *   filesystems = exfat-fuse,ext4,f2fs     (used when no --fs/--target is given)
  *   runs = 3                                (optional)
+ *   baseline = ext4                         (optional: what the ratios are to, when it
+ *                                            is a target and --baseline names none)
  *
  *   [test fsmark-1000x1M]
  *   workload = fsmark                      (or: test = a named test)
@@ -24,6 +26,7 @@
 
 struct suite {
 	char name[64], description[256], filesystems[512], path[4096];
+	char baseline[64];	/* baseline = : the ratios' reference, when it is a target */
 	int runs;
 	double time_budget;	/* time-budget = : the run's, unless --time-budget or --runs */
 	struct test_spec *tests;

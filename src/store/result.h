@@ -30,7 +30,7 @@ struct r_metric {
 	char *name, *unit, *label;
 	int direction;		/* +1 higher is better, -1 lower */
 	int primary;
-	int device;		/* of the runner's device group (runner/device.h) */
+	int device;		/* of the runner's device group (runner/devgroup.h) */
 };
 
 struct r_test {

@@ -4,7 +4,7 @@
  * Statements are prepared per call: the store is touched once per sample,
  * never per I/O, so simplicity wins over caching.
  */
-#include "store.h"
+#include "store_internal.h"
 #include "../core/error.h"
 #include "../core/timing.h"
 
@@ -18,12 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-struct store {
-	sqlite3 *db;
-	char path[4096];
-	bool made;	/* store_open made the file and has not finished setting it up */
-};
 
 static const char schema[] =
 	"CREATE TABLE run(id INTEGER PRIMARY KEY, started TEXT NOT NULL,"
@@ -55,7 +49,7 @@ static const char schema[] =
 	"CREATE INDEX sample_test ON sample(test_id, target_id);"
 	"CREATE INDEX value_sample ON value(sample_id);";
 
-static int db_error(struct store *s, const char *what)
+int store_db_error(struct store *s, const char *what)
 {
 	return error_set("result store %s: %s: %s", s->path, what,
 			 sqlite3_errmsg(s->db));
@@ -91,7 +85,7 @@ static int user_version(struct store *s, int *v)
 	sqlite3_stmt *st;
 
 	if (sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL))
-		return db_error(s, "reading schema version");
+		return store_db_error(s, "reading schema version");
 	*v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
 	return 0;
@@ -108,11 +102,11 @@ static int pragma_int(struct store *s, const char *sql, int *v)
 	int rc;
 
 	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL))
-		return db_error(s, "reading the database header");
+		return store_db_error(s, "reading the database header");
 	rc = sqlite3_step(st);
 	*v = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : db_error(s, "reading the database header");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : store_db_error(s, "reading the database header");
 }
 
 /* 1: fsbench's, 0: empty, -1: someone else's (error set). */
@@ -381,7 +375,7 @@ void store_close(struct store *s)
 }
 
 /* Bind helpers: text may be NULL. */
-static void bind_text(sqlite3_stmt *st, int i, const char *v)
+void store_bind_text(sqlite3_stmt *st, int i, const char *v)
 {
 	if (v)
 		sqlite3_bind_text(st, i, v, -1, SQLITE_TRANSIENT);
@@ -397,10 +391,10 @@ static void bind_real(sqlite3_stmt *st, int i, double v)
 		sqlite3_bind_null(st, i);
 }
 
-static int prepare(struct store *s, const char *sql, sqlite3_stmt **st)
+int store_prepare(struct store *s, const char *sql, sqlite3_stmt **st)
 {
 	if (sqlite3_prepare_v2(s->db, sql, -1, st, NULL) != SQLITE_OK)
-		return db_error(s, "preparing a statement");
+		return store_db_error(s, "preparing a statement");
 	return 0;
 }
 
@@ -410,7 +404,7 @@ static int step_done(struct store *s, sqlite3_stmt *st, const char *what)
 
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return db_error(s, what);
+		return store_db_error(s, what);
 	return 0;
 }
 
@@ -420,16 +414,16 @@ int store_begin_run(struct store *s, const struct run_begin *b, int64_t *run_id)
 	char now[32];
 
 	wallclock_text(now, sizeof(now));
-	if (prepare(s, "INSERT INTO run(started,label,cmdline,version,status,baseline,note,argv)"
+	if (store_prepare(s, "INSERT INTO run(started,label,cmdline,version,status,baseline,note,argv)"
 		       " VALUES(?,?,?,?,'running',?,?,?)", &st))
 		return -1;
-	bind_text(st, 1, now);
-	bind_text(st, 2, b->label);
-	bind_text(st, 3, b->cmdline);
-	bind_text(st, 4, b->version);
-	bind_text(st, 5, b->baseline);
-	bind_text(st, 6, b->note && b->note[0] ? b->note : NULL);
-	bind_text(st, 7, b->argv);
+	store_bind_text(st, 1, now);
+	store_bind_text(st, 2, b->label);
+	store_bind_text(st, 3, b->cmdline);
+	store_bind_text(st, 4, b->version);
+	store_bind_text(st, 5, b->baseline);
+	store_bind_text(st, 6, b->note && b->note[0] ? b->note : NULL);
+	store_bind_text(st, 7, b->argv);
 	if (step_done(s, st, "recording the run"))
 		return -1;
 	*run_id = sqlite3_last_insert_rowid(s->db);
@@ -448,13 +442,13 @@ int store_find_run(struct store *s, const char *started, const char *cmdline,
 	sqlite3_stmt *st;
 
 	*run_id = 0;
-	if (prepare(s, "SELECT min(id) FROM run WHERE started=? AND coalesce(cmdline,'')=?"
+	if (store_prepare(s, "SELECT min(id) FROM run WHERE started=? AND coalesce(cmdline,'')=?"
 		       " AND coalesce(version,'')=? AND coalesce(label,'')=?", &st))
 		return -1;
-	bind_text(st, 1, started);
-	bind_text(st, 2, cmdline);
-	bind_text(st, 3, version);
-	bind_text(st, 4, label);
+	store_bind_text(st, 1, started);
+	store_bind_text(st, 2, cmdline);
+	store_bind_text(st, 3, version);
+	store_bind_text(st, 4, label);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		*run_id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
@@ -466,11 +460,11 @@ int store_set_times(struct store *s, int64_t run_id, const char *started, const 
 {
 	sqlite3_stmt *st;
 
-	if (prepare(s, "UPDATE run SET started=?, finished=?, status=? WHERE id=?", &st))
+	if (store_prepare(s, "UPDATE run SET started=?, finished=?, status=? WHERE id=?", &st))
 		return -1;
-	bind_text(st, 1, started);
-	bind_text(st, 2, finished);
-	bind_text(st, 3, status);
+	store_bind_text(st, 1, started);
+	store_bind_text(st, 2, finished);
+	store_bind_text(st, 3, status);
 	sqlite3_bind_int64(st, 4, run_id);
 	return step_done(s, st, "recording the run's times");
 }
@@ -479,7 +473,7 @@ int store_resume_run(struct store *s, int64_t run_id)
 {
 	sqlite3_stmt *st;
 
-	if (prepare(s, "UPDATE run SET finished=NULL, status='running' WHERE id=?", &st))
+	if (store_prepare(s, "UPDATE run SET finished=NULL, status='running' WHERE id=?", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	return step_done(s, st, "resuming the run");
@@ -491,10 +485,10 @@ int store_finish_run(struct store *s, int64_t run_id, const char *status)
 	char now[32];
 
 	wallclock_text(now, sizeof(now));
-	if (prepare(s, "UPDATE run SET finished=?, status=? WHERE id=?", &st))
+	if (store_prepare(s, "UPDATE run SET finished=?, status=? WHERE id=?", &st))
 		return -1;
-	bind_text(st, 1, now);
-	bind_text(st, 2, status);
+	store_bind_text(st, 1, now);
+	store_bind_text(st, 2, status);
 	sqlite3_bind_int64(st, 3, run_id);
 	return step_done(s, st, "finishing the run");
 }
@@ -506,10 +500,10 @@ int store_abandon_run(struct store *s, int64_t run_id, int *changed)
 
 	*changed = 0;
 	wallclock_text(now, sizeof(now));
-	if (prepare(s, "UPDATE run SET finished=?, status='abandoned' WHERE id=? AND status='running'",
+	if (store_prepare(s, "UPDATE run SET finished=?, status='abandoned' WHERE id=? AND status='running'",
 		    &st))
 		return -1;
-	bind_text(st, 1, now);
+	store_bind_text(st, 1, now);
 	sqlite3_bind_int64(st, 2, run_id);
 	if (step_done(s, st, "marking the run abandoned"))
 		return -1;
@@ -527,12 +521,12 @@ int store_add_sysfield(struct store *s, int64_t run_id, int ord,
 {
 	sqlite3_stmt *st;
 
-	if (prepare(s, "INSERT INTO sysinfo(run_id,ord,name,value) VALUES(?,?,?,?)", &st))
+	if (store_prepare(s, "INSERT INTO sysinfo(run_id,ord,name,value) VALUES(?,?,?,?)", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, ord);
-	bind_text(st, 3, name);
-	bind_text(st, 4, value);
+	store_bind_text(st, 3, name);
+	store_bind_text(st, 4, value);
 	return step_done(s, st, "recording the system table");
 }
 
@@ -541,25 +535,25 @@ int store_add_target(struct store *s, int64_t run_id, int ord,
 {
 	sqlite3_stmt *st;
 
-	if (prepare(s, "INSERT INTO target(run_id,ord,label,path,kind,fstype,"
+	if (store_prepare(s, "INSERT INTO target(run_id,ord,label,path,kind,fstype,"
 		       "mount_point,mount_source,mount_opts,disk,scheduler,spec,mkfs,"
 		       "blockdev,blockdev_note) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, ord);
-	bind_text(st, 3, t->label);
-	bind_text(st, 4, t->path);
-	bind_text(st, 5, t->kind);
-	bind_text(st, 6, t->fstype);
-	bind_text(st, 7, t->mount_point);
-	bind_text(st, 8, t->mount_source);
-	bind_text(st, 9, t->mount_opts);
-	bind_text(st, 10, t->disk);
-	bind_text(st, 11, t->scheduler);
-	bind_text(st, 12, t->spec);
-	bind_text(st, 13, t->mkfs);
-	bind_text(st, 14, t->blockdev && t->blockdev[0] ? t->blockdev : NULL);
-	bind_text(st, 15, t->blockdev_note && t->blockdev_note[0] ? t->blockdev_note : NULL);
+	store_bind_text(st, 3, t->label);
+	store_bind_text(st, 4, t->path);
+	store_bind_text(st, 5, t->kind);
+	store_bind_text(st, 6, t->fstype);
+	store_bind_text(st, 7, t->mount_point);
+	store_bind_text(st, 8, t->mount_source);
+	store_bind_text(st, 9, t->mount_opts);
+	store_bind_text(st, 10, t->disk);
+	store_bind_text(st, 11, t->scheduler);
+	store_bind_text(st, 12, t->spec);
+	store_bind_text(st, 13, t->mkfs);
+	store_bind_text(st, 14, t->blockdev && t->blockdev[0] ? t->blockdev : NULL);
+	store_bind_text(st, 15, t->blockdev_note && t->blockdev_note[0] ? t->blockdev_note : NULL);
 	if (step_done(s, st, "recording a target"))
 		return -1;
 	*target_id = sqlite3_last_insert_rowid(s->db);
@@ -573,16 +567,16 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 
 	if (exec(s, "SAVEPOINT one"))
 		return -1;
-	if (prepare(s, "INSERT INTO test(run_id,ord,name,workload,params,title,subtitle,"
+	if (store_prepare(s, "INSERT INTO test(run_id,ord,name,workload,params,title,subtitle,"
 		       "precision,margin,looks) VALUES(?,?,?,?,?,?,?,?,?,?)", &st))
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, ord);
-	bind_text(st, 3, t->name);
-	bind_text(st, 4, t->workload);
-	bind_text(st, 5, t->params);
-	bind_text(st, 6, t->title);
-	bind_text(st, 7, t->subtitle);
+	store_bind_text(st, 3, t->name);
+	store_bind_text(st, 4, t->workload);
+	store_bind_text(st, 5, t->params);
+	store_bind_text(st, 6, t->title);
+	store_bind_text(st, 7, t->subtitle);
 	if (t->precision > 0)
 		sqlite3_bind_double(st, 8, t->precision);
 	else
@@ -599,17 +593,17 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 	*test_id = sqlite3_last_insert_rowid(s->db);
 	for (int i = 0; i < t->nmetrics + t->ndevice; i++) {
 		const struct r_metric *m = &t->metrics[i];
-		if (prepare(s, "INSERT INTO metric(test_id,ord,name,unit,label,direction,is_primary,"
+		if (store_prepare(s, "INSERT INTO metric(test_id,ord,name,unit,label,direction,is_primary,"
 			       "grp) VALUES(?,?,?,?,?,?,?,?)", &st))
 			goto fail;
 		sqlite3_bind_int64(st, 1, *test_id);
 		sqlite3_bind_int(st, 2, i);
-		bind_text(st, 3, m->name);
-		bind_text(st, 4, m->unit);
-		bind_text(st, 5, m->label);
+		store_bind_text(st, 3, m->name);
+		store_bind_text(st, 4, m->unit);
+		store_bind_text(st, 5, m->label);
 		sqlite3_bind_int(st, 6, m->direction);
 		sqlite3_bind_int(st, 7, m->primary);
-		bind_text(st, 8, m->device ? "device" : NULL);
+		store_bind_text(st, 8, m->device ? "device" : NULL);
 		if (step_done(s, st, "recording a metric"))
 			goto fail;
 	}
@@ -627,7 +621,7 @@ int store_add_sample(struct store *s, int64_t test_id, int64_t target_id,
 
 	if (exec(s, "SAVEPOINT one"))
 		return -1;
-	if (prepare(s, "INSERT INTO sample(test_id,target_id,rep,wall,cpu_user,"
+	if (store_prepare(s, "INSERT INTO sample(test_id,target_id,rep,wall,cpu_user,"
 		       "cpu_sys,cpu_pct,machine_cpu_pct,detail,series) VALUES(?,?,?,?,?,?,?,?,?,?)", &st))
 		goto fail;
 	sqlite3_bind_int64(st, 1, test_id);
@@ -638,14 +632,14 @@ int store_add_sample(struct store *s, int64_t test_id, int64_t target_id,
 	bind_real(st, 6, sm->cpu_sys);
 	bind_real(st, 7, sm->cpu_pct);
 	bind_real(st, 8, sm->machine_cpu_pct);
-	bind_text(st, 9, sm->detail && sm->detail[0] ? sm->detail : NULL);
-	bind_text(st, 10, sm->series && sm->series[0] ? sm->series : NULL);
+	store_bind_text(st, 9, sm->detail && sm->detail[0] ? sm->detail : NULL);
+	store_bind_text(st, 10, sm->series && sm->series[0] ? sm->series : NULL);
 	if (step_done(s, st, "recording a sample"))
 		goto fail;
 	sid = sqlite3_last_insert_rowid(s->db);
 	/* one statement for every value (a bonnie sample has 40 with the
 	 * device group) */
-	if (prepare(s, "INSERT INTO value(sample_id,metric_ord,value) VALUES(?,?,?)", &st))
+	if (store_prepare(s, "INSERT INTO value(sample_id,metric_ord,value) VALUES(?,?,?)", &st))
 		goto fail;
 	for (int i = 0; i < nvalues; i++) {
 		sqlite3_reset(st);
@@ -653,7 +647,7 @@ int store_add_sample(struct store *s, int64_t test_id, int64_t target_id,
 		sqlite3_bind_int(st, 2, i);
 		bind_real(st, 3, sm->values[i]);
 		if (sqlite3_step(st) != SQLITE_DONE) {
-			db_error(s, "recording a value");
+			store_db_error(s, "recording a value");
 			sqlite3_finalize(st);
 			goto fail;
 		}
@@ -670,363 +664,10 @@ int store_add_failure(struct store *s, int64_t test_id, int64_t target_id,
 {
 	sqlite3_stmt *st;
 
-	if (prepare(s, "INSERT INTO failure(test_id,target_id,message) VALUES(?,?,?)", &st))
+	if (store_prepare(s, "INSERT INTO failure(test_id,target_id,message) VALUES(?,?,?)", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, test_id);
 	sqlite3_bind_int64(st, 2, target_id);
-	bind_text(st, 3, message);
+	store_bind_text(st, 3, message);
 	return step_done(s, st, "recording a failure");
-}
-
-/* ---- loading ---------------------------------------------------------- */
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return strdup(t ? (const char *)t : "");
-}
-
-static double col_real(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN
-							 : sqlite3_column_double(st, i);
-}
-
-static int count_rows(struct store *s, const char *sql, int64_t id, int *n)
-{
-	sqlite3_stmt *st;
-
-	if (prepare(s, sql, &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	*n = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static int load_header(struct store *s, int64_t id, struct result *r)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (prepare(s, "SELECT started,finished,label,cmdline,version,status,baseline,note,argv"
-		       " FROM run WHERE id=?", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		r->started = col_dup(st, 0);
-		r->finished = col_dup(st, 1);
-		r->label = col_dup(st, 2);
-		r->cmdline = col_dup(st, 3);
-		r->version = col_dup(st, 4);
-		r->status = col_dup(st, 5);
-		r->baseline = col_dup(st, 6);
-		r->note = col_dup(st, 7);
-		r->argv = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : col_dup(st, 8);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return error_set("no run %lld in %s (see `fsbench list runs`)",
-				 (long long)id, s->path);
-	return 0;
-}
-
-/* The rows of a per-run (or per-test) table, in `ord` order, into a new
- * array of *n elements of `size` bytes, each filled from its row by fill:
- * the one shape of every loader below.  `table` and `cols` are fixed
- * strings of this file, never user input. */
-static int load_rows(struct store *s, const char *table, const char *key, const char *cols,
-		     int64_t id, size_t size, void **out, int *n,
-		     void (*fill)(sqlite3_stmt *st, void *elem))
-{
-	char sql[512];
-	sqlite3_stmt *st;
-	char *arr;
-
-	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s WHERE %s=?", table, key);
-	if (count_rows(s, sql, id, n))
-		return -1;
-	arr = calloc((size_t)*n + 1, size);
-	*out = arr;
-	if (!arr)
-		return error_set("out of memory");
-	snprintf(sql, sizeof(sql), "SELECT %s FROM %s WHERE %s=? ORDER BY ord", cols, table, key);
-	if (prepare(s, sql, &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	for (int i = 0; i < *n && sqlite3_step(st) == SQLITE_ROW; i++)
-		fill(st, arr + (size_t)i * size);
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static void fill_sys(sqlite3_stmt *st, void *elem)
-{
-	struct r_field *f = elem;
-
-	f->name = col_dup(st, 0);
-	f->value = col_dup(st, 1);
-}
-
-static int load_sys(struct store *s, int64_t id, struct result *r)
-{
-	return load_rows(s, "sysinfo", "run_id", "name,value", id, sizeof(*r->sys),
-			 (void **)&r->sys, &r->nsys, fill_sys);
-}
-
-static void fill_target(sqlite3_stmt *st, void *elem)
-{
-	struct r_target *t = elem;
-
-	t->id = sqlite3_column_int64(st, 0);
-	t->label = col_dup(st, 1);
-	t->path = col_dup(st, 2);
-	t->kind = col_dup(st, 3);
-	t->fstype = col_dup(st, 4);
-	t->mount_point = col_dup(st, 5);
-	t->mount_source = col_dup(st, 6);
-	t->mount_opts = col_dup(st, 7);
-	t->disk = col_dup(st, 8);
-	t->scheduler = col_dup(st, 9);
-	t->spec = col_dup(st, 10);
-	t->mkfs = col_dup(st, 11);
-	t->blockdev = sqlite3_column_type(st, 12) == SQLITE_NULL ? NULL : col_dup(st, 12);
-	t->blockdev_note = sqlite3_column_type(st, 13) == SQLITE_NULL ? NULL : col_dup(st, 13);
-}
-
-static int load_targets(struct store *s, int64_t id, struct result *r)
-{
-	return load_rows(s, "target", "run_id", "id,label,path,kind,fstype,mount_point,"
-			 "mount_source,mount_opts,disk,scheduler,spec,mkfs,blockdev,blockdev_note", id, sizeof(*r->targets),
-			 (void **)&r->targets, &r->ntargets, fill_target);
-}
-
-static int target_index(const struct result *r, int64_t target_id)
-{
-	for (int i = 0; i < r->ntargets; i++)
-		if (r->targets[i].id == target_id)
-			return i;
-	return -1;
-}
-
-static void fill_metric(sqlite3_stmt *st, void *elem)
-{
-	struct r_metric *m = elem;
-
-	m->name = col_dup(st, 0);
-	m->unit = col_dup(st, 1);
-	m->label = col_dup(st, 2);
-	m->direction = sqlite3_column_int(st, 3);
-	m->primary = sqlite3_column_int(st, 4);
-	m->device = sqlite3_column_type(st, 5) != SQLITE_NULL &&
-		    !strcmp((const char *)sqlite3_column_text(st, 5), "device");
-}
-
-static int load_metrics(struct store *s, struct r_test *t)
-{
-	int n = 0;
-
-	if (load_rows(s, "metric", "test_id", "name,unit,label,direction,is_primary,grp", t->id,
-		      sizeof(*t->metrics), (void **)&t->metrics, &n, fill_metric))
-		return -1;
-	/* The device group is stored after the workload's metrics. */
-	t->nmetrics = n;
-	t->ndevice = 0;
-	while (t->nmetrics > 0 && t->metrics[t->nmetrics - 1].device) {
-		t->nmetrics--;
-		t->ndevice++;
-	}
-	return 0;
-}
-
-static int load_samples(struct store *s, const struct result *r, struct r_test *t)
-{
-	sqlite3_stmt *st, *vs;
-
-	if (prepare(s, "SELECT id,target_id,rep,wall,cpu_user,cpu_sys,cpu_pct,"
-		       "machine_cpu_pct,detail,series FROM sample WHERE test_id=? ORDER BY id", &st))
-		return -1;
-	if (prepare(s, "SELECT metric_ord,value FROM value WHERE sample_id=?", &vs)) {
-		sqlite3_finalize(st);
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, t->id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ti = target_index(r, sqlite3_column_int64(st, 1));
-		if (ti < 0)
-			continue;
-		struct r_cell *c = &t->cells[ti];
-		struct r_sample *ns = realloc(c->samples, sizeof(*ns) * (size_t)(c->nsamples + 1));
-		if (!ns)
-			break;
-		c->samples = ns;
-		struct r_sample *sm = &c->samples[c->nsamples++];
-		sm->rep = sqlite3_column_int(st, 2);
-		sm->wall = col_real(st, 3);
-		sm->cpu_user = col_real(st, 4);
-		sm->cpu_sys = col_real(st, 5);
-		sm->cpu_pct = col_real(st, 6);
-		sm->machine_cpu_pct = col_real(st, 7);
-		sm->detail = sqlite3_column_type(st, 8) == SQLITE_NULL ? NULL : col_dup(st, 8);
-		sm->series = sqlite3_column_type(st, 9) == SQLITE_NULL ? NULL : col_dup(st, 9);
-		int nv = t->nmetrics + t->ndevice;
-		sm->values = malloc(sizeof(double) * (size_t)(nv + 1));
-		if (!sm->values) {
-			c->nsamples--;
-			break;
-		}
-		for (int i = 0; i < nv; i++)
-			sm->values[i] = NAN;
-		sqlite3_reset(vs);
-		sqlite3_bind_int64(vs, 1, sqlite3_column_int64(st, 0));
-		while (sqlite3_step(vs) == SQLITE_ROW) {
-			int m = sqlite3_column_int(vs, 0);
-			if (m >= 0 && m < nv)
-				sm->values[m] = col_real(vs, 1);
-		}
-	}
-	sqlite3_finalize(vs);
-	sqlite3_finalize(st);
-
-	if (prepare(s, "SELECT target_id,message FROM failure WHERE test_id=?", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, t->id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int ti = target_index(r, sqlite3_column_int64(st, 0));
-		if (ti >= 0 && !t->cells[ti].failure)
-			t->cells[ti].failure = col_dup(st, 1);
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
-
-static void fill_test(sqlite3_stmt *st, void *elem)
-{
-	struct r_test *t = elem;
-
-	t->id = sqlite3_column_int64(st, 0);
-	t->name = col_dup(st, 1);
-	t->workload = col_dup(st, 2);
-	t->params = col_dup(st, 3);
-	t->title = col_dup(st, 4);
-	t->subtitle = col_dup(st, 5);
-	t->precision = sqlite3_column_type(st, 6) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 6);
-	t->margin = sqlite3_column_type(st, 7) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 7);
-	t->looks = sqlite3_column_type(st, 8) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 8);
-}
-
-static int load_tests(struct store *s, int64_t id, struct result *r)
-{
-	int rc = load_rows(s, "test", "run_id", "id,name,workload,params,title,subtitle,precision,margin,looks", id,
-			   sizeof(*r->tests), (void **)&r->tests, &r->ntests, fill_test);
-
-	for (int i = 0; i < r->ntests && !rc; i++) {
-		r->tests[i].cells = calloc((size_t)r->ntargets + 1, sizeof(*r->tests[i].cells));
-		rc = !r->tests[i].cells ? error_set("out of memory")
-			: load_metrics(s, &r->tests[i]) || load_samples(s, r, &r->tests[i]);
-	}
-	return rc ? -1 : 0;
-}
-
-int store_load_run(struct store *s, int64_t run_id, struct result **out)
-{
-	struct result *r = calloc(1, sizeof(*r));
-
-	if (!r)
-		return error_set("out of memory");
-	r->id = run_id;
-	if (load_header(s, run_id, r) || load_sys(s, run_id, r) ||
-	    load_targets(s, run_id, r) || load_tests(s, run_id, r)) {
-		result_free(r);
-		return -1;
-	}
-	*out = r;
-	return 0;
-}
-
-int store_last_run(struct store *s, int64_t *run_id)
-{
-	sqlite3_stmt *st;
-
-	if (prepare(s, "SELECT max(id) FROM run", &st))
-		return -1;
-	*run_id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	return 0;
-}
-
-int store_mean_wall(struct store *s, const char *test, const char *params, double *mean, int *n)
-{
-	sqlite3_stmt *st;
-
-	*mean = 0;
-	*n = 0;
-	if (prepare(s, "SELECT avg(sample.wall), count(*) FROM sample JOIN test"
-		       " ON test.id = sample.test_id WHERE test.name=? AND test.params=?", &st))
-		return -1;
-	bind_text(st, 1, test);
-	bind_text(st, 2, params);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*mean = sqlite3_column_double(st, 0);
-		*n = sqlite3_column_int(st, 1);
-	}
-	sqlite3_finalize(st);
-	return 0;
-}
-
-int store_run_exists(struct store *s, int64_t run_id, int *exists)
-{
-	sqlite3_stmt *st;
-
-	if (prepare(s, "SELECT 1 FROM run WHERE id=?", &st))
-		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	*exists = sqlite3_step(st) == SQLITE_ROW;
-	sqlite3_finalize(st);
-	return 0;
-}
-
-int store_find_label(struct store *s, const char *label, int64_t *run_id)
-{
-	sqlite3_stmt *st;
-
-	if (prepare(s, "SELECT max(id) FROM run WHERE label=?", &st))
-		return -1;
-	bind_text(st, 1, label);
-	*run_id = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	return 0;
-}
-
-int store_list_runs(struct store *s, int (*fn)(const struct run_row *, void *),
-		    void *arg)
-{
-	sqlite3_stmt *st;
-	int rc = 0;
-
-	if (prepare(s, "SELECT r.id, r.started, coalesce(r.label,''), r.status,"
-		       " (SELECT group_concat(label, ', ') FROM (SELECT label FROM target"
-		       "   WHERE run_id=r.id ORDER BY ord)),"
-		       " (SELECT group_concat(name, ', ') FROM (SELECT name FROM test"
-		       "   WHERE run_id=r.id ORDER BY ord))"
-		       " FROM run r ORDER BY r.id", &st))
-		return -1;
-	while (!rc && sqlite3_step(st) == SQLITE_ROW) {
-		struct run_row row;
-		memset(&row, 0, sizeof(row));
-		row.id = sqlite3_column_int64(st, 0);
-#define COPY(field, i) snprintf(row.field, sizeof(row.field), "%s", \
-	sqlite3_column_text(st, i) ? (const char *)sqlite3_column_text(st, i) : "")
-		COPY(started, 1);
-		COPY(label, 2);
-		COPY(status, 3);
-		COPY(targets, 4);
-		COPY(tests, 5);
-#undef COPY
-		rc = fn(&row, arg);
-	}
-	sqlite3_finalize(st);
-	return rc;
 }

@@ -62,7 +62,15 @@ enum state_outcome { STATE_REMOVED, STATE_GONE, STATE_LEFT_ALONE, STATE_FAILED }
  * alone and dropped). */
 void state_set_run_closer(enum state_outcome (*close)(const struct state_entry *e, char *why,
 						     size_t len));
-/* Undo every leftover, newest first; reports each through fn with the
+/* The sweep under cleanup: for every entry whose process is gone, newest
+ * first, undo (cleanup.c's checks and removals) and fn; the entries undone
+ * (or gone, or left alone) leave the file, the failed ones stay.  The
+ * number that failed, -1 if the state file itself was refused. */
+int state_sweep(enum state_outcome (*undo)(const struct state_entry *e, char *why, size_t len),
+		void (*fn)(const struct state_entry *e, enum state_outcome what, const char *why,
+			   void *arg),
+		void *arg);
+/* Undo every leftover (cleanup.c), newest first; reports each through fn with the
  * reason where it was left alone or failed.  Returns the number that
  * failed (left-alone entries are not failures), -1 if the state file
  * itself was refused. */

@@ -69,7 +69,7 @@ void target_set_device(struct target *t, const char *dev);
  * directory target or a size that fits). */
 int target_check_size(const struct target *t, uint64_t size);
 /* Refuse a device in use or holding data (unless force); `found` says
- * what libblkid saw on it (device.c). */
+ * what libblkid saw on it (devcheck.c). */
 int device_check(const char *dev, int force, char *found, size_t len);
 
 /* Scratch directories (scratch.c): `fsbench.XXXXXX` under parent, mode

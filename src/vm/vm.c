@@ -10,6 +10,7 @@
 #include "../core/str.h"
 #include "../targets/state.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -594,4 +595,27 @@ int vm_guest_finish(const char *json_text)
 	char path[] = XCHG_GUEST "/result.json";
 
 	return write_new(path, json_text, strlen(json_text));
+}
+
+bool vm_console_noise(const char *line)
+{
+	const char *p = line;
+
+	if (!strncmp(line, "fsbench-vm:", 11))
+		return true;
+	/* "[    3.989433] reboot: Power down" (fsbench's own "[0s] test ..."
+	 * has no fraction) */
+	if (*p++ != '[')
+		return false;
+	while (*p == ' ')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p++ != '.' || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return *p == ']';
 }

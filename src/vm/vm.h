@@ -16,6 +16,7 @@
 #ifndef FSB_VM_H
 #define FSB_VM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -67,6 +68,10 @@ int vm_execute(const struct vm_request *rq, struct vm_result *result);
  * module parameters for a chip split into nparts partitions; def_size
  * when no size is given.  0, or -1 with the error set. */
 int vm_nand_params(const char *spec, int nparts, uint64_t def_size, char *out, size_t len);
+/* A line of the guest's console that is not its fsbench's: the guest
+ * init's own ("fsbench-vm: ...") and the kernel's ("[    3.98] ..."),
+ * which stay in the console record rather than on the user's terminal. */
+bool vm_console_noise(const char *line);
 
 /* ---- inside the guest ---- */
 

@@ -5,7 +5,7 @@
  *
  * Sequential I/O on one file of `size` bytes in `chunk` pieces: per-char
  * output, block output, rewrite, per-char input, block input; random
- * seeks by forked seeker processes fed tickets through a pipe; then the
+ * seeks by seekers fed tickets through a pipe (bonnie-seeks.c); then the
  * file tests (sequential and random create, stat+read, delete of
  * `n` x 1024 files).  Every phase reports its rate and its CPU% (CPU /
  * elapsed, bonnie's %CP); a phase shorter than 0.5 s has no figure
@@ -24,7 +24,7 @@
  * Not reproduced: the hard/symbolic link file tests (max -1/-2) are refused.
  */
 #define _GNU_SOURCE
-#include "workload.h"
+#include "bonnie.h"
 #include "../core/checked.h"
 #include "../core/error.h"
 #include "../core/exec.h"
@@ -47,17 +47,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-struct bonnie_params {
-	uint64_t size, chunk, byte_io;
-	int64_t ram;		/* MiB, -1 = this machine's RAM, 0 = no check (-r) */
-	char n[64];		/* number[:max[:min[:dirs]]] (-n) */
-	int semantics;		/* 0: 1.04, 1: 2.00 */
-	int64_t seeks, seekers;
-	int64_t seek_wait;	/* ms before the tickets; -1 = version default */
-	bool putc, sync_all;
-	bool precise;		/* measured figures under MinTime, not +++++ */
-};
 
 #define P(x) offsetof(struct bonnie_params, x)
 static const struct param_def bonnie_params[] = {
@@ -84,8 +73,6 @@ static const struct param_def bonnie_params[] = {
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
-enum col { PUTC, PUTB, REWR, GETC, GETB, SEEK, SCRE, SSTA, SDEL, RCRE, RSTA, RDEL, NCOLS };
-
 #define COL(name, unit, label, prim)                                              \
 	{ name, unit, HIGHER_IS_BETTER, label, prim },                            \
 	{ name "_cpu", "%CPU", LOWER_IS_BETTER, label " CPU", 0 }
@@ -101,10 +88,6 @@ static const struct metric_def bonnie_metrics[] = {
 static const struct preset bonnie_presets[] = {
 	{ "bonnie-seed003", "semantics=1.04,ram=1024", "bonnie++ 1.04, -r 1024 (seed 003)" },
 	{ NULL, NULL, NULL },
-};
-
-struct ftest {
-	long number, max, min, dirs;	/* number already x1024 */
 };
 
 static int parse_n(const char *s, struct ftest *ft)
@@ -201,12 +184,7 @@ static void bonnie_describe(const void *v, char *buf, size_t len)
 
 /* ---- timing ---------------------------------------------------------- */
 
-struct clock_mark {
-	uint64_t t;
-	double cpu;
-};
-
-static double self_cpu(void)
+double bonnie_self_cpu(void)
 {
 	struct rusage ru;
 
@@ -215,32 +193,18 @@ static double self_cpu(void)
 	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
-static void mark(struct clock_mark *m)
+void bonnie_mark(struct clock_mark *m)
 {
 	m->t = now_ns();
-	m->cpu = self_cpu();
+	m->cpu = bonnie_self_cpu();
 }
 
-struct bon {
-	const struct bonnie_params *p;
-	struct ftest ft;
-	char file[4400], dir[4400], home[4096];
-	unsigned pieces;	/* data files: 1 GiB each in 1.04, one in 2.00 */
-	uint64_t size, nchunks;
-	char *buf;
-	double rate[NCOLS], cpu[NCOLS];	/* NAN = not run or under 0.5 s */
-	double csv_rate[NCOLS];		/* what bonnie++ itself prints: NAN = +++++ */
-	uint64_t lat[NCOLS];		/* 2.00: the longest call of each phase, ns */
-	bool ran[NCOLS];
-	uint64_t wrote, got;	/* the application's bytes (the device group) */
-	unsigned seed;		/* pid ^ time, as bonnie++ seeds its numbers */
-};
 
 /* Close a phase: the rate is `amount` per second, as bonnie computes it. */
-static void finish(struct bon *b, enum col c, const struct clock_mark *m0, double amount,
+void bonnie_finish(struct bon *b, enum col c, const struct clock_mark *m0, double amount,
 		   double extra_cpu)
 {
-	double el = ns_to_s(now_ns() - m0->t), cpu = self_cpu() - m0->cpu + extra_cpu;
+	double el = ns_to_s(now_ns() - m0->t), cpu = bonnie_self_cpu() - m0->cpu + extra_cpu;
 
 	b->ran[c] = true;
 	b->csv_rate[c] = el < 0.5 ? NAN : amount / el;
@@ -252,22 +216,6 @@ static void finish(struct bon *b, enum col c, const struct clock_mark *m0, doubl
 	b->cpu[c] = cpu / el * 100;
 }
 
-/* 2.00's Duration around each call: a clock read before and after, the
- * longest kept.  1.04 has no latency columns and reads no clock per call. */
-static inline uint64_t call_start(const struct bon *b)
-{
-	return b->p->semantics ? now_ns() : 0;
-}
-
-static inline void call_stop(const struct bon *b, uint64_t t0, uint64_t *longest)
-{
-	if (b->p->semantics) {
-		uint64_t d = now_ns() - t0;
-		if (d > *longest)
-			*longest = d;
-	}
-}
-
 static int close_file(struct bon *b, int fd, const char *path)
 {
 	if (b->p->semantics == 1 && fsync(fd))	/* 2.00: Close() always fsyncs */
@@ -275,11 +223,8 @@ static int close_file(struct bon *b, int fd, const char *path)
 	return close(fd) ? error_errno("bonnie: close %s", path) : 0;
 }
 
-/* bonnie++ 1.04 keeps its data in 1 GiB files Bonnie.<pid>.000, .001 ...;
- * 2.00 in one file Bonnie.<pid>. */
-#define PIECE (1ULL << 30)
 
-static void piece_path(const struct bon *b, unsigned k, char *out, size_t len)
+void bonnie_piece_path(const struct bon *b, unsigned k, char *out, size_t len)
 {
 	if (b->pieces > 1 || b->p->semantics == 0)
 		snprintf(out, len, "%s.%03u", b->file, k);
@@ -299,7 +244,7 @@ static void unlink_pieces(const struct bon *b)
 	char path[4500];
 
 	for (unsigned k = 0; k < b->pieces; k++) {
-		piece_path(b, k, path, sizeof(path));
+		bonnie_piece_path(b, k, path, sizeof(path));
 		unlink(path);
 	}
 }
@@ -314,9 +259,9 @@ static int put_char(struct bon *b)
 	unlink_pieces(b);
 	if (b->p->semantics == 0) {
 		uint64_t i = 0;
-		mark(&m);
+		bonnie_mark(&m);
 		for (unsigned k = 0; k < b->pieces; k++) {
-			piece_path(b, k, path, sizeof(path));
+			bonnie_piece_path(b, k, path, sizeof(path));
 			FILE *f = fopen(path, "w+");
 			if (!f)
 				return error_errno("bonnie: create %s", path);
@@ -328,13 +273,13 @@ static int put_char(struct bon *b)
 			if (fflush(f) || (b->p->sync_all && fsync(fileno(f))) || fclose(f))
 				return error_errno("bonnie: writing %s", path);
 		}
-		finish(b, PUTC, &m, (double)b->size / 1024, 0);
+		bonnie_finish(b, PUTC, &m, (double)b->size / 1024, 0);
 	} else {
-		piece_path(b, 0, path, sizeof(path));
+		bonnie_piece_path(b, 0, path, sizeof(path));
 		int fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 		if (fd < 0)
 			return error_errno("bonnie: create %s", path);
-		mark(&m);
+		bonnie_mark(&m);
 		/* per chunk, each byte i of it i & 0x7f, as write_block_byte() */
 		for (uint64_t done = 0; done < b->p->byte_io; done += b->p->chunk) {
 			uint64_t t0 = call_start(b);
@@ -349,7 +294,7 @@ static int put_char(struct bon *b)
 		}
 		if (close_file(b, fd, path))
 			return -1;
-		finish(b, PUTC, &m, (double)b->p->byte_io / 1024, 0);
+		bonnie_finish(b, PUTC, &m, (double)b->p->byte_io / 1024, 0);
 	}
 	return 0;
 }
@@ -368,7 +313,7 @@ static int block_pass(struct bon *b, enum pass how, struct clock_mark *m, uint64
 
 	for (unsigned k = 0; k < b->pieces && !workload_stopped(); k++) {
 		int fd;
-		piece_path(b, k, path, sizeof(path));
+		bonnie_piece_path(b, k, path, sizeof(path));
 		if (how == WRITE_PASS) {
 			unlink(path);
 			fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
@@ -378,7 +323,7 @@ static int block_pass(struct bon *b, enum pass how, struct clock_mark *m, uint64
 		if (fd < 0)
 			return error_errno("bonnie: open %s", path);
 		if (v2 && k == 0)
-			mark(m);
+			bonnie_mark(m);
 		for (uint64_t end = i + piece_bytes(b, k) / b->p->chunk; i < end && !workload_stopped(); i++) {
 			int bad = 0;
 			uint64_t t0 = call_start(b);
@@ -416,10 +361,10 @@ static int timed_pass(struct bon *b, enum pass how, enum col c)
 		unlink_pieces(b);
 		memset(b->buf, 0, (size_t)b->p->chunk);
 	}
-	mark(&m);	/* 2.00: again after the open */
+	bonnie_mark(&m);	/* 2.00: again after the open */
 	if (block_pass(b, how, &m, &b->lat[c]))
 		return -1;
-	finish(b, c, &m, (double)b->size / 1024, 0);
+	bonnie_finish(b, c, &m, (double)b->size / 1024, 0);
 	return 0;
 }
 
@@ -429,9 +374,9 @@ static int get_char(struct bon *b)
 	char path[4500];
 
 	if (b->p->semantics == 0) {
-		mark(&m);
+		bonnie_mark(&m);
 		for (unsigned k = 0; k < b->pieces; k++) {
-			piece_path(b, k, path, sizeof(path));
+			bonnie_piece_path(b, k, path, sizeof(path));
 			FILE *f = fopen(path, "r+");
 			if (!f)
 				return error_errno("bonnie: open %s", path);
@@ -442,14 +387,14 @@ static int get_char(struct bon *b)
 				}
 			fclose(f);
 		}
-		finish(b, GETC, &m, (double)b->size / 1024, 0);
+		bonnie_finish(b, GETC, &m, (double)b->size / 1024, 0);
 	} else {
-		piece_path(b, 0, path, sizeof(path));
+		bonnie_piece_path(b, 0, path, sizeof(path));
 		int fd = open(path, O_RDWR);	/* reopen(false), fsynced at Close() */
 		char c;
 		if (fd < 0)
 			return error_errno("bonnie: open %s", path);
-		mark(&m);
+		bonnie_mark(&m);
 		for (uint64_t done = 0; done < b->p->byte_io; done += b->p->chunk) {
 			uint64_t t0 = call_start(b);
 			for (uint64_t i = 0; i < b->p->chunk && done + i < b->p->byte_io; i++)
@@ -461,315 +406,9 @@ static int get_char(struct bon *b)
 		}
 		if (close_file(b, fd, path))
 			return -1;
-		finish(b, GETC, &m, (double)b->p->byte_io / 1024, 0);
+		bonnie_finish(b, GETC, &m, (double)b->p->byte_io / 1024, 0);
 	}
 	return 0;
-}
-
-/* ---- random seeks ---------------------------------------------------- */
-
-/* What a seeker reports back (1.04: through shared memory). */
-struct seeker_result {
-	uint64_t start, stop;	/* after its first ticket; after its close */
-	double cpu;
-	int failed;
-	uint64_t rd, wr;	/* bytes read and written back */
-	uint64_t longest;	/* 2.00: its longest seek, ns */
-};
-
-/* The seekers taken together. */
-struct seek_sum {
-	uint64_t first, last, longest;
-	double cpu;
-};
-
-static void seek_add(struct bon *b, struct seek_sum *sum, const struct seeker_result *r)
-{
-	if (r->start && (!sum->first || r->start < sum->first))
-		sum->first = r->start;
-	if (r->stop > sum->last)
-		sum->last = r->stop;
-	if (r->longest > sum->longest)
-		sum->longest = r->longest;
-	sum->cpu += r->cpu;
-	b->got += r->rd;
-	b->wrote += r->wr;
-}
-
-/* The seek phase's figures: from the first seeker's start to the last one's
- * stop, under bonnie's 0.5 s rule. */
-static void seek_figures(struct bon *b, const struct seek_sum *sum)
-{
-	double el = ns_to_s(sum->last - sum->first), cpu = sum->cpu;
-	int shown = el >= 0.5 || b->p->precise;
-
-	b->ran[SEEK] = true;
-	b->lat[SEEK] = sum->longest;
-	b->csv_rate[SEEK] = el < 0.5 ? NAN : (double)b->p->seeks / el;
-	b->rate[SEEK] = shown && el > 0 ? (double)b->p->seeks / el : NAN;
-	b->cpu[SEEK] = shown && el > 0 ? cpu / el * 100 : NAN;
-}
-
-/* Tickets are ints through a pipe.  2.00's are random numbers, negative
- * when the number is 0 mod 10 (that seek writes its chunk back), the chunk
- * being the number mod the chunks.  1.04's only say "seek" (0): its
- * seekers draw their own chunks, every tenth written back.  END_TICKET
- * ends a seeker. */
-#define END_TICKET INT_MIN
-
-static void seeker(struct bon *b, int rfd, int idx, struct seeker_result *r)
-{
-	int ticket, n = 0, *fds = calloc(b->pieces, sizeof(int));
-	ssize_t ch = (ssize_t)b->p->chunk;
-	uint64_t per_piece = PIECE / b->p->chunk;
-	char path[4500];
-
-	srand((unsigned)(getpid() ^ time(NULL)));
-	for (unsigned k = 0; fds && k < b->pieces; k++) {
-		piece_path(b, k, path, sizeof(path));
-		if ((fds[k] = open(path, O_RDWR)) < 0)
-			r->failed = 1;
-	}
-	if (!fds || r->failed) {
-		r->failed = 1;
-		return;
-	}
-	while (read(rfd, &ticket, sizeof(ticket)) == (ssize_t)sizeof(ticket) && ticket != END_TICKET) {
-		if (!r->start)
-			r->start = now_ns();
-		int64_t c = (int64_t)(rand() % (int)b->nchunks);
-		int w = n % 10 == 0;	/* every 10th, from the first */
-		int fd = fds[b->pieces > 1 ? (uint64_t)c / per_piece : 0];
-		if (b->pieces > 1)
-			c %= (int64_t)per_piece;
-		n++;
-		if (lseek(fd, c * ch, SEEK_SET) < 0 || read(fd, b->buf, (size_t)ch) != ch) {
-			r->failed = 1;
-			break;
-		}
-		r->rd += (uint64_t)ch;
-		if (w) {
-			b->buf[idx % ch]++;
-			if (lseek(fd, c * ch, SEEK_SET) < 0 || write(fd, b->buf, (size_t)ch) != ch) {
-				r->failed = 1;
-				break;
-			}
-			r->wr += (uint64_t)ch;
-			if (b->p->sync_all)
-				fsync(fd);
-		}
-	}
-	for (unsigned k = 0; k < b->pieces; k++)
-		close(fds[k]);
-	free(fds);
-	r->stop = now_ns();
-	r->cpu = self_cpu();
-}
-
-/* ---- 2.00: seeker threads ---------------------------------------------- */
-
-struct seek_thread {
-	struct bon *b;
-	int rfd;
-	char *buf;
-	_Atomic int *opened;	/* seekers past their open */
-	struct seeker_result r;
-};
-
-/* CFileOp::action(): open, clock from the first ticket, fsync and close
- * inside it.  Its CPU is the process's (RUSAGE_SELF) over its own span, and
- * bonnie++ adds these up: fsbench does the same to print the same %CP.
- * When action() returns, bonnie++ deletes the seeker's CFileOp, whose
- * destructor unlinks the file: the first seeker done unlinks it while the
- * others still have it open, and whichever closes last frees its blocks
- * inside its own clock (docs/workloads/bonnie.md, "Seeks"). */
-static void *seek_thread_main(void *arg)
-{
-	struct seek_thread *t = arg;
-	struct bon *b = t->b;
-	ssize_t ch = (ssize_t)b->p->chunk;
-	int ticket, fd = open(b->file, O_RDWR);
-
-	atomic_fetch_add(t->opened, 1);
-	if (fd < 0) {
-		t->r.failed = 1;
-		return NULL;
-	}
-	ssize_t n = read(t->rfd, &ticket, sizeof(ticket));
-	double cpu0 = self_cpu();
-	t->r.start = now_ns();
-	while (n == (ssize_t)sizeof(ticket) && ticket != END_TICKET) {
-		int update = ticket < 0;
-		uint64_t where = (uint64_t)(update ? -(int64_t)ticket : ticket) % b->nchunks;
-		off_t off = (off_t)(where * (uint64_t)ch);
-		uint64_t t0 = now_ns();
-		if (lseek(fd, off, SEEK_SET) < 0 || read(fd, t->buf, (size_t)ch) != ch)
-			break;
-		t->r.rd += (uint64_t)ch;
-		if (update) {
-			t->buf[where % (uint64_t)ch]--;	/* touch a byte */
-			if (lseek(fd, off, SEEK_SET) < 0 || write(fd, t->buf, (size_t)ch) != ch ||
-			    (b->p->sync_all && fsync(fd)))
-				break;
-			t->r.wr += (uint64_t)ch;
-		}
-		uint64_t d = now_ns() - t0;
-		if (d > t->r.longest)
-			t->r.longest = d;
-		n = read(t->rfd, &ticket, sizeof(ticket));
-	}
-	if (n != (ssize_t)sizeof(ticket) || ticket != END_TICKET)
-		t->r.failed = 1;
-	if (fsync(fd))
-		t->r.failed = 1;
-	close(fd);
-	t->r.stop = now_ns();
-	t->r.cpu = self_cpu() - cpu0;
-	unlink(b->file);	/* ~CFileOp(); the later seekers' unlinks find it gone */
-	return NULL;
-}
-
-/* CFileOp::seek_test(): the parent opens the file too, starts the seekers,
- * waits, writes every ticket at once, then closes (fsyncs) its own handle
- * while they seek.  Buffers and tickets are allocated before any clock. */
-static int seeks_threads(struct bon *b)
-{
-	int nthr = (int)(b->p->seekers ? b->p->seekers : 5), fds[2] = { -1, -1 }, rc = 0, started = 0;
-	_Atomic int opened = 0;
-	double wait = b->p->seek_wait >= 0 ? (double)b->p->seek_wait / 1000 : 3;
-	size_t nt = (size_t)b->p->seeks + (size_t)nthr;
-	int *tickets = malloc(nt * sizeof(int));	/* seeks <= 1e8: no overflow */
-	struct seek_thread *t = calloc((size_t)nthr, sizeof(*t));
-	pthread_t tid[64];
-	int pfd = open(b->file, O_RDWR);
-
-	if (!tickets || !t || pfd < 0 || pipe(fds)) {
-		rc = pfd < 0 ? error_errno("bonnie: open %s", b->file) : error_set("bonnie: out of memory or pipes");
-		goto out;
-	}
-	for (size_t i = 0; i < nt; i++) {
-		int v = rand();
-		tickets[i] = i >= (size_t)b->p->seeks ? END_TICKET : v % 10 == 0 ? -v : v;
-	}
-	for (; started < nthr; started++) {
-		t[started] = (struct seek_thread){ .b = b, .rfd = fds[0], .opened = &opened };
-		if (!(t[started].buf = aligned_alloc(4096, (size_t)(b->p->chunk > 4096 ? b->p->chunk : 4096))) ||
-		    pthread_create(&tid[started], NULL, seek_thread_main, &t[started])) {
-			free(t[started].buf);
-			rc = error_set("bonnie: cannot start a seeker thread");
-			break;
-		}
-	}
-	/* bonnie++ sleeps 3 s so that every seeker has opened the file before
-	 * the tickets go out; with a shorter seek_wait, the first seeker done
-	 * could unlink it before a late one opened it.  Waiting for the opens
-	 * keeps that so at any seek_wait; no clock is running yet. */
-	while (atomic_load(&opened) < started)
-		usleep(1000);
-	if (!rc)
-		workload_pause(wait);
-	/* Interrupted: only the end tickets, so every seeker stops at once. */
-	size_t from = rc || workload_stopped() ? (size_t)b->p->seeks : 0;
-	for (const char *p = (const char *)(tickets + from), *e = (const char *)(tickets + nt); p < e;) {
-		ssize_t w = write(fds[1], p, (size_t)(e - p));
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			rc = rc ? rc : error_errno("bonnie: tickets");
-			break;
-		}
-		p += w;
-	}
-	if (fsync(pfd) && !rc)
-		rc = error_errno("bonnie: fsync %s", b->file);
-	close(pfd);
-	pfd = -1;
-	close(fds[1]);	/* a seeker still reading sees the end */
-	fds[1] = -1;
-	struct seek_sum sum = { 0, 0, 0, 0 };
-	for (int i = 0; i < started; i++) {
-		pthread_join(tid[i], NULL);
-		free(t[i].buf);
-		if (t[i].r.failed && !rc)
-			rc = error_set("bonnie: a seeker failed on %s", b->file);
-		seek_add(b, &sum, &t[i].r);
-	}
-	if (!rc && workload_stopped())
-		rc = error_set("bonnie: interrupted");
-	if (!rc && sum.first)
-		seek_figures(b, &sum);
-out:
-	if (pfd >= 0)
-		close(pfd);
-	for (int k = 0; k < 2; k++)
-		if (fds[k] >= 0)
-			close(fds[k]);
-	free(tickets);
-	free(t);
-	return rc;
-}
-
-/* ---- 1.04: forked seekers --------------------------------------------- */
-
-static int seeks(struct bon *b)
-{
-	if (b->p->semantics == 1)
-		return seeks_threads(b);
-	int nproc = (int)(b->p->seekers ? b->p->seekers : 3), fds[2];
-	double wait = b->p->seek_wait >= 0 ? (double)b->p->seek_wait / 1000 : 5;
-	size_t len = sizeof(struct seeker_result) * (size_t)nproc;
-	struct seeker_result *res = mmap(NULL, len, PROT_READ | PROT_WRITE,
-					 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	pid_t pids[64];
-	int rc = 0, started = 0;
-
-	if (res == MAP_FAILED)
-		return error_errno("bonnie: mmap");
-	memset(res, 0, len);
-	if (pipe(fds)) {
-		munmap(res, len);
-		return error_errno("bonnie: pipe");
-	}
-	for (; started < nproc; started++) {
-		pids[started] = fork_worker();
-		if (pids[started] == 0) {
-			close(fds[1]);
-			seeker(b, fds[0], started, &res[started]);
-			_exit(res[started].failed);
-		}
-		if (pids[started] < 0) {
-			rc = error_errno("bonnie: fork");
-			break;
-		}
-	}
-	close(fds[0]);
-	/* bonnie lets the seekers settle, then hands out every ticket at once. */
-	if (!rc)
-		workload_pause(wait);
-	for (int64_t i = 0; !rc && i < b->p->seeks && !workload_stopped(); i++) {
-		int go = 0;
-		if (write(fds[1], &go, sizeof(go)) != (ssize_t)sizeof(go))
-			rc = error_errno("bonnie: tickets");
-	}
-	for (int i = 0; i < started; i++)
-		if (write(fds[1], &(int){ END_TICKET }, sizeof(int)) != (ssize_t)sizeof(int))
-			break;
-	close(fds[1]);
-	struct seek_sum sum = { 0, 0, 0, 0 };
-	for (int i = 0; i < started; i++) {
-		int st;
-		while (waitpid(pids[i], &st, 0) < 0 && errno == EINTR)
-			;
-		if (!rc && (!WIFEXITED(st) || WEXITSTATUS(st)))
-			rc = error_set("bonnie: a seeker failed on %s*", b->file);
-		seek_add(b, &sum, &res[i]);
-	}
-	if (!rc && workload_stopped())
-		rc = error_set("bonnie: interrupted");
-	if (!rc && sum.first)
-		seek_figures(b, &sum);
-	munmap(res, len);
-	return rc;
 }
 
 /* ---- file tests ------------------------------------------------------- */
@@ -943,37 +582,37 @@ static int file_tests(struct bon *b)
 	/* sequential: create in order, stat+read and delete in readdir order */
 	make_names(b, names, 0);
 	if (!(rc = make_dirs(b))) {
-		mark(&m);
+		bonnie_mark(&m);
 		if (!(rc = create_files(b, names, SCRE)))
-			finish(b, SCRE, &m, n, 0);
+			bonnie_finish(b, SCRE, &m, n, 0);
 	}
 	if (!rc) {
-		mark(&m);
+		bonnie_mark(&m);
 		if (!(rc = walk_dirs(b, 0)))
-			finish(b, SSTA, &m, n, 0);
+			bonnie_finish(b, SSTA, &m, n, 0);
 	}
 	if (!rc) {
-		mark(&m);
+		bonnie_mark(&m);
 		rc = walk_dirs(b, 1) || remove_dirs(b);
 		if (!rc) {
 			if (b->p->semantics)
 				sync();
-			finish(b, SDEL, &m, n, 0);
+			bonnie_finish(b, SDEL, &m, n, 0);
 		}
 	}
 	/* random: random-first names, then stat+read and delete in a shuffled order */
 	if (!rc) {
 		make_names(b, names, 1);
 		if (!(rc = make_dirs(b))) {
-			mark(&m);
+			bonnie_mark(&m);
 			if (!(rc = create_files(b, names, RCRE)))
-				finish(b, RCRE, &m, n, 0);
+				bonnie_finish(b, RCRE, &m, n, 0);
 		}
 	}
 	for (int pass = 0; pass < 2 && !rc; pass++) {
 		enum col c = pass ? RDEL : RSTA;
 		shuffle(b, names);
-		mark(&m);
+		bonnie_mark(&m);
 		for (long i = 0; i < b->ft.number && !rc; i++) {
 			const char *path = names[i];
 			uint64_t t0 = call_start(b);
@@ -988,7 +627,7 @@ static int file_tests(struct bon *b)
 		if (!rc) {
 			if (pass == 1 && b->p->semantics)
 				sync();
-			finish(b, c, &m, n, 0);
+			bonnie_finish(b, c, &m, n, 0);
 		}
 	}
 	free(names);
@@ -1121,7 +760,7 @@ static int bonnie_run(struct wl_ctx *ctx, double *values)
 	if (!rc && seekers_unlink && !workload_stopped())
 		workload_data_complete(ctx);
 	if (!rc && !workload_stopped())
-		rc = seeks(b);
+		rc = bonnie_seeks(b);
 	/* The big file's passes, as a whole: each writes or reads it once. */
 	uint64_t per_char = p->semantics ? (uint64_t)p->byte_io : b->size;	/* 2.00: its own file */
 	b->wrote += b->size * (unsigned)(b->ran[PUTB] + b->ran[REWR]) + per_char * b->ran[PUTC];

@@ -1,6 +1,8 @@
 /*
- * registry.c: the list of workloads.  Adding a workload is one line here
- * plus its own file; nothing else in fsbench names a workload.
+ * registry.c: the list of workloads.  Adding a workload is its own file
+ * plus its name here (the extern and the array).  Elsewhere only the io
+ * workload is named, by runner/request.c, which makes io tests of fio job
+ * files.
  */
 #include "workload.h"
 

@@ -4,7 +4,9 @@
  * A workload is one file under src/workloads/ exporting one const struct
  * workload.  It declares its parameters (param.h table), the metrics one
  * repetition produces, named tests (presets such as seed 000's fs_mark
- * configurations) and three callbacks.  The runner owns everything else:
+ * configurations), its life cycle (prepare, run, cleanup: run alone is
+ * required) and optional checks and estimates (validate, validate_target,
+ * space_needed, describe, metrics_used).  The runner owns everything else:
  * targets, scratch directories, repetitions, cache dropping, CPU
  * accounting, storage and reports.  A workload never prints.
  *
@@ -24,7 +26,7 @@
 #include "../core/param.h"
 #include "../core/stop.h"
 
-/* A workload's metrics plus the runner's device group (runner/device.h). */
+/* A workload's metrics plus the runner's device group (runner/devgroup.h). */
 #define MAX_METRICS 64
 
 enum direction { LOWER_IS_BETTER = -1, HIGHER_IS_BETTER = 1 };

@@ -4,7 +4,7 @@
  * through the store, from a schema-3 store too. */
 #include "testutil.h"
 #include "core/devstat.h"
-#include "runner/device.h"
+#include "runner/devgroup.h"
 #include "store/store.h"
 
 #include <fcntl.h>

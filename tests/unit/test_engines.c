@@ -163,8 +163,14 @@ static void test_fake_io_engines(void **state)
 	job(&o, "rw=write,ioengine=falloc,size=1m,verify=crc32c,filename=t.dat");
 	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
 	assert_non_null(strstr(error_get(), "not ioengine=falloc"));
+	/* an engine's own option, in a job of another engine, would do
+	 * nothing: refused, naming whose it is */
 	job(&o, "rw=read,ioengine=psync,hipri=1");
-	assert_int_equal(io_options_validate(&o), -1);	/* pvsync2's flag, refused elsewhere */
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "'hipri' is ioengine=pvsync2's"));
+	job(&o, "rw=read,ioengine=pvsync2,hipri=1,hipri_percentage=50");
+	assert_int_equal(io_options_validate(&o), 0);
+	assert_int_equal(((const bool *)io_engine_opts(&o))[0], 1);
 	unlink(path);
 	free(res);
 }

@@ -131,17 +131,24 @@ static void test_format_round_trip(void **state)
 
 /* parse(format(x)) == x for every row of every table (each workload's and
  * fio's options), with hostile text in every string: commas (bssplit's,
- * cpus_allowed's), '=', quotes, backslashes, empty.  The bug it catches:
- * the stored parameters, which promise to reproduce the test, silently
+ * cpus_allowed's), '=', quotes, backslashes, empty.  A compound row
+ * (bssplit, cpus_allowed, rate ...) refuses most of that text: it gets
+ * the first value from the list that it takes, and the list holds a value
+ * with commas that each takes; what it parsed (struct io_parsed) must come
+ * back too, so the objects are compared whole.  The bug it catches: the
+ * stored parameters, which promise to reproduce the test, silently
  * keeping "cpus_allowed=0" of "0,1" (a join with commas, unescaped). */
 static void check_round_trip(const struct param_def *defs, size_t size, const char *table)
 {
 	static const char *const hostile[] = { "0,1", "4k/50:8k/50,16k", "a=b", "\"q\"", "",
 					       "back\\slash", "end\\", ",", ",,x,", "=", "a\\,b",
-					       "x=1,y=2" };
+					       "x=1,y=2", "1m,2m,", "EIO:ENOSPC,,EILSEQ", "4k-64k",
+					       "zoned:50/5:50/95,100/", "99:99.9", "bw_slope:5%",
+					       "0x3", "-8k", "95.5", "0x5a,\"5a\"" };
 	const int nh = (int)(sizeof(hostile) / sizeof(hostile[0]));
 	char *a = calloc(1, size), *b = calloc(1, size);
 	static char text[16384], again[16384];
+	bool took[512] = { false };	/* a compound row took a value of the list */
 
 	assert_non_null(a);
 	assert_non_null(b);
@@ -149,11 +156,26 @@ static void check_round_trip(const struct param_def *defs, size_t size, const ch
 		memset(a, 0, size);
 		memset(b, 0, size);
 		assert_int_equal(params_defaults(defs, a), 0);
-		int k = round;
-		for (const struct param_def *d = defs; d->name; d++)
-			if (d->type == PT_STRING &&
-			    strlen(hostile[k % nh]) < (size_t)d->max)
-				assert_int_equal(params_set(defs, a, d->name, hostile[k++ % nh]), 0);
+		int k = round, row = 0;
+		for (const struct param_def *d = defs; d->name; d++, row++) {
+			if (d->type != PT_STRING)
+				continue;
+			if (!d->set) {	/* a plain string takes anything that fits */
+				if (strlen(hostile[k % nh]) < (size_t)d->max)
+					assert_int_equal(params_set(defs, a, d->name, hostile[k % nh]), 0);
+				k++;
+				continue;
+			}
+			/* the first value from here on that the row takes, an
+			 * empty one (its default, mostly) not counted */
+			for (int t = 0; t < nh; t++, k++)
+				if (hostile[k % nh][0] && strlen(hostile[k % nh]) < (size_t)d->max &&
+				    !params_set(defs, a, d->name, hostile[k % nh])) {
+					took[row] = true;
+					break;
+				}
+			k++;
+		}
 		assert_int_equal(params_format(defs, a, text, sizeof(text)), 0);
 		assert_int_equal(params_defaults(defs, b), 0);
 		if (params_apply(defs, b, text))
@@ -163,9 +185,45 @@ static void check_round_trip(const struct param_def *defs, size_t size, const ch
 		for (const struct param_def *d = defs; d->name; d++)
 			if (d->type == PT_STRING)
 				assert_string_equal(a + d->offset, b + d->offset);
+		if (memcmp(a, b, size))
+			fail_msg("%s, round %d: the same text, other values (a compound row's parse)",
+				 table, round);
 	}
+	int row = 0;
+	for (const struct param_def *d = defs; d->name; d++, row++)
+		if (d->type == PT_STRING && d->set && !took[row])
+			fail_msg("%s: compound row '%s' took none of the test's values", table, d->name);
 	free(a);
 	free(b);
+}
+
+/* Every engine's own options (engine.h) are rows of fio's option table,
+ * each pointing into that engine's area of the job.  The bug it catches:
+ * an engine's rows left out when the table is made before main (a table
+ * past its room, an option struct past its area), which would make its
+ * options unknown everywhere, silently. */
+static void test_engine_rows_in_table(void **state)
+{
+	(void)state;
+	int engines = 0, rows = 0;
+
+	for (int i = 0; engine_at(i); i++) {
+		const struct io_engine_ops *e = engine_at(i);
+		assert_true(i < ENGINES_MAX);
+		if (!e->options)
+			continue;
+		engines++;
+		assert_true(e->options_size <= ENGINE_OPTS_MAX);
+		for (const struct param_def *d = e->options; d->name; d++, rows++) {
+			const struct param_def *t = param_find(io_option_defs, d->name);
+			if (!t)
+				fail_msg("ioengine=%s's option '%s' is not in the table", e->name, d->name);
+			assert_int_equal(t->offset, offsetof(struct io_options, engine_opts) +
+					 (size_t)i * ENGINE_OPTS_MAX + d->offset);
+		}
+	}
+	assert_true(engines >= 2 && rows >= 6);	/* io_uring's and pvsync2's */
+	assert_int_equal(params_check_table(io_option_defs, sizeof(struct io_options)), 0);
 }
 
 static void test_round_trip_every_table(void **state)
@@ -435,6 +493,7 @@ int main(void)
 		cmocka_unit_test(test_errors_are_one_clear_line),
 		cmocka_unit_test(test_format_round_trip),
 		cmocka_unit_test(test_round_trip_every_table),
+		cmocka_unit_test(test_engine_rows_in_table),
 		cmocka_unit_test(test_format_size),
 		cmocka_unit_test(test_named_tests),
 		cmocka_unit_test(test_scale),

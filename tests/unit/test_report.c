@@ -314,6 +314,31 @@ static void test_empty_baseline(void **state)
 }
 
 /* Two runs a side: a ratio, marked '?' (too few to test), and a warning. */
+/* An interval on the log scale is asymmetric: runs of 10 and 100 read as a
+ * range, "-x%..+y%", not as "+-y%", which says the figure could be y%
+ * lower too (the bug: "+-505%" after two runs).  A narrow one stays "+-". */
+static void test_asymmetric_interval(void **state)
+{
+	(void)state;
+	struct r_cell *c = &res->tests[0].cells[0];
+	double keep[2] = { c->samples[0].values[0], c->samples[1].values[0] };
+	int n = c->nsamples, got;
+	char wide[32], narrow[32];
+
+	c->nsamples = 2;
+	c->samples[0].values[0] = 10;
+	c->samples[1].values[0] = 100;
+	got = report_precision(&res->tests[0], 0, 0, wide, sizeof(wide));
+	c->samples[0].values[0] = keep[0];	/* restored before anything can fail */
+	c->samples[1].values[0] = keep[1];
+	c->nsamples = n;
+	assert_int_equal(got, 1);
+	if (wide[0] != '-' || !strstr(wide, "..+"))
+		fail_msg("a wide interval on the log scale reads \"%s\", not a range", wide);
+	assert_int_equal(report_precision(&res->tests[0], 0, 0, narrow, sizeof(narrow)), 1);
+	assert_int_equal(strncmp(narrow, "+-", 2), 0);
+}
+
 static void test_too_few_runs(void **state)
 {
 	(void)state;
@@ -483,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_csv_and_markdown),
 		cmocka_unit_test(test_empty_baseline),
 		cmocka_unit_test(test_too_few_runs),
+		cmocka_unit_test(test_asymmetric_interval),
 		cmocka_unit_test(test_drift_warning),
 		cmocka_unit_test(test_golden_views),
 		cmocka_unit_test(test_progress_file_table),

@@ -1,5 +1,5 @@
 /*
- * device.c: safety checks before formatting a user's block device
+ * devcheck.c: safety checks before formatting a user's block device
  * (`--device /dev/X`).  fio users keep wiping disks by pasting commands;
  * fsbench refuses a device that is mounted, held by another device (LVM,
  * RAID, dm-crypt), used as swap, or that carries a filesystem or

@@ -1,9 +1,9 @@
 /*
- * device.c: the device group of a test as a table, for text and Markdown
+ * devtable.c: the device group of a test as a table, for text and Markdown
  * (html.c and json.c render the same metrics their own way).
  *
  * One row per target with the means of the runner's device metrics
- * (runner/device.h): what reached the device, the amplification against
+ * (runner/devgroup.h): what reached the device, the amplification against
  * what the workload itself wrote and read, and the space its files took.
  * A target without a block device gets its reason instead of numbers; a
  * column no target has a figure for is left out.

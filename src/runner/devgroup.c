@@ -1,6 +1,6 @@
-/* device.c: the "device" metric group (see device.h). */
+/* devgroup.c: the "device" metric group (see devgroup.h). */
 #define _GNU_SOURCE
-#include "device.h"
+#include "devgroup.h"
 #include "../core/sysinfo.h"
 #include "../core/timing.h"
 

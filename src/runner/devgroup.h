@@ -1,5 +1,5 @@
 /*
- * device.h: the "device" metric group, measured around every repetition.
+ * devgroup.h: the "device" metric group, measured around every repetition.
  *
  * What the workload did to the medium, next to what it measured: bytes the
  * block device read, wrote and discarded (its /sys stat counters before
@@ -10,8 +10,8 @@
  * appends these metrics to every test's own; they are stored and compared
  * like any metric and rendered as a group of their own.
  */
-#ifndef FSB_RUNNER_DEVICE_H
-#define FSB_RUNNER_DEVICE_H
+#ifndef FSB_RUNNER_DEVGROUP_H
+#define FSB_RUNNER_DEVGROUP_H
 
 #include <stdint.h>
 

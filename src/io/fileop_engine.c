@@ -1,5 +1,5 @@
 /*
- * fileop.c: what the file-operation engines (filecreate.c, filestat.c,
+ * fileop_engine.c: what the file-operation engines (filecreate.c, filestat.c,
  * filedelete.c) share.  In fio these engines do their work when a file is
  * opened, which fio does once per file per pass, and their I/Os on the
  * open file are fakes that fio counts but does not time (FIO_NOSTATS).

@@ -1,0 +1,32 @@
+/*
+ * html.h: what the HTML page's files share (html.c, the page and its bar
+ * charts; html-detail.c, its line charts and samples).  Not for outside report/.
+ */
+#ifndef FSB_REPORT_HTML_H
+#define FSB_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "report.h"
+#include "svg.h"
+
+#define CHART_W 760
+
+/* Colours: first-seen order of target labels across the page, so that a
+ * filesystem keeps its colour in every chart. */
+struct palette {
+	const char *labels[256];
+	int n;
+};
+int html_colour(struct palette *p, const char *label);
+
+/* Latency over time and its distribution, for test ti of r (nothing when
+ * its samples keep no series). */
+void html_chart_timeline(FILE *f, const struct result *r, int ti, struct palette *pal);
+void html_chart_cdf(FILE *f, const struct result *r, int ti, struct palette *pal);
+
+/* The collapsible record: the command line, every sample, and each
+ * tool's own output. */
+void html_samples_section(FILE *f, const struct result *r);
+
+#endif
