@@ -289,6 +289,11 @@ static void layout_columns(const struct result *r, const struct r_test *t,
 		}
 		if (cols[c].width < 7)
 			cols[c].width = 7;
+		/* bonnie++ prints a phase too fast to time as +++++, and seed 003's
+		 * tables keep the column: so do these, its "-" explained under them */
+		for (int i = 0; i < r->ntargets && cols[c].empty && c < t->nmetrics; i++)
+			if (t->cells[i].nsamples && t->workload && !strcmp(t->workload, "bonnie"))
+				cols[c].empty = 0;
 	}
 }
 
@@ -369,8 +374,13 @@ void report_tables(FILE *f, const struct result *r, int ti,
 			vis[nvis[0]++] = c;
 			nvis[1] += c < t->nmetrics;
 		}
+	const char *why = NULL;	/* a "-" of the means: what it stands for */
 	for (int ratio = 0; ratio < (r->ntargets > 1 ? 2 : 1) && nvis[ratio]; ratio++) {
 		int n = nvis[ratio];	/* metric columns come first in vis */
+		if (ratio && why) {	/* after the means: a "-" is not left unexplained */
+			fprintf(f, "%s-: %s\n", markdown ? "\n" : "", why);
+			why = NULL;
+		}
 		table_title(f, r, t, ratio, base, markdown, o->width);
 		for (int first = 0; first < n;) {
 			int last = first, used = lw;
@@ -399,6 +409,9 @@ void report_tables(FILE *f, const struct result *r, int ti,
 					int c = vis[k];
 					table_cell(r, t, ratio, c, i, base, &cols[c], o, markdown,
 						   buf, sizeof(buf), &color);
+					if (!ratio && !why && !strcmp(buf, "-") && c < t->nmetrics &&
+					    t->cells[i].nsamples)
+						why = report_no_figure(r, t, i, c);
 					print_cell(f, buf, cols[c].width, color, markdown);
 				}
 				fputc('\n', f);
@@ -406,6 +419,8 @@ void report_tables(FILE *f, const struct result *r, int ti,
 			first = last;
 		}
 	}
+	if (why)	/* one target: no ratio table followed */
+		fprintf(f, "%s-: %s\n", markdown ? "\n" : "", why);
 	free(vis);
 	free(cols);
 }
