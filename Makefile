@@ -26,7 +26,8 @@ MPICFLAGS = $(if $(MPIPC),-DHAVE_MPI $(shell pkg-config --cflags ompi-c))
 MPILIBS  = $(if $(MPIPC),$(shell pkg-config --libs ompi-c))
 
 SRCS     = $(wildcard src/core/*.c src/workloads/*.c src/io/*.c src/targets/*.c \
-                      src/store/*.c src/report/*.c src/runner/*.c src/cli/*.c src/vm/*.c)
+                      src/store/*.c src/report/*.c src/runner/*.c src/cli/*.c src/vm/*.c \
+                      src/crash/*.c)
 LIBSRCS  = $(filter-out src/cli/main.c,$(SRCS))
 # The guest's init, linked statically and carried inside fsbench (blob.S).
 VMINIT   = $(BUILD)/vminit
