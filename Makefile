@@ -2,7 +2,7 @@
 # points; both install missing Debian packages first (scripts/install-deps),
 # as does `make deps`.  `make` alone only builds.
 
-PKGS     = sqlite3 jansson gsl mount blkid libarchive zlib liburing libzstd libcrypto libxxhash
+PKGS     = sqlite3 jansson gsl mount blkid libarchive zlib liburing libzstd libcrypto libxxhash devmapper
 VERSION  = 0.1.0
 GITREV  := $(shell git describe --always --dirty 2>/dev/null)
 BUILD   ?= build
@@ -27,7 +27,7 @@ MPILIBS  = $(if $(MPIPC),$(shell pkg-config --libs ompi-c))
 
 SRCS     = $(wildcard src/core/*.c src/workloads/*.c src/io/*.c src/targets/*.c \
                       src/store/*.c src/report/*.c src/runner/*.c src/cli/*.c src/vm/*.c \
-                      src/crash/*.c)
+                      src/crash/*.c src/aging/*.c)
 LIBSRCS  = $(filter-out src/cli/main.c,$(SRCS))
 # The guest's init, linked statically and carried inside fsbench (blob.S).
 VMINIT   = $(BUILD)/vminit

@@ -663,6 +663,8 @@ static int vm_run(struct run_cli *c, const struct cli_args *a)
 	const char *which = NULL;
 	memset(&vr, 0, sizeof(vr));
 	vr.flash_need = runner_space_needed(rq, &which);
+	for (int i = 0; i < rq->ntests; i++)
+		vr.device_mapper |= !!(rq->tests[i].wl->flags & WL_DEVICE_MAPPER);
 	vr.opts = c->vmo;
 	if (!vr.opts.timeout)
 		vr.opts.timeout = 600 + 40 * work + (budgeted ? 1.1 * rq->opts.time_budget : 0);

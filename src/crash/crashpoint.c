@@ -128,6 +128,12 @@ oom:
 	return error_set("crash plan: out of memory for a log of %zu entries", log->n);
 }
 
+void crash_plan_set_unit(struct crash_plan *plan, uint32_t sectors)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		plan->p[i].unit = sectors;
+}
+
 void crash_plan_free(struct crash_plan *plan)
 {
 	free(plan->p);
@@ -154,13 +160,17 @@ uint64_t crash_keep(void *point, size_t i, const struct lw_entry *e)
 		return 0;
 	if (e->flags & LW_FUA)
 		return e->nr_sectors;
-	/* whole 1/2, lost 3/8, cut short 1/8 (a one-sector write cannot be) */
+	/* whole 1/2, lost 3/8, cut short 1/8 at a unit's boundary (a write of
+	 * one unit or less cannot be) */
+	uint64_t unit = p->unit ? p->unit : 1, units = (e->nr_sectors + unit - 1) / unit;
 	d = mix(p->seed ^ mix(i));
 	if ((d & 7) < 4)
 		return e->nr_sectors;
-	if ((d & 7) < 7 || e->nr_sectors < 2)
+	if ((d & 7) < 7)
 		return 0;
-	return 1 + (d >> 3) % (e->nr_sectors - 1);
+	if (units < 2)
+		return e->nr_sectors;
+	return unit * (1 + (d >> 3) % (units - 1));
 }
 
 struct crash_torn_counts crash_torn_counts(const struct lw_log *log, const struct crash_point *p)

@@ -34,6 +34,8 @@ struct crash_point {
 	size_t cut;		/* CRASH_TORN: entries [durable, cut) as the seed says;
 				 * CRASH_FLUSH: cut == durable */
 	uint64_t seed;		/* CRASH_TORN: which of them survive, and how much */
+	uint32_t unit;		/* a write is cut short only at multiples of this many
+				 * sectors (the device's atomic unit); 0 is 1 */
 };
 
 struct crash_plan {
@@ -51,6 +53,9 @@ struct crash_plan {
 int crash_plan_make(const struct lw_log *log, size_t start, size_t budget, uint64_t seed,
 		    struct crash_plan *out);
 void crash_plan_free(struct crash_plan *plan);
+/* The unit a device writes atomically, in the log's sectors, for every
+ * point of the plan (a flash device's page: 4 KiB is 8 sectors of 512). */
+void crash_plan_set_unit(struct crash_plan *plan, uint32_t sectors);
 
 /* How many of entry i's sectors point p puts on the media (a lw_keep_fn
  * over a struct crash_point). */

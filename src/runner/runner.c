@@ -242,6 +242,8 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 		memset(&c->ctx, 0, sizeof(c->ctx));
 		c->ctx.params = ts->params;
 		c->ctx.dir = c->dir;
+		c->ctx.fs = target_fs_spec(t);
+		c->ctx.label = t->label;
 		c->ctx.detail = c->detail;
 		c->ctx.series = c->series;
 		c->ctx.data_complete = o->device_stats ? data_complete : NULL;

@@ -10,6 +10,7 @@
 #include "target.h"
 #include "../core/error.h"
 #include "../core/str.h"
+#include "../crash/dmlog.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -181,6 +182,24 @@ static enum state_outcome undo_process(const struct state_entry *e, char *why, s
 	return STATE_REMOVED;
 }
 
+/* A dm-log-writes device of the powercut workload: removed only while
+ * the device of that name still carries the uuid fsbench gave it. */
+static enum state_outcome undo_dm(const struct state_entry *e, char *why, size_t len)
+{
+	const char *prefix = "/dev/mapper/";
+
+	if (strncmp(e->arg, prefix, strlen(prefix)) || strchr(e->arg + strlen(prefix), '/')) {
+		snprintf(why, len, "not a device-mapper device");
+		return STATE_LEFT_ALONE;
+	}
+	switch (dmlog_remove_named(e->arg + strlen(prefix), e->arg2, why, len)) {
+	case 0: return STATE_REMOVED;
+	case 1: return STATE_GONE;
+	case 2: return STATE_LEFT_ALONE;
+	default: return STATE_FAILED;
+	}
+}
+
 static enum state_outcome (*run_closer)(const struct state_entry *e, char *why, size_t len);
 
 void state_set_run_closer(enum state_outcome (*close)(const struct state_entry *e, char *why,
@@ -206,6 +225,8 @@ static enum state_outcome undo(const struct state_entry *e, char *why, size_t le
 		return undo_dir(e, why, len);
 	if (!strcmp(e->kind, STATE_PROC))
 		return undo_process(e, why, len);
+	if (!strcmp(e->kind, STATE_DM))
+		return undo_dm(e, why, len);
 	return undo_cgroup(e, why, len);
 }
 

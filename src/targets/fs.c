@@ -88,27 +88,35 @@ static pid_t find_daemon(const char *mnt)
 	return found;
 }
 
-static int run_mkfs(struct target *t, struct fs_target *f)
+/* spec's mkfs on dev, run in workdir; its command line into line. */
+static int mkfs_on(const struct fs_spec *spec, const char *label, const char *dev,
+		   const char *workdir, char *line, size_t len)
 {
-	char line[8192], out[8192], *argv[64];
+	char cmd[8192], out[8192], *argv[64];
 	int rc;
 
-	snprintf(line, sizeof(line), "%s%s%s %s%s", f->spec.profile->mkfs,
-		 f->spec.mkfs_extra[0] ? " " : "", f->spec.mkfs_extra, f->dev,
-		 f->spec.profile->kind == MOUNT_MTD ? " 0 0" : "");	/* flash_erase DEV START COUNT */
-	str_copy(t->mkfs, sizeof(t->mkfs), line);
-	split_words(line, argv, 64);
+	snprintf(cmd, sizeof(cmd), "%s%s%s %s%s", spec->profile->mkfs,
+		 spec->mkfs_extra[0] ? " " : "", spec->mkfs_extra, dev,
+		 spec->profile->kind == MOUNT_MTD ? " 0 0" : "");	/* flash_erase DEV START COUNT */
+	if (line)
+		str_copy(line, len, cmd);
+	split_words(cmd, argv, 64);
 	/* In fsbench's own directory, so a relative word in mkfs= can only
 	 * name something of ours (fs_spec_parse refuses any '/'). */
-	rc = exec_capture_at(f->workdir, argv, out, sizeof(out));
+	rc = exec_capture_at(workdir, argv, out, sizeof(out));
 	if (rc < 0)
 		return -1;
 	if (rc)
-		return error_set("fs '%s': %s failed: %s", t->label, argv[0], tool_reason(out));
+		return error_set("fs '%s': %s failed: %s", label, argv[0], tool_reason(out));
 	return 0;
 }
 
-static int kernel_mount(struct target *t, struct fs_target *f, const char *source,
+static int run_mkfs(struct target *t, struct fs_target *f)
+{
+	return mkfs_on(&f->spec, t->label, f->dev, f->workdir, t->mkfs, sizeof(t->mkfs));
+}
+
+static int kernel_mount(const char *label, const char *source, const char *mnt,
 			const char *fstype, const char *options)
 {
 	struct libmnt_context *cxt = mnt_new_context();
@@ -118,7 +126,7 @@ static int kernel_mount(struct target *t, struct fs_target *f, const char *sourc
 	if (!cxt)
 		return error_set("out of memory");
 	mnt_context_set_source(cxt, source);
-	mnt_context_set_target(cxt, f->mnt);
+	mnt_context_set_target(cxt, mnt);
 	mnt_context_set_fstype(cxt, fstype);
 	if (options[0])
 		mnt_context_set_options(cxt, options);
@@ -127,32 +135,33 @@ static int kernel_mount(struct target *t, struct fs_target *f, const char *sourc
 	if (rc || mnt_context_get_status(cxt) != 1) {
 		mnt_context_get_excode(cxt, rc, msg, sizeof(msg));
 		mnt_free_context(cxt);
-		return error_set("fs '%s': mount -t %s%s%s failed: %s", t->label, fstype,
+		return error_set("fs '%s': mount -t %s%s%s failed: %s", label, fstype,
 				 options[0] ? " -o " : "", options, msg[0] ? msg : strerror(errno));
 	}
 	mnt_free_context(cxt);
 	return 0;
 }
 
-static int fuse_mount(struct target *t, struct fs_target *f)
+static int fuse_mount(const struct fs_spec *spec, const char *label, const char *dev,
+		      const char *mnt, pid_t *daemon)
 {
 	char out[4096], *argv[8];
 	int n = 0, rc;
 
-	argv[n++] = (char *)f->spec.profile->helper;
-	argv[n++] = f->dev;
-	argv[n++] = f->mnt;
-	if (f->spec.options[0]) {
+	argv[n++] = (char *)spec->profile->helper;
+	argv[n++] = (char *)dev;
+	argv[n++] = (char *)mnt;
+	if (spec->options[0]) {
 		argv[n++] = "-o";
-		argv[n++] = f->spec.options;
+		argv[n++] = (char *)spec->options;
 	}
 	argv[n] = NULL;
 	rc = exec_capture(argv, out, sizeof(out));
 	if (rc < 0)
 		return -1;
 	if (rc)
-		return error_set("fs '%s': %s failed: %s", t->label, argv[0], tool_reason(out));
-	f->daemon = find_daemon(f->mnt);
+		return error_set("fs '%s': %s failed: %s", label, argv[0], tool_reason(out));
+	*daemon = find_daemon(mnt);
 	return 0;
 }
 
@@ -165,31 +174,38 @@ static int do_mount(struct target *t, struct fs_target *f)
 		char opts[600];
 		snprintf(opts, sizeof(opts), "size=%llu%s%s", (unsigned long long)f->opts.size,
 			 f->spec.options[0] ? "," : "", f->spec.options);
-		rc = kernel_mount(t, f, "tmpfs", "tmpfs", opts);
+		rc = kernel_mount(t->label, "tmpfs", f->mnt, "tmpfs", opts);
 	} else if (p->kind == MOUNT_KERNEL) {
-		rc = kernel_mount(t, f, f->dev, p->fstype, f->spec.options);
+		rc = kernel_mount(t->label, f->dev, f->mnt, p->fstype, f->spec.options);
 	} else if (p->kind == MOUNT_UBI || p->kind == MOUNT_MTD) {
-		rc = kernel_mount(t, f, f->source, p->fstype, f->spec.options);
+		rc = kernel_mount(t->label, f->source, f->mnt, p->fstype, f->spec.options);
 	} else {
-		rc = fuse_mount(t, f);
+		rc = fuse_mount(&f->spec, t->label, f->dev, f->mnt, &f->daemon);
 	}
 	if (!rc)
 		f->mounted = 1;
 	return rc;
 }
 
+/* Unmount mnt, waiting out a moment's EBUSY and then a FUSE daemon's
+ * write-back. */
+static void umount_at(const char *mnt, pid_t *daemon)
+{
+	for (int i = 0; i < 100 && umount2(mnt, 0); i++)
+		usleep(50000);	/* EBUSY for a moment after a test's last close */
+	if (umount2(mnt, 0) && errno != EINVAL)
+		umount2(mnt, MNT_DETACH);
+	/* A FUSE daemon may still be writing the image back: wait for it. */
+	for (int i = 0; *daemon > 0 && i < 200 && !kill(*daemon, 0); i++)
+		usleep(50000);
+	*daemon = 0;
+}
+
 static void do_umount(struct fs_target *f)
 {
 	if (!f->mounted)
 		return;
-	for (int i = 0; i < 100 && umount2(f->mnt, 0); i++)
-		usleep(50000);	/* EBUSY for a moment after a test's last close */
-	if (umount2(f->mnt, 0) && errno != EINVAL)
-		umount2(f->mnt, MNT_DETACH);
-	/* A FUSE daemon may still be writing the image back: wait for it. */
-	for (int i = 0; f->daemon > 0 && i < 200 && !kill(f->daemon, 0); i++)
-		usleep(50000);
-	f->daemon = 0;
+	umount_at(f->mnt, &f->daemon);
 	f->mounted = 0;
 }
 
@@ -487,4 +503,41 @@ void target_free(struct target *t)
 	if (t->ops == &fs_ops)
 		free(t->priv);
 	t->priv = NULL;
+}
+
+/* A block-device profile's filesystem made and mounted for a caller that
+ * owns the device (the powercut workload's recorded device, its replayed
+ * images): the same mkfs line and mount options a target uses. */
+static int block_profile(const struct fs_spec *spec, const char *label)
+{
+	enum mount_kind k = spec->profile->kind;
+
+	if (k == MOUNT_KERNEL || k == MOUNT_FUSE_BLOCK || k == MOUNT_FUSE_IMAGE)
+		return 0;
+	return error_set("fs '%s': %s is not a filesystem on a block device", label,
+			 spec->profile->name);
+}
+
+int fs_spec_mkfs(const struct fs_spec *spec, const char *label, const char *dev,
+		 const char *workdir, char *line, size_t len)
+{
+	if (block_profile(spec, label))
+		return -1;
+	return mkfs_on(spec, label, dev, workdir, line, len);
+}
+
+int fs_spec_mount(const struct fs_spec *spec, const char *label, const char *dev,
+		  const char *mnt, pid_t *daemon)
+{
+	*daemon = 0;
+	if (block_profile(spec, label))
+		return -1;
+	if (spec->profile->kind == MOUNT_KERNEL)
+		return kernel_mount(label, dev, mnt, spec->profile->fstype, spec->options);
+	return fuse_mount(spec, label, dev, mnt, daemon);
+}
+
+void fs_spec_umount(const char *mnt, pid_t *daemon)
+{
+	umount_at(mnt, daemon);
 }

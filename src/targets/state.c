@@ -172,7 +172,8 @@ int state_parse_line(const char *line, struct state_entry *e)
 	if (get_field(f[2], n[2], e->kind, sizeof(e->kind)) ||
 	    (strcmp(e->kind, STATE_DIR) && strcmp(e->kind, STATE_LOOP) &&
 	     strcmp(e->kind, STATE_MOUNT) && strcmp(e->kind, STATE_CGROUP) &&
-	     strcmp(e->kind, STATE_PROC) && strcmp(e->kind, STATE_RUN)))
+	     strcmp(e->kind, STATE_PROC) && strcmp(e->kind, STATE_RUN) &&
+	     strcmp(e->kind, STATE_DM)))
 		return error_set("state entry: unknown kind");
 	if (get_field(f[3], n[3], e->arg, sizeof(e->arg)) || e->arg[0] != '/')
 		return error_set("state entry: bad path");

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "../core/sysinfo.h"
 
@@ -68,6 +69,15 @@ void target_set_device(struct target *t, const char *dev);
 /* Refuse an image size below what the target's mkfs accepts (0 for a
  * directory target or a size that fits). */
 int target_check_size(const struct target *t, uint64_t size);
+/* A block-device profile's mkfs (its line into line, may be NULL) and
+ * mount on a device the caller owns, outside any target: the powercut
+ * workload's recorded device and replayed images.  *daemon: the FUSE
+ * helper serving the mount (0: a kernel mount), for fs_spec_umount. */
+int fs_spec_mkfs(const struct fs_spec *spec, const char *label, const char *dev,
+		 const char *workdir, char *line, size_t len);
+int fs_spec_mount(const struct fs_spec *spec, const char *label, const char *dev,
+		  const char *mnt, pid_t *daemon);
+void fs_spec_umount(const char *mnt, pid_t *daemon);
 /* Refuse a device in use or holding data (unless force); `found` says
  * what libblkid saw on it (devcheck.c). */
 int device_check(const char *dev, int force, char *found, size_t len);

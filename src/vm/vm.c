@@ -284,6 +284,7 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 	json_object_set_new(job, "cpus", json_integer(rq->opts.cpus));
 	json_object_set_new(job, "direct", json_boolean(c.direct));
 	json_object_set_new(job, "nflash", json_integer(nflash));
+	json_object_set_new(job, "device_mapper", json_boolean(rq->device_mapper));
 	json_object_set_new(job, "nand", json_string(nand ? nand : ""));
 	if (nflash) {
 		/* Without nand_size: a chip with room for the biggest test on
@@ -546,6 +547,13 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 	}
 	if (nmods && modprobe(mods, nmods, NULL))
 		goto out;
+	if (json_is_true(json_object_get(job, "device_mapper"))) {
+		/* dm-mod comes as dm-log-writes's dependency; the recorded
+		 * device's images sit on loop devices */
+		char *dm[] = { "dm-log-writes", "loop" };
+		if (modprobe(dm, 2, NULL))
+			goto out;
+	}
 	int nflash = (int)json_integer_value(json_object_get(job, "nflash"));
 	if (nflash > 0) {
 		char params[512];

@@ -46,6 +46,7 @@ struct vm_request {
 	const char *image_dir;
 	double work_seconds;		/* estimated host time of the work, 0 unknown */
 	uint64_t flash_need;		/* the most space a test needs on one target */
+	int device_mapper;		/* a test needs dm-log-writes (WL_DEVICE_MAPPER) */
 	int quiet;
 	/* Each line the guest's fsbench prints. */
 	void (*line)(void *arg, const char *line);

@@ -10,7 +10,7 @@
 
 extern const struct workload wl_fsmark, wl_fileop, wl_postmark, wl_tree, wl_bonnie, wl_io,
 	wl_sqlite_speedtest, wl_sqlite_inserts, wl_kv,
-	wl_appstart, wl_ior, wl_mdtest;
+	wl_appstart, wl_ior, wl_mdtest, wl_powercut;
 
 static const struct workload *const all[] = {
 	&wl_fsmark,
@@ -25,6 +25,7 @@ static const struct workload *const all[] = {
 	&wl_appstart,
 	&wl_ior,
 	&wl_mdtest,
+	&wl_powercut,
 	NULL,
 };
 

@@ -49,8 +49,15 @@ struct preset {
 #define DETAIL_MAX 16384
 #define SERIES_MAX 65536
 
+struct fs_spec;
+
 struct wl_ctx {
 	const char *dir;	/* scratch directory for this target */
+	/* The filesystem fsbench made for this target (NULL for --target
+	 * DIR), for a workload that makes the same one again on a device of
+	 * its own (powercut); and the target's label, for messages. */
+	const struct fs_spec *fs;
+	const char *label;
 	const void *params;	/* the workload's parameter struct */
 	void *state;		/* the workload's own, between callbacks */
 	/* Optional per-repetition text kept with the sample: the original
@@ -104,6 +111,9 @@ struct workload {
 /* The workload coordinates the ranks of an MPI job itself (core/comm.h):
  * only such workloads run under mpirun. */
 #define WL_MPI 1u
+/* The workload puts a dm-log-writes device under a filesystem of its own
+ * (powercut): fsbench's guest loads the module for it. */
+#define WL_DEVICE_MAPPER 2u
 
 /* The user asked to stop (core/stop.h): a workload ends its loop. */
 static inline int workload_stopped(void)

@@ -1,0 +1,634 @@
+/*
+ * powercut.c: what a power cut leaves, per filesystem
+ * (docs/workloads/powercut.md).
+ *
+ * One repetition records one run of an application shape
+ * (powercut-shapes.c) on the target's own kind of filesystem, made again
+ * on a dm-log-writes device in the scratch directory, then cuts the power
+ * at a seeded sample of points of the log (crash/crashpoint.h) and checks
+ * each replayed image with the filesystem's own tools: does it mount, is
+ * it clean, does a repair bring it back, and is every promised file or
+ * row still there.  Everything it makes (images, loop devices, the dm
+ * device, mounts) is recorded in the state file before it exists, like
+ * every provisioned target's, and undone however the repetition ends.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "workload.h"
+#include "powercut.h"
+#include "../core/checked.h"
+#include "../core/error.h"
+#include "../core/exec.h"
+#include "../core/str.h"
+#include "../core/timing.h"
+#include "../crash/crashpoint.h"
+#include "../crash/dmlog.h"
+#include "../crash/logwrites.h"
+#include "../crash/manifest.h"
+#include "../targets/loop.h"
+#include "../targets/profiles.h"
+#include "../targets/state.h"
+#include "../targets/target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct pc_params {
+	int shape;
+	int64_t files;
+	uint64_t size;
+	int64_t points;
+	int64_t seed;
+	uint64_t device;
+	bool fsync;
+	uint64_t atomic;
+};
+
+#define P(f) offsetof(struct pc_params, f)
+static const struct param_def pc_params[] = {
+	{ "shape", PT_ENUM, P(shape), "fsync", 0, 0, PC_SHAPE_CHOICES,
+	  "the application: fs_mark's create+fsync, seed 001's restore+sync, SQLite commits" },
+	{ "files", PT_INT, P(files), "200", 1, 1000000, NULL,
+	  "files written (sqlite: rows, each its own transaction)" },
+	{ "size", PT_SIZE, P(size), "16k", 1, 8 << 20, NULL,
+	  "bytes per file (tree: the mean; sqlite: per row)" },
+	{ "points", PT_INT, P(points), "32", 1, 10000, NULL,
+	  "crash points replayed and checked per repetition" },
+	{ "seed", PT_INT, P(seed), "1", 0, 1e15, NULL,
+	  "seed of the data and of the crash points (each repetition adds its number)" },
+	{ "device", PT_SIZE, P(device), "512M", 64 << 20, 64ULL << 30, NULL,
+	  "size of the recorded filesystem's device (raised to what its mkfs needs)" },
+	{ "atomic", PT_SIZE, P(atomic), "4k", 512, 1 << 20, NULL,
+	  "the unit the device writes whole: a torn write is cut only at its multiples" },
+	{ "fsync", PT_BOOL, P(fsync), "1", 0, 0, NULL,
+	  "0: shape=fsync promises without its fsyncs (the detector's self-test: losses expected)" },
+	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+};
+
+enum { M_LOST, M_LOST_BYTES, M_CLEAN, M_REPAIRED, M_UNMOUNTABLE, M_PENDING_LOST, M_REC_MED,
+       M_REC_MAX, M_POINTS, M_N };
+
+static const struct metric_def pc_metrics[] = {
+	[M_LOST] = { "promised_lost", "Items", LOWER_IS_BETTER, "Promised files/rows lost", 0 },
+	[M_LOST_BYTES] = { "promised_bytes_lost", "Bytes", LOWER_IS_BETTER, "Promised bytes lost", 0 },
+	[M_CLEAN] = { "clean_pct", "%", HIGHER_IS_BETTER, "Points mounting clean", 1 },
+	[M_REPAIRED] = { "repaired_pct", "%", LOWER_IS_BETTER, "Points needing repair", 0 },
+	[M_UNMOUNTABLE] = { "unmountable_pct", "%", LOWER_IS_BETTER, "Points lost (no mount after repair)", 0 },
+	[M_PENDING_LOST] = { "pending_bytes_lost", "Bytes", LOWER_IS_BETTER, "Bytes not yet promised, lost", 0 },
+	[M_REC_MED] = { "recovery_ms_median", "ms", LOWER_IS_BETTER, "Recovery time, median", 0 },
+	[M_REC_MAX] = { "recovery_ms_max", "ms", LOWER_IS_BETTER, "Recovery time, worst", 0 },
+	[M_POINTS] = { "points", "Points", HIGHER_IS_BETTER, "Crash points checked", 0 },
+};
+
+/* The filesystem's own check (read-only) and repair, by kernel type or,
+ * for FUSE profiles, by the tools of the format they serve. */
+struct fsck_tool {
+	const char *fs;		/* fstype, or a profile name */
+	const char *check;	/* exit 0: clean */
+	const char *repair;	/* NULL: none worth running */
+};
+
+static const struct fsck_tool fsck_tools[] = {
+	{ "ext2", "fsck.ext2 -fn", "fsck.ext2 -fy" },
+	{ "ext4", "fsck.ext4 -fn", "fsck.ext4 -fy" },
+	{ "ext4-fuse", "fsck.ext4 -fn", "fsck.ext4 -fy" },
+	{ "xfs", "xfs_repair -n", "xfs_repair" },
+	{ "btrfs", "btrfs check --readonly", NULL },
+	{ "f2fs", "fsck.f2fs -f --dry-run", "fsck.f2fs -f -y" },
+	{ "exfat", "fsck.exfat -n", "fsck.exfat -y" },
+	{ "exfat-fuse", "fsck.exfat -n", "fsck.exfat -y" },
+	{ "vfat", "fsck.vfat -n", "fsck.vfat -a" },
+	{ "nilfs2", NULL, NULL },	/* a log: mounting is its recovery */
+};
+
+static const struct fsck_tool *fsck_for(const struct fs_spec *s)
+{
+	const char *key = s->profile->fstype ? s->profile->fstype : s->profile->name;
+
+	for (size_t i = 0; i < sizeof(fsck_tools) / sizeof(fsck_tools[0]); i++)
+		if (!strcmp(fsck_tools[i].fs, key))
+			return &fsck_tools[i];
+	return NULL;
+}
+
+/* The tool on dev: 0 it said clean (or there is none), 1 it did not. */
+static int run_tool(const char *cmd, const char *dev, char *out, size_t len)
+{
+	char line[600], *argv[16];
+	int n, rc;
+
+	if (!cmd)
+		return 0;
+	snprintf(line, sizeof(line), "%s %s", cmd, dev);
+	n = split_words(line, argv, 15);
+	argv[n] = NULL;
+	rc = exec_capture(argv, out, len);
+	return rc != 0;
+}
+
+/* One repetition's things, each undone by pc_undo in the reverse order. */
+struct pc_run {
+	char data[4400], log[4400], base[4400], point[4400], mnt[4400], rmnt[4400];
+	char dloop[64], lloop[64], ploop[64];
+	int dfd, lfd, pfd;
+	struct dmlog dm;
+	int mounted, rmounted;
+	pid_t daemon, rdaemon;
+	uint64_t device;	/* the data device's size */
+};
+
+struct pc_state {
+	int rep;
+};
+
+static int pc_validate_target(const struct wl_ctx *ctx)
+{
+	if (!ctx->fs)
+		return error_set("powercut needs a filesystem fsbench makes (--fs): it makes the same one "
+				 "again on a recorded device");
+	if (ctx->fs->profile->kind != MOUNT_KERNEL && ctx->fs->profile->kind != MOUNT_FUSE_BLOCK)
+		return error_set("powercut: %s is not on a block device (%s)", ctx->fs->profile->name,
+				 ctx->fs->profile->kind == MOUNT_MEMORY ? "tmpfs keeps nothing across a power cut"
+									 : "flash is not done yet");
+	return 0;
+}
+
+static int attach(const char *image, char *dev, size_t len, int *fd)
+{
+	struct stat st;
+	int dio;
+
+	/* recorded as soon as the kernel names it; until then its autoclear
+	 * flag detaches it if fsbench dies (as fs.c's) */
+	if (stat(image, &st) || loop_attach(image, 1, dev, len, &dio, fd))
+		return -1;
+	return state_add(STATE_LOOP, dev, image, (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+}
+
+static void detach(char *dev, int *fd)
+{
+	if (!dev[0])
+		return;
+	loop_detach(dev, *fd);
+	state_remove(STATE_LOOP, dev);
+	dev[0] = '\0';
+	*fd = -1;
+}
+
+static int make_file(const char *path, uint64_t size)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return error_errno("%s", path);
+	if (ftruncate(fd, (off_t)size)) {
+		close(fd);
+		return error_errno("%s", path);
+	}
+	close(fd);
+	return 0;
+}
+
+static void unmount(const char *mnt, int *mounted, pid_t *daemon)
+{
+	if (!*mounted)
+		return;
+	fs_spec_umount(mnt, daemon);
+	state_remove(STATE_MOUNT, mnt);
+	*mounted = 0;
+}
+
+static void pc_undo(struct pc_run *r)
+{
+	unmount(r->rmnt, &r->rmounted, &r->rdaemon);
+	detach(r->ploop, &r->pfd);
+	unmount(r->mnt, &r->mounted, &r->daemon);
+	if (r->dm.name[0]) {
+		struct error_keep k;
+		error_keep(&k, -1);
+		dmlog_remove(&r->dm);
+		error_kept(&k, 0);
+		state_remove(STATE_DM, r->dm.dev);
+		r->dm.name[0] = '\0';
+	}
+	detach(r->dloop, &r->dfd);
+	detach(r->lloop, &r->lfd);
+}
+
+static int path_in(char *out, const char *dir, const char *name)
+{
+	if ((size_t)snprintf(out, 4400, "%s/%s", dir, name) >= 4400)
+		return error_set("powercut: path too long under %s", dir);
+	return 0;
+}
+
+struct ack_ctx {
+	struct dmlog *dm;
+};
+
+static int mark_ack(void *ctx, uint32_t n)
+{
+	char mark[32];
+
+	manifest_mark(n, mark, sizeof(mark));
+	return dmlog_mark(((struct ack_ctx *)ctx)->dm, mark);
+}
+
+/* The record: mkfs and the shape on the logged device; the log complete. */
+static int record(struct wl_ctx *ctx, const struct pc_params *p, uint64_t seed, struct pc_run *r,
+		  struct manifest *m, uint32_t *acks)
+{
+	struct pc_shape_params sp = { p->shape, p->files, p->size, seed, p->fsync };
+	uint64_t device = r->device;
+	/* the log holds mkfs's writes (ext4 zeroes its inode tables and
+	 * journal), the data and the journal's copy of it; sparse */
+	uint64_t logsize = sat_add(sat_mul(device, 2), sat_mul3(4, sat_u(p->files), p->size));
+	struct ack_ctx ac = { &r->dm };
+	struct pc_hooks h = { mark_ack, &ac };
+
+	if (make_file(r->data, device) || make_file(r->log, logsize) ||
+	    attach(r->data, r->dloop, sizeof(r->dloop), &r->dfd) ||
+	    attach(r->log, r->lloop, sizeof(r->lloop), &r->lfd))
+		return -1;
+	dmlog_name(&r->dm);
+	if (state_add(STATE_DM, r->dm.dev, r->dm.uuid, 0, 0) ||
+	    dmlog_create(&r->dm, r->dloop, r->lloop))
+		return -1;
+	if (fs_spec_mkfs(ctx->fs, ctx->label, r->dm.dev, ctx->dir, NULL, 0) ||
+	    dmlog_mark(&r->dm, "mkfs"))
+		return -1;
+	if (mkdir(r->mnt, 0755))
+		return error_errno("mkdir %s", r->mnt);
+	if (state_add(STATE_MOUNT, r->mnt, r->dm.dev, 0, 0))
+		return -1;
+	if (fs_spec_mount(ctx->fs, ctx->label, r->dm.dev, r->mnt, &r->daemon)) {
+		state_remove(STATE_MOUNT, r->mnt);
+		return -1;
+	}
+	r->mounted = 1;
+	if (pc_shape_run(r->mnt, &sp, m, &h, acks))
+		return -1;
+	unmount(r->mnt, &r->mounted, &r->daemon);
+	if (dmlog_remove(&r->dm))
+		return -1;
+	state_remove(STATE_DM, r->dm.dev);
+	r->dm.name[0] = '\0';
+	detach(r->dloop, &r->dfd);
+	detach(r->lloop, &r->lfd);
+	return 0;
+}
+
+/* base's bytes into point (a reflink where the filesystem has them). */
+static int copy_image(const char *base, const char *point)
+{
+	int in = open(base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out, rc = 0;
+	struct stat st;
+
+	if (in < 0)
+		return error_errno("%s", base);
+	out = open(point, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (out < 0 || fstat(in, &st)) {
+		rc = error_errno("%s", point);
+		goto done;
+	}
+	if (ioctl(out, FICLONE, in) == 0)
+		goto done;
+	if (ftruncate(out, st.st_size)) {
+		rc = error_errno("%s", point);
+		goto done;
+	}
+	for (off_t off = 0; off < st.st_size;) {
+		/* only the data: a replayed image is mostly holes */
+		off_t data = lseek(in, off, SEEK_DATA), hole;
+		if (data < 0)
+			break;
+		hole = lseek(in, data, SEEK_HOLE);
+		if (hole < 0)
+			hole = st.st_size;
+		for (off_t at = data; at < hole;) {
+			loff_t a = at, b = at;
+			ssize_t n = copy_file_range(in, &a, out, &b, (size_t)(hole - at), 0);
+			if (n <= 0) {
+				rc = error_errno("copy to %s", point);
+				goto done;
+			}
+			at += n;
+		}
+		off = hole;
+	}
+done:
+	if (out >= 0)
+		close(out);
+	close(in);
+	return rc;
+}
+
+struct pc_tally {
+	int points, clean, repaired, unmountable;
+	uint64_t lost, lost_bytes, pending_lost;
+	double *recovery_ms;
+	char first[1400];
+	char damage[600];	/* the first check that found damage: where, and what it said */
+};
+
+/* What one replayed image holds: mount (timed: journal replay), the
+ * data against the promises, the filesystem's check; a repair when the
+ * mount or the check failed. */
+static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t seed,
+		       struct pc_run *r, const struct lw_log *log, const struct manifest *m,
+		       const struct crash_point *cp, struct pc_tally *t)
+{
+	const struct fsck_tool *tool = fsck_for(ctx->fs);
+	struct pc_shape_params sp = { p->shape, p->files, p->size, seed, p->fsync };
+	size_t end = cp->kind == CRASH_TORN ? cp->cut : cp->durable;
+	int64_t acked = manifest_acked(log, end);
+	char out[4096];
+	uint64_t t0;
+	double ms = 0;
+	int repaired = 0, mounted, damaged;
+
+	if (acked < 0 || attach(r->point, r->ploop, sizeof(r->ploop), &r->pfd) ||
+	    state_add(STATE_MOUNT, r->rmnt, r->ploop, 0, 0))
+		return -1;
+	t0 = now_ns();
+	mounted = fs_spec_mount(ctx->fs, ctx->label, r->ploop, r->rmnt, &r->rdaemon) == 0;
+	ms += (double)(now_ns() - t0) / 1e6;
+	if (!mounted && !t->damage[0]) {
+		char where[200];
+		crash_describe(log, cp, where, sizeof(where));
+		snprintf(t->damage, sizeof(t->damage), "%s: %.380s", where, error_get());
+	}
+	if (!mounted && tool && tool->repair) {
+		t0 = now_ns();
+		run_tool(tool->repair, r->ploop, out, sizeof(out));
+		mounted = fs_spec_mount(ctx->fs, ctx->label, r->ploop, r->rmnt, &r->rdaemon) == 0;
+		ms += (double)(now_ns() - t0) / 1e6;
+		repaired = 1;
+	}
+	if (!mounted) {
+		state_remove(STATE_MOUNT, r->rmnt);
+		t->unmountable++;
+		/* everything promised by then is out of reach */
+		if (p->shape >= PC_SQLITE_WAL) {
+			uint64_t rows = acked > 1 ? (uint64_t)acked - 1 : 0;
+			t->lost += rows;
+			t->lost_bytes += rows * p->size;
+		} else {
+			for (size_t i = 0; i < m->n; i++)
+				if (m->f[i].ack < (uint64_t)acked) {
+					t->lost++;
+					t->lost_bytes += m->f[i].size;
+				}
+		}
+		if (!t->first[0])
+			crash_describe(log, cp, t->first, sizeof(t->first));
+		detach(r->ploop, &r->pfd);
+		return 0;
+	}
+	r->rmounted = 1;
+	if (p->shape >= PC_SQLITE_WAL) {
+		struct pc_sqlite_outcome so;
+		if (pc_sqlite_check(r->rmnt, &sp, (uint32_t)acked, &so))
+			return -1;
+		t->lost += (uint64_t)so.promised_lost;
+		t->lost_bytes += (uint64_t)so.promised_lost * p->size;
+		if (so.opened && !so.intact && !repaired)
+			repaired = 1;	/* the database needed SQLite's own repair: counted as damage */
+		if ((so.promised_lost || (so.opened && !so.intact)) && !t->first[0]) {
+			char where[200];
+			crash_describe(log, cp, where, sizeof(where));
+			snprintf(t->first, sizeof(t->first), "%s: %lld of %lld promised rows lost, %s%.160s",
+				 where, (long long)so.promised_lost, (long long)so.promised,
+				 !so.opened ? "no database" : so.intact ? "integrity ok" : "integrity: ",
+				 so.opened && !so.intact ? so.integrity : "");
+		}
+	} else {
+		struct mf_outcome o;
+		if (manifest_check(m, r->rmnt, (uint32_t)acked, &o))
+			return -1;
+		t->lost += o.promised_lost;
+		t->lost_bytes += o.promised_bytes_lost;
+		t->pending_lost += o.unpromised_bytes_lost;
+		if (o.promised_lost && !t->first[0]) {
+			char where[200];
+			crash_describe(log, cp, where, sizeof(where));
+			snprintf(t->first, sizeof(t->first), "%s: %s", where, o.first_loss);
+		}
+	}
+	unmount(r->rmnt, &r->rmounted, &r->rdaemon);
+	damaged = tool && run_tool(tool->check, r->ploop, out, sizeof(out));
+	if (damaged && !t->damage[0]) {
+		char where[200];
+		crash_describe(log, cp, where, sizeof(where));
+		/* the tool's last words, on one line */
+		for (char *c = out; *c; c++)
+			if (*c == '\n' || *c == '\t')
+				*c = ' ';
+		snprintf(t->damage, sizeof(t->damage), "%s: %s: %.300s", where, tool->check,
+			 strlen(out) > 300 ? out + strlen(out) - 300 : out);
+	}
+	t->recovery_ms[t->points] = ms;
+	t->points++;
+	if (repaired || damaged)
+		t->repaired++;
+	else
+		t->clean++;
+	detach(r->ploop, &r->pfd);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static int pc_refuse_dir(const void *params, const char *dir)
+{
+	(void)params;
+	return error_set("powercut needs a filesystem fsbench makes (--fs), not the directory %s: it "
+			 "makes the same filesystem again on a recorded device", dir);
+}
+
+static int pc_prepare(struct wl_ctx *ctx)
+{
+	char why[256];
+
+	if (pc_validate_target(ctx))
+		return -1;
+	if (dmlog_available(why, sizeof(why)))
+		return error_set("powercut: %s; run it in fsbench's guest (--vm), whose kernel has "
+				 "dm-log-writes", why);
+	ctx->state = calloc(1, sizeof(struct pc_state));
+	return ctx->state ? 0 : error_set("out of memory");
+}
+
+static void pc_cleanup(struct wl_ctx *ctx)
+{
+	free(ctx->state);
+	ctx->state = NULL;
+}
+
+static int pc_run(struct wl_ctx *ctx, double *values)
+{
+	const struct pc_params *p = ctx->params;
+	struct pc_state *ps = ctx->state;
+	uint64_t seed = (uint64_t)p->seed + (uint64_t)ps->rep++;
+	struct pc_run r = { .dfd = -1, .lfd = -1, .pfd = -1 };
+	struct manifest m = { 0 };
+	struct lw_log log = { 0 };
+	struct crash_plan plan = { 0 };
+	struct pc_tally t = { 0 };
+	size_t at = 0, start;
+	uint32_t acks = 0;
+	int logfd = -1, basefd = -1, rc = -1;
+
+	r.device = p->device < ctx->fs->profile->min_size ? ctx->fs->profile->min_size : p->device;
+	if (path_in(r.data, ctx->dir, "data.img") || path_in(r.log, ctx->dir, "log.img") ||
+	    path_in(r.base, ctx->dir, "base.img") || path_in(r.point, ctx->dir, "point.img") ||
+	    path_in(r.mnt, ctx->dir, "mnt") || path_in(r.rmnt, ctx->dir, "replay"))
+		return -1;
+	if (record(ctx, p, seed, &r, &m, &acks))
+		goto out;
+	if (lw_read_file(r.log, 0, &log, &logfd))
+		goto out;
+	/* the kernel ends a complete log with this mark; a log device that
+	 * filled up stopped logging silently, and a replay of it would lie */
+	if (!log.n || strcmp(lw_mark_text(&log, log.n - 1), "dm-log-writes-end")) {
+		error_set("powercut: the log does not end with the kernel's end mark (its device "
+			  "filled up?): refused");
+		goto out;
+	}
+	start = lw_find_mark(&log, "mkfs", 0);
+	if (start == log.n) {
+		error_set("powercut: the log has no mark after mkfs");
+		goto out;
+	}
+	if (crash_plan_make(&log, start + 1, (size_t)p->points, seed, &plan))
+		goto out;
+	crash_plan_set_unit(&plan, (uint32_t)(p->atomic / log.sectorsize ? p->atomic / log.sectorsize : 1));
+	t.recovery_ms = calloc(plan.n ? plan.n : 1, sizeof(double));
+	if (!t.recovery_ms || mkdir(r.rmnt, 0755) || make_file(r.base, 0)) {
+		error_set("powercut: cannot lay out the replay");
+		goto out;
+	}
+	basefd = open(r.base, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	/* the device's whole size: the filesystem's own size is in its
+	 * superblock, and a shorter image would not mount */
+	if (basefd < 0 || log.extent > r.device || ftruncate(basefd, (off_t)r.device)) {
+		error_errno("%s", r.base);
+		goto out;
+	}
+	for (size_t i = 0; i < plan.n; i++) {
+		int pfd;
+
+		if (workload_stopped()) {
+			error_set("interrupted");
+			goto out;
+		}
+		if (crash_advance(&log, logfd, basefd, &at, &plan.p[i]) ||
+		    copy_image(r.base, r.point))
+			goto out;
+		pfd = open(r.point, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+		if (pfd < 0 || crash_apply_torn(&log, logfd, pfd, &plan.p[i])) {
+			if (pfd >= 0)
+				close(pfd);
+			goto out;
+		}
+		close(pfd);
+		if (check_point(ctx, p, seed, &r, &log, &m, &plan.p[i], &t))
+			goto out;
+		unlink(r.point);
+	}
+	qsort(t.recovery_ms, (size_t)t.points, sizeof(double), cmp_double);
+	values[M_LOST] = (double)t.lost;
+	values[M_LOST_BYTES] = (double)t.lost_bytes;
+	values[M_CLEAN] = plan.n ? 100.0 * t.clean / (double)plan.n : NAN;
+	values[M_REPAIRED] = plan.n ? 100.0 * t.repaired / (double)plan.n : NAN;
+	values[M_UNMOUNTABLE] = plan.n ? 100.0 * t.unmountable / (double)plan.n : NAN;
+	values[M_PENDING_LOST] = (double)t.pending_lost;
+	values[M_REC_MED] = t.points ? t.recovery_ms[t.points / 2] : NAN;
+	values[M_REC_MAX] = t.points ? t.recovery_ms[t.points - 1] : NAN;
+	values[M_POINTS] = (double)plan.n;
+	if (ctx->detail)
+		snprintf(ctx->detail, DETAIL_MAX,
+			 "log: %zu entries (%zu writes, %zu flushes, %zu FUA, %zu discards), %u promises\n"
+			 "points: %zu (%zu flush candidates, %zu torn stretches), seed %llu\n"
+			 "clean %d, needed repair %d, no mount %d; promised lost %llu%s%s\n%s%s%s",
+			 log.n, log.writes, log.flushes, log.fuas, log.discards, acks, plan.n,
+			 plan.flush_points, plan.torn_segments, (unsigned long long)seed, t.clean,
+			 t.repaired, t.unmountable, (unsigned long long)t.lost,
+			 t.first[0] ? ", first: " : "", t.first, t.damage[0] ? "first damage: " : "",
+			 t.damage, t.damage[0] ? "\n" : "");
+	ctx->bytes_written = (int64_t)sat_mul(sat_u(p->files), p->size);
+	ctx->bytes_read = 0;
+	rc = 0;
+out:
+	{
+		struct error_keep k;
+		error_keep(&k, rc);
+		pc_undo(&r);
+		if (basefd >= 0)
+			close(basefd);
+		if (logfd >= 0)
+			close(logfd);
+		unlink(r.point);
+		unlink(r.base);
+		unlink(r.data);
+		unlink(r.log);
+		rmdir(r.mnt);
+		rmdir(r.rmnt);
+		rc = error_kept(&k, 0);
+	}
+	free(t.recovery_ms);
+	crash_plan_free(&plan);
+	lw_free(&log);
+	manifest_free(&m);
+	return rc;
+}
+
+static uint64_t pc_space(const void *params)
+{
+	const struct pc_params *p = params;
+
+	/* the images are sparse, but may fill: data, log, base, one point */
+	return sat_add(sat_mul(p->device, 5), sat_mul3(4, sat_u(p->files), p->size));
+}
+
+static void pc_describe(const void *params, char *buf, size_t len)
+{
+	const struct pc_params *p = params;
+	static const char *names[] = { "fsync", "tree", "sqlite-wal", "sqlite-rollback" };
+	char size[32];
+
+	format_size(p->size, size, sizeof(size));
+	snprintf(buf, len, "Shape: %s - %lld x %s - %lld Crash Points", names[p->shape],
+		 (long long)p->files, size, (long long)p->points);
+}
+
+const struct workload wl_powercut = {
+	.name = "powercut",
+	.summary = "power cuts replayed from a dm-log-writes record: mounts, repairs, promised data lost",
+	.title = "Power Cut",
+	.params = pc_params,
+	.params_size = sizeof(struct pc_params),
+	.metrics = pc_metrics,
+	.nmetrics = M_N,
+	.flags = WL_DEVICE_MAPPER,
+	.validate_target = pc_refuse_dir,
+	.space_needed = pc_space,
+	.describe = pc_describe,
+	.prepare = pc_prepare,
+	.run = pc_run,
+	.cleanup = pc_cleanup,
+};
