@@ -1,0 +1,48 @@
+/*
+ * ager.h: a filesystem aged by a seeded sequence of operations (issue 42),
+ * and what the aging did to it.
+ *
+ * The sequence depends on the profile, the seed and the nominal capacity
+ * alone: fill and churn are counted in fsbench's own bytes (the files'
+ * sizes), not in what statfs says, so every filesystem of a comparison
+ * gets the same creates, appends, overwrites, truncates, renames and
+ * deletes in the same order.  Only a full filesystem (ENOSPC) makes one
+ * depart from it; the count of those is reported.
+ */
+#ifndef FSB_AGER_H
+#define FSB_AGER_H
+
+#include "profile.h"
+
+#include <stdint.h>
+
+struct age_opts {
+	const struct age_profile *profile;
+	uint64_t capacity;	/* the device's bytes: fill and churn are shares of it */
+	uint64_t seed;
+	/* every half second or so: the share done and the seconds still to go */
+	void (*progress)(void *arg, double done, double eta_s);
+	void *arg;
+};
+
+struct age_result {
+	uint64_t ops[AGE_OPS];
+	uint64_t written;		/* bytes written in all */
+	uint64_t live_bytes, live_files;
+	uint64_t enospc;		/* operations a full filesystem refused */
+	double seconds;			/* wall */
+	double user_s, sys_s;		/* fsbench's own CPU, and the kernel's for it */
+	/* measured after (age_measure) */
+	double fullness;		/* statvfs: used / total */
+	uint64_t files;			/* regular files */
+	uint64_t mapped_files, extents;	/* of them, those FIEMAP maps (none on tmpfs), their extents */
+	double frag_files;		/* share of the mapped files in more than one extent */
+};
+
+/* Age the empty directory dir (the filesystem's root or a directory on
+ * it).  0, or -1 with the error set. */
+int age_run(const char *dir, const struct age_opts *o, struct age_result *r);
+/* Fullness of dir's filesystem and its files' extents (FIEMAP). */
+int age_measure(const char *dir, struct age_result *r);
+
+#endif
