@@ -21,6 +21,23 @@ struct rng {
 	uint64_t s[4];
 };
 
+/* splitmix64: the next value of the sequence *x walks (rng_seed's). */
+static inline uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* One value's hash by the same mix: a draw keyed by an index (entry i of
+ * a crash point, item i of a shape) without a generator to carry. */
+static inline uint64_t mix64(uint64_t x)
+{
+	return splitmix64(&x);
+}
+
 void rng_seed(struct rng *r, uint64_t seed);
 
 static inline uint64_t rng_next(struct rng *r)

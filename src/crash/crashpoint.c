@@ -140,15 +140,6 @@ void crash_plan_free(struct crash_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
-/* splitmix64's finaliser: entry i's own draw from the point's seed. */
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 uint64_t crash_keep(void *point, size_t i, const struct lw_entry *e)
 {
 	const struct crash_point *p = point;
@@ -163,7 +154,7 @@ uint64_t crash_keep(void *point, size_t i, const struct lw_entry *e)
 	/* whole 1/2, lost 3/8, cut short 1/8 at a unit's boundary (a write of
 	 * one unit or less cannot be) */
 	uint64_t unit = p->unit ? p->unit : 1, units = (e->nr_sectors + unit - 1) / unit;
-	d = mix(p->seed ^ mix(i));
+	d = mix64(p->seed ^ mix64(i));
 	if ((d & 7) < 4)
 		return e->nr_sectors;
 	if ((d & 7) < 7)

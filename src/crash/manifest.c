@@ -181,12 +181,11 @@ static int read_one(int rootfd, const char *path, uint64_t want_size, XXH3_state
 	return 0;
 }
 
-static const struct mf_file *sort_base;
-
-static int by_path(const void *a, const void *b)
+static int by_path(const void *a, const void *b, void *files)
 {
+	const struct mf_file *f = files;
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int c = strcmp(sort_base[x].path, sort_base[y].path);
+	int c = strcmp(f[x].path, f[y].path);
 
 	return c ? c : (x > y) - (x < y);
 }
@@ -212,8 +211,7 @@ int manifest_check(const struct manifest *m, const char *root, uint32_t acked,
 	}
 	for (size_t i = 0; i < m->n; i++)
 		ix[i] = i;
-	sort_base = m->f;	/* qsort has no context argument; the check is not reentrant */
-	qsort(ix, m->n, sizeof(*ix), by_path);
+	qsort_r(ix, m->n, sizeof(*ix), by_path, m->f);
 	for (size_t g = 0; g < m->n;) {
 		size_t end = g, from, promised = SIZE_MAX;
 		const struct mf_file *latest;

@@ -5,6 +5,7 @@
  * what a test may spend of the budget, and the order of each round.
  */
 #include "runner_internal.h"
+#include "../core/pattern.h"
 #include "../core/timing.h"
 
 #include <math.h>
@@ -186,10 +187,7 @@ void runner_shuffle(int *order, int n, int test, int round)
 	for (int i = 0; i < n; i++)
 		order[i] = i;
 	for (int i = n - 1; i > 0; i--) {
-		uint64_t z = (x += 0x9e3779b97f4a7c15ull);
-		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-		z ^= z >> 31;
+		uint64_t z = splitmix64(&x);
 		int j = (int)(z % (uint64_t)(i + 1));
 		int t = order[i];
 		order[i] = order[j];

@@ -31,14 +31,6 @@
 #define TREE_FANOUT 32
 #define DB_NAME "pc.db"
 
-static uint64_t mix(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
 /* Item i's bytes: random, from the seed and i alone. */
 static void content(void *buf, size_t len, uint64_t seed, uint64_t i)
 {
@@ -46,7 +38,7 @@ static void content(void *buf, size_t len, uint64_t seed, uint64_t i)
 	unsigned char *p = buf;
 	size_t k = 0;
 
-	rng_seed(&r, seed ^ mix(i));
+	rng_seed(&r, seed ^ mix64(i));
 	for (; k + 8 <= len; k += 8) {
 		uint64_t v = rng_next(&r);
 		memcpy(p + k, &v, 8);
@@ -142,7 +134,7 @@ static int shape_fsync(int root, const struct pc_shape_params *p, struct manifes
  * times it (a source tree or a thumbnail cache: many small, a few large). */
 static uint64_t tree_size(const struct pc_shape_params *p, uint64_t i)
 {
-	uint64_t d = mix(p->seed ^ mix(i) ^ 0x7472656555ull), mean = p->size ? p->size : 1;
+	uint64_t d = mix64(p->seed ^ mix64(i) ^ 0x7472656555ull), mean = p->size ? p->size : 1;
 
 	if (d % 5)
 		return 1 + (d >> 8) % mean;

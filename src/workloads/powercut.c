@@ -35,6 +35,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -340,6 +341,29 @@ struct pc_tally {
 	char damage[600];	/* the first check that found damage: where, and what it said */
 };
 
+/* The first finding of its kind, into buf (left alone once it holds one):
+ * the point, then what was found there. */
+static void note_first(char *buf, size_t len, const struct lw_log *log,
+		       const struct crash_point *cp, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+static void note_first(char *buf, size_t len, const struct lw_log *log,
+		       const struct crash_point *cp, const char *fmt, ...)
+{
+	va_list ap;
+	size_t used;
+
+	if (buf[0])
+		return;
+	crash_describe(log, cp, buf, len);
+	used = strlen(buf);
+	if (!fmt || used + 2 >= len)
+		return;
+	memcpy(buf + used, ": ", 3);
+	va_start(ap, fmt);
+	vsnprintf(buf + used + 2, len - used - 2, fmt, ap);
+	va_end(ap);
+}
+
 /* What one replayed image holds: mount (timed: journal replay), the
  * data against the promises, the filesystem's check; a repair when the
  * mount or the check failed. */
@@ -362,11 +386,8 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 	t0 = now_ns();
 	mounted = fs_spec_mount(ctx->fs, ctx->label, r->ploop, r->rmnt, &r->rdaemon) == 0;
 	ms += (double)(now_ns() - t0) / 1e6;
-	if (!mounted && !t->damage[0]) {
-		char where[200];
-		crash_describe(log, cp, where, sizeof(where));
-		snprintf(t->damage, sizeof(t->damage), "%s: %.380s", where, error_get());
-	}
+	if (!mounted)
+		note_first(t->damage, sizeof(t->damage), log, cp, "%.380s", error_get());
 	if (!mounted && tool && tool->repair) {
 		t0 = now_ns();
 		run_tool(tool->repair, r->ploop, out, sizeof(out));
@@ -389,8 +410,7 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 					t->lost_bytes += m->f[i].size;
 				}
 		}
-		if (!t->first[0])
-			crash_describe(log, cp, t->first, sizeof(t->first));
+		note_first(t->first, sizeof(t->first), log, cp, NULL);
 		detach(r->ploop, &r->pfd);
 		return 0;
 	}
@@ -403,14 +423,12 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 		t->lost_bytes += (uint64_t)so.promised_lost * p->size;
 		if (so.opened && !so.intact && !repaired)
 			repaired = 1;	/* the database needed SQLite's own repair: counted as damage */
-		if ((so.promised_lost || (so.opened && !so.intact)) && !t->first[0]) {
-			char where[200];
-			crash_describe(log, cp, where, sizeof(where));
-			snprintf(t->first, sizeof(t->first), "%s: %lld of %lld promised rows lost, %s%.160s",
-				 where, (long long)so.promised_lost, (long long)so.promised,
-				 !so.opened ? "no database" : so.intact ? "integrity ok" : "integrity: ",
-				 so.opened && !so.intact ? so.integrity : "");
-		}
+		if (so.promised_lost || (so.opened && !so.intact))
+			note_first(t->first, sizeof(t->first), log, cp,
+				   "%lld of %lld promised rows lost, %s%.160s", (long long)so.promised_lost,
+				   (long long)so.promised,
+				   !so.opened ? "no database" : so.intact ? "integrity ok" : "integrity: ",
+				   so.opened && !so.intact ? so.integrity : "");
 	} else {
 		struct mf_outcome o;
 		if (manifest_check(m, r->rmnt, (uint32_t)acked, &o))
@@ -418,23 +436,18 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 		t->lost += o.promised_lost;
 		t->lost_bytes += o.promised_bytes_lost;
 		t->pending_lost += o.unpromised_bytes_lost;
-		if (o.promised_lost && !t->first[0]) {
-			char where[200];
-			crash_describe(log, cp, where, sizeof(where));
-			snprintf(t->first, sizeof(t->first), "%s: %s", where, o.first_loss);
-		}
+		if (o.promised_lost)
+			note_first(t->first, sizeof(t->first), log, cp, "%s", o.first_loss);
 	}
 	unmount(r->rmnt, &r->rmounted, &r->rdaemon);
 	damaged = tool && run_tool(tool->check, r->ploop, out, sizeof(out));
-	if (damaged && !t->damage[0]) {
-		char where[200];
-		crash_describe(log, cp, where, sizeof(where));
+	if (damaged) {
 		/* the tool's last words, on one line */
 		for (char *c = out; *c; c++)
 			if (*c == '\n' || *c == '\t')
 				*c = ' ';
-		snprintf(t->damage, sizeof(t->damage), "%s: %s: %.300s", where, tool->check,
-			 strlen(out) > 300 ? out + strlen(out) - 300 : out);
+		note_first(t->damage, sizeof(t->damage), log, cp, "%s: %.300s", tool->check,
+			   strlen(out) > 300 ? out + strlen(out) - 300 : out);
 	}
 	t->recovery_ms[t->points] = ms;
 	t->points++;
