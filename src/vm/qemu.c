@@ -324,7 +324,10 @@ int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 		memset(o, 0, sizeof(*o));
 		str_copy(o->accel_note, sizeof(o->accel_note), note);
 	} else if (c->accel == VM_ACCEL_AUTO) {
-		snprintf(o->accel_note, sizeof(o->accel_note), "no usable /dev/kvm: TCG (emulated CPU)");
+		/* said as the KVM probe's failure is: auto chose for the user */
+		snprintf(o->accel_note, sizeof(o->accel_note), "no usable /dev/kvm: using TCG (emulated CPU)");
+		if (!c->quiet)
+			fprintf(stderr, "fsbench: %s\n", o->accel_note);
 	}
 	return boot_once(c, qemu, kvm, 0, o);
 }
