@@ -167,6 +167,7 @@ struct run_cli {
 	int kernel_found;
 	char vm_text[512];	/* inside the guest: the machine, for the system table */
 	char *args_json;	/* the arguments, stored for --resume */
+	char findings[PATH_MAX];	/* run_request.findings */
 	FILE *human;		/* charts and summary: stdout, or stderr when a
 				 * document (--json - ...) takes stdout */
 };
@@ -607,6 +608,34 @@ static void free_cli(struct run_cli *c)
 static int run_main(const struct cli_args *a, const struct result *prior,
 		    const struct cli_args *outer);
 
+/* Where a run keeps what reproduces a finding (powercut's images): a
+ * "findings" directory beside the result store, which is fsbench's own;
+ * in the guest the exchange directory's, which the host collects into its
+ * own (vm_execute).  None for a store in memory (an MPI rank's). */
+static void findings_dir(struct run_cli *c)
+{
+	char db[PATH_MAX], *slash;
+
+	c->rq.findings = NULL;
+	if (vm_guest_job()) {
+		str_copy(c->findings, sizeof(c->findings), VM_GUEST_FINDINGS);
+		c->rq.findings = c->findings;
+		return;
+	}
+	if (c->db && !strcmp(c->db, ":memory:"))
+		return;
+	if (c->db)
+		str_copy(db, sizeof(db), c->db);
+	else if (store_default_path(db, sizeof(db)))
+		return;
+	slash = strrchr(db, '/');
+	if (slash)
+		*slash = '\0';
+	if ((size_t)snprintf(c->findings, sizeof(c->findings), "%s/findings", slash ? db : ".") <
+	    sizeof(c->findings))
+		c->rq.findings = c->findings;
+}
+
 /* A line the guest's fsbench printed, shown as if it ran here. */
 static void vm_line(void *arg, const char *line)
 {
@@ -662,7 +691,7 @@ static int vm_run(struct run_cli *c, const struct cli_args *a)
 	int budgeted = !rq->opts.runs && rq->opts.time_budget > 0;
 	const char *which = NULL;
 	memset(&vr, 0, sizeof(vr));
-	vr.flash_need = runner_space_needed(rq, &which);
+	vr.flash_need = runner_space_needed_on(rq, 1, &which);
 	for (int i = 0; i < rq->ntests; i++)
 		vr.device_mapper |= !!(rq->tests[i].wl->flags & WL_DEVICE_MAPPER);
 	vr.opts = c->vmo;
@@ -677,6 +706,7 @@ static int vm_run(struct run_cli *c, const struct cli_args *a)
 	vr.quiet = rq->opts.quiet;
 	vr.line = vm_line;
 	vr.arg = c;
+	vr.findings = c->rq.findings;
 	if (vm_execute(&vr, &res)) {
 		rc = cli_fail(stop_requested() ? EXIT_INTERRUPTED : EXIT_FAIL, "%s", error_get());
 		goto out;
@@ -815,6 +845,7 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 		free_cli(&c);
 		return cli_fail(rc == -2 ? EXIT_USAGE : EXIT_FAIL, "%s", error_get());
 	}
+	findings_dir(&c);
 	stop_install_signals();
 	state_cleanup_after_crash();
 	int left = state_leftovers();

@@ -46,6 +46,7 @@ static const char css[] =
 	"figure{margin:.2em 0 1em}figcaption{font-size:.8em;color:#555}svg.chart text{font-family:sans-serif;font-size:12px}"
 	"details{margin:2em 0}pre{white-space:pre-wrap;background:#f4f4f4;padding:.5em}"
 	".legend{font-size:.85em;color:#333}p.warn{font-size:.85em;color:#8a4b00;margin:.1em 0 .8em}"
+	"p.finding{color:#a00;border-left:4px solid #a00;padding-left:.6em}"
 	"div.scroll{overflow-x:auto;max-width:100%}p.howto{background:#f4f4f4;padding:.4em .6em;font-size:.9em}"
 	"@media print{details{display:block}h2{page-break-after:avoid}figure{page-break-inside:avoid}}";
 
@@ -630,6 +631,7 @@ static void test_section(FILE *f, const struct result *r, int ti, int base, stru
 	test_tables(f, r, ti, base);
 	html_chart_timeline(f, r, ti, pal);
 	html_chart_cdf(f, r, ti, pal);
+	report_outcome_html(f, r, ti);
 	device_section(f, r, ti, pal);
 	fputs("</section>\n", f);
 }

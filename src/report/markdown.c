@@ -59,6 +59,7 @@ int report_markdown(FILE *f, const struct result *r, const struct report_opts *o
 		}
 		fputs("```\n", f);
 		report_tables(f, r, ti, &plain, 1);
+		report_outcome(f, r, ti, 1);
 		report_device(f, r, ti, &plain, 1);
 		for (int i = 0; i < r->ntargets; i++)
 			if (t->cells[i].failure)

@@ -59,6 +59,26 @@ bool report_has_reps(const struct r_test *t);
 void report_reps(FILE *f, const struct result *r, int ti);
 void report_device(FILE *f, const struct result *r, int test, const struct report_opts *o,
 		   int markdown);
+/* outcome.c: a power-cut test's outcome, per target over its runs. */
+struct report_outcome {
+	int runs, unmountable;
+	double points, clean_pct, repaired_pct, lost_pct;	/* lost: no mount after repair */
+	double promised_lost, promised_bytes, pending_bytes;
+	double rec_median, rec_max;	/* ms: median of the runs' medians, the worst */
+	int finding;		/* promised data lost, or a point that stayed lost */
+	char first[600];	/* the first run's first finding, from its detail */
+	char kept[256];		/* the name its image and log were kept under, or "" */
+};
+bool report_has_outcome(const struct r_test *t);
+/* Target's row: 0, or -1 when it has no run with points. */
+int report_outcome_row(const struct r_test *t, int target, struct report_outcome *o);
+/* "FINDING: ext4 lost 1200 promised files/rows (18.8 MiB); first: ..." */
+void report_finding_text(const struct r_target *tg, const struct report_outcome *o, char *buf,
+			 size_t len);
+/* The table and a finding line a target that has one; nothing for a test
+ * that is not a power-cut test.  HTML: the same as a table section. */
+void report_outcome(FILE *f, const struct result *r, int test, int markdown);
+void report_outcome_html(FILE *f, const struct result *r, int test);
 int report_has_device(const struct result *r, int test);
 /* Index of a device-group metric by name, -1 if the test lacks it. */
 int report_device_metric(const struct r_test *t, const char *name);

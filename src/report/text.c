@@ -534,6 +534,10 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 		fputc('\n', f);
 		report_reps(f, r, ti);
 	}
+	if (report_has_outcome(t)) {	/* the answer of a power-cut test */
+		fputc('\n', f);
+		report_outcome(f, r, ti, 0);
+	}
 	if (report_has_device(r, ti)) {
 		fputc('\n', f);
 		report_device(f, r, ti, o, 0);

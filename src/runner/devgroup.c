@@ -3,6 +3,7 @@
 #include "devgroup.h"
 #include "../core/sysinfo.h"
 #include "../core/timing.h"
+#include "../targets/target.h"
 
 #include <ctype.h>
 #include <fcntl.h>
@@ -93,35 +94,6 @@ static int ubi_under(const char *dir)
 	return atoi(fi.mount_source + 3) + 1;
 }
 
-/* UBI's erase counters (the flash wear): their sum from UBI's debugfs
- * table of every physical erase block, -1 when it is not there; the
- * highest from sysfs. */
-static int64_t ubi_erases(int ubi, int64_t *max_ec)
-{
-	char path[128], line[256];
-	int64_t sum = -1;
-	FILE *f;
-
-	*max_ec = -1;
-	snprintf(path, sizeof(path), "/sys/class/ubi/ubi%d/max_ec", ubi - 1);
-	if ((f = fopen(path, "re"))) {
-		long long v;
-		if (fscanf(f, "%lld", &v) == 1 && v >= 0)
-			*max_ec = v;
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "/sys/kernel/debug/ubi/ubi%d/detailed_erase_block_info", ubi - 1);
-	if ((f = fopen(path, "re"))) {
-		while (fgets(line, sizeof(line), f)) {
-			long long pnum, ec;
-			if (sscanf(line, "%lld %lld", &pnum, &ec) == 2 && ec >= 0)
-				sum = (sum < 0 ? 0 : sum) + ec;
-		}
-		fclose(f);
-	}
-	return sum;
-}
-
 void device_begin(struct dev_probe *p, const char *blockdev, const char *dir)
 {
 	memset(p, 0, sizeof(*p));
@@ -130,7 +102,7 @@ void device_begin(struct dev_probe *p, const char *blockdev, const char *dir)
 	p->have_before = p->blockdev[0] && !devstat_read("", p->blockdev, &p->before);
 	if (!p->blockdev[0] && (p->ubi = ubi_under(dir))) {
 		int64_t max;
-		p->ec_before = ubi_erases(p->ubi, &max);
+		p->ec_before = fs_ubi_erases(p->ubi, &max);
 	}
 	p->t0 = now_ns();
 }
@@ -210,7 +182,7 @@ void device_end(struct dev_probe *p, const char *dir, const struct wl_ctx *ctx, 
 			v[DM_RAMP] = (double)r / (double)ctx->bytes_read;
 	}
 	if (p->ubi) {
-		int64_t max, after = ubi_erases(p->ubi, &max);
+		int64_t max, after = fs_ubi_erases(p->ubi, &max);
 		if (after >= 0 && p->ec_before >= 0 && after >= p->ec_before)
 			v[DM_ERASES] = (double)(after - p->ec_before);
 		if (max >= 0)

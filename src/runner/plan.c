@@ -14,10 +14,20 @@
 
 uint64_t runner_space_needed(const struct run_request *rq, const char **which)
 {
+	return runner_space_needed_on(rq, 0, which);
+}
+
+uint64_t runner_space_needed_on(const struct run_request *rq, int flash, const char **which)
+{
 	uint64_t need = 0;
 
 	for (int k = 0; k < rq->ntests; k++) {
 		const struct test_spec *ts = &rq->tests[k];
+		/* powercut's images live in the scratch of a block target; on
+		 * flash it writes only its application's files, to its own
+		 * partition */
+		if (flash && (ts->wl->flags & WL_DEVICE_MAPPER))
+			continue;
 		uint64_t n = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
 		if (n > need) {
 			need = n;

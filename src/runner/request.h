@@ -33,6 +33,9 @@ int runner_select_tests(struct run_request *rq, const char *const *only, int non
 /* The most space one of the tests needs on a target (0: none says), and
  * which test that is. */
 uint64_t runner_space_needed(const struct run_request *rq, const char **which);
+/* The same on a flash target (flash 1), where a test with a device of
+ * its own (WL_DEVICE_MAPPER) puts no images. */
+uint64_t runner_space_needed_on(const struct run_request *rq, int flash, const char **which);
 /* Without --fs-size, each image sized from what its tests need (a quarter
  * more and 512 MiB for the filesystem's own, in whole GiB, at least 1 GiB),
  * all of them checked to fit in image_dir at once; prov->size set.  0, or

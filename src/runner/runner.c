@@ -9,6 +9,7 @@
 #include "../core/verdict.h"
 #include "../core/sysinfo.h"
 #include "../core/timing.h"
+#include "../targets/profiles.h"
 #include "../targets/state.h"
 
 #include <errno.h>
@@ -47,6 +48,20 @@ int runner_min_runs(const struct runner_opts *o, const struct test_spec *ts)
 	return m > cap ? cap : m;	/* --max-runs 2: the user's word wins */
 }
 
+/* The room a test may occupy at once on a target: its space_needed,
+ * but none on flash for a test with a device of its own (powercut puts
+ * its images in a block target's scratch, and on flash uses its own
+ * partition). */
+static uint64_t space_on(const struct test_spec *ts, const struct target *t)
+{
+	const struct fs_spec *s = target_fs_spec(t);
+
+	if ((ts->wl->flags & WL_DEVICE_MAPPER) && s &&
+	    (s->profile->kind == MOUNT_UBI || s->profile->kind == MOUNT_MTD))
+		return 0;
+	return ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
+}
+
 int runner_prepare(struct run_request *rq)
 {
 	int i, rc = -1;
@@ -70,9 +85,11 @@ int runner_prepare(struct run_request *rq)
 	}
 	for (int k = 0; k < rq->ntests; k++) {
 		const struct test_spec *ts = &rq->tests[k];
-		uint64_t need = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0, have;
-		for (int j = 0; j < rq->ntargets && need; j++) {
+		for (int j = 0; j < rq->ntargets; j++) {
 			struct target *t = &rq->targets[j];
+			uint64_t need = space_on(ts, t), have;
+			if (!need)
+				continue;
 			if (free_space(t->path, &have)) {
 				i = rq->ntargets;
 				goto fail;
@@ -150,9 +167,10 @@ static void fail_cell(struct store *st, int64_t test_id, int64_t target_id,
 
 /* Whether the scratch directory lacks the room the test may occupy at
  * once (set as the error). */
-static int space_short(const struct test_spec *ts, const char *dir, const char *path)
+static int space_short(const struct test_spec *ts, const struct target *t, const char *dir)
 {
-	uint64_t need = ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0, have;
+	uint64_t need = space_on(ts, t), have;
+	const char *path = t->path;
 
 	if (need && !free_space(dir, &have) && have < need)
 		return error_set("not enough free space in %s: need %llu MiB, have %llu MiB", path,
@@ -244,6 +262,9 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 		c->ctx.dir = c->dir;
 		c->ctx.fs = target_fs_spec(t);
 		c->ctx.label = t->label;
+		c->ctx.findings = rq->findings;
+		c->ctx.mtd = target_flash_twin(t);
+		c->ctx.guest = rq->vm != NULL;
 		c->ctx.detail = c->detail;
 		c->ctx.series = c->series;
 		c->ctx.data_complete = o->device_stats ? data_complete : NULL;
@@ -262,7 +283,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 		}
 		/* Checked before prepare: what prepare lays out (fio's files,
 		 * appstart's) is part of what space_needed counts. */
-		if (space_short(ts, c->dir, t->path) ||
+		if (space_short(ts, t, c->dir) ||
 		    (ts->wl->prepare && ts->wl->prepare(&c->ctx))) {
 			fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
 			continue;
@@ -384,6 +405,8 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 	/* The user's --runs is exact; a suite's runs = is a minimum. */
 	t->fixed = o->runs;
 	t->minimum = runner_min_runs(o, ts);
+	if (!t->fixed && (ts->wl->flags & WL_FIXED_RUNS))
+		t->fixed = t->minimum = ts->runs > 0 ? ts->runs : t->minimum;
 	t->limit = t->fixed ? t->fixed : cap;
 	/* Two targets or more: the verdicts decide, not the precision, and
 	 * within 20 rounds unless the user said otherwise, budget or not:

@@ -73,6 +73,7 @@ struct run_request {
 	const struct result *resume;
 	const char *memory_limit;	/* --ram, recorded in the system table */
 	const char *vm;			/* inside fsbench's guest: the machine */
+	const char *findings;		/* wl_ctx.findings: NULL, nothing kept */
 };
 
 /* Where a run stands when a repetition begins. */

@@ -43,6 +43,7 @@ struct fs_target {
 	char loopdev[64];
 	char source[64];	/* flash: "ubi0:fsbench", "mtd1" */
 	int ubi;		/* flash: the UBI device attached (its number + 1) */
+	const char *twin;	/* flash in the guest: the powercut workload's partition */
 	int loopfd, dio, mounted;
 	pid_t daemon;		/* FUSE helper's daemon, found after mount */
 };
@@ -282,42 +283,24 @@ static int make_image(struct target *t, struct fs_target *f)
  * it; JFFS2: the MTD device itself. */
 static int flash_attach(struct target *t, struct fs_target *f)
 {
-	const char *dev = f->opts.device;
-	char out[4096], num[16], ubidev[32];
-	int n;
+	struct fs_flash fl;
 
-	if (!dev || strncmp(dev, "/dev/mtd", 8) || (n = atoi(dev + 8)) < 0 || n > 63)
-		return error_set("fs '%s': flash needs an MTD device (/dev/mtdN), not %s", t->label,
-				 dev ? dev : "none");
-	if (f->spec.profile->kind == MOUNT_MTD) {
-		str_copy(f->dev, sizeof(f->dev), dev);
-		snprintf(f->source, sizeof(f->source), "mtd%d", n);
-		return 0;
-	}
-	snprintf(num, sizeof(num), "%d", n);
-	snprintf(ubidev, sizeof(ubidev), "/dev/ubi%d", n);
-	char *attach[] = { "ubiattach", "-m", num, "-d", num, NULL };
-	char *mkvol[] = { "ubimkvol", ubidev, "-N", "fsbench", "-m", NULL };
-	int rc = exec_capture(attach, out, sizeof(out));
-	if (rc)
-		return rc < 0 ? -1 : error_set("fs '%s': ubiattach failed: %s", t->label, tool_reason(out));
-	f->ubi = n + 1;
-	rc = exec_capture(mkvol, out, sizeof(out));
-	if (rc)
-		return rc < 0 ? -1 : error_set("fs '%s': ubimkvol failed: %s", t->label, tool_reason(out));
-	snprintf(f->dev, sizeof(f->dev), "/dev/ubi%d_0", n);
-	snprintf(f->source, sizeof(f->source), "ubi%d:fsbench", n);
+	if (!f->opts.device)
+		return error_set("fs '%s': flash needs an MTD device (/dev/mtdN)", t->label);
+	/* the simulated chip starts erased */
+	if (fs_flash_attach(&f->spec, t->label, f->opts.device, FLASH_MKVOL, &fl))
+		return -1;
+	f->ubi = fl.ubi;
+	str_copy(f->dev, sizeof(f->dev), fl.dev);
+	str_copy(f->source, sizeof(f->source), fl.source);
 	return 0;
 }
 
 static void flash_detach(struct fs_target *f)
 {
-	char num[16], *detach[] = { "ubidetach", "-m", num, NULL };
+	struct fs_flash fl = { .ubi = f->ubi };
 
-	if (!f->ubi)
-		return;
-	snprintf(num, sizeof(num), "%d", f->ubi - 1);
-	exec_capture(detach, NULL, 0);
+	fs_flash_detach(&fl);
 	f->ubi = 0;
 }
 
@@ -465,6 +448,21 @@ uint64_t target_image_size(const struct target *t)
 	return f ? f->opts.size : 0;
 }
 
+void target_set_flash_twin(struct target *t, const char *mtd)
+{
+	struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	if (f)
+		f->twin = mtd;
+}
+
+const char *target_flash_twin(const struct target *t)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	return f ? f->twin : NULL;
+}
+
 void target_set_device(struct target *t, const char *dev)
 {
 	struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
@@ -505,23 +503,24 @@ void target_free(struct target *t)
 	t->priv = NULL;
 }
 
-/* A block-device profile's filesystem made and mounted for a caller that
- * owns the device (the powercut workload's recorded device, its replayed
- * images): the same mkfs line and mount options a target uses. */
-static int block_profile(const struct fs_spec *spec, const char *label)
+/* A profile's filesystem made and mounted for a caller that owns the
+ * device (the powercut workload's recorded device, its replayed images,
+ * its flash partition in the guest): the same mkfs line and mount
+ * options a target uses.  Flash: dev is what fs_flash_attach gave. */
+static int owned_profile(const struct fs_spec *spec, const char *label)
 {
 	enum mount_kind k = spec->profile->kind;
 
-	if (k == MOUNT_KERNEL || k == MOUNT_FUSE_BLOCK || k == MOUNT_FUSE_IMAGE)
+	if (k == MOUNT_KERNEL || k == MOUNT_FUSE_BLOCK || k == MOUNT_FUSE_IMAGE || k == MOUNT_UBI ||
+	    k == MOUNT_MTD)
 		return 0;
-	return error_set("fs '%s': %s is not a filesystem on a block device", label,
-			 spec->profile->name);
+	return error_set("fs '%s': %s is not a filesystem on a device", label, spec->profile->name);
 }
 
 int fs_spec_mkfs(const struct fs_spec *spec, const char *label, const char *dev,
 		 const char *workdir, char *line, size_t len)
 {
-	if (block_profile(spec, label))
+	if (owned_profile(spec, label))
 		return -1;
 	return mkfs_on(spec, label, dev, workdir, line, len);
 }
@@ -530,11 +529,89 @@ int fs_spec_mount(const struct fs_spec *spec, const char *label, const char *dev
 		  const char *mnt, pid_t *daemon)
 {
 	*daemon = 0;
-	if (block_profile(spec, label))
+	if (owned_profile(spec, label))
 		return -1;
-	if (spec->profile->kind == MOUNT_KERNEL)
+	if (spec->profile->kind != MOUNT_FUSE_BLOCK && spec->profile->kind != MOUNT_FUSE_IMAGE)
 		return kernel_mount(label, dev, mnt, spec->profile->fstype, spec->options);
 	return fuse_mount(spec, label, dev, mnt, daemon);
+}
+
+int fs_flash_attach(const struct fs_spec *spec, const char *label, const char *mtd, unsigned how,
+		    struct fs_flash *fl)
+{
+	char out[4096], num[16], ubidev[32];
+	int n, rc;
+
+	if (strncmp(mtd, "/dev/mtd", 8) || (n = atoi(mtd + 8)) < 0 || n > 63)
+		return error_set("fs '%s': flash needs an MTD device (/dev/mtdN), not %s", label, mtd);
+	memset(fl, 0, sizeof(*fl));
+	if (how & FLASH_ERASE) {	/* every block erased: a new chip */
+		char *erase[] = { "flash_erase", "-q", (char *)mtd, "0", "0", NULL };
+		rc = exec_capture(erase, out, sizeof(out));
+		if (rc)
+			return rc < 0 ? -1 : error_set("fs '%s': flash_erase %s failed: %s", label, mtd,
+						       tool_reason(out));
+	}
+	if (spec->profile->kind == MOUNT_MTD) {
+		str_copy(fl->dev, sizeof(fl->dev), mtd);
+		snprintf(fl->source, sizeof(fl->source), "mtd%d", n);
+		return 0;
+	}
+	snprintf(num, sizeof(num), "%d", n);
+	snprintf(ubidev, sizeof(ubidev), "/dev/ubi%d", n);
+	char *attach[] = { "ubiattach", "-m", num, "-d", num, NULL };
+	char *mkvol[] = { "ubimkvol", ubidev, "-N", "fsbench", "-m", NULL };
+	rc = exec_capture(attach, out, sizeof(out));
+	if (rc)
+		return rc < 0 ? -1 : error_set("fs '%s': ubiattach failed: %s", label, tool_reason(out));
+	fl->ubi = n + 1;
+	if ((how & FLASH_MKVOL) && (rc = exec_capture(mkvol, out, sizeof(out)))) {
+		fs_flash_detach(fl);
+		return rc < 0 ? -1 : error_set("fs '%s': ubimkvol failed: %s", label, tool_reason(out));
+	}
+	snprintf(fl->dev, sizeof(fl->dev), "/dev/ubi%d_0", n);
+	snprintf(fl->source, sizeof(fl->source), "ubi%d:fsbench", n);
+	return 0;
+}
+
+/* UBI's erase counters (the flash wear): their sum from UBI's debugfs
+ * table of every physical erase block, -1 when it is not there; the
+ * highest from sysfs. */
+int64_t fs_ubi_erases(int ubi, int64_t *max_ec)
+{
+	char path[128], line[256];
+	int64_t sum = -1;
+	FILE *f;
+
+	*max_ec = -1;
+	snprintf(path, sizeof(path), "/sys/class/ubi/ubi%d/max_ec", ubi - 1);
+	if ((f = fopen(path, "re"))) {
+		long long v;
+		if (fscanf(f, "%lld", &v) == 1 && v >= 0)
+			*max_ec = v;
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ubi/ubi%d/detailed_erase_block_info", ubi - 1);
+	if ((f = fopen(path, "re"))) {
+		while (fgets(line, sizeof(line), f)) {
+			long long pnum, ec;
+			if (sscanf(line, "%lld %lld", &pnum, &ec) == 2 && ec >= 0)
+				sum = (sum < 0 ? 0 : sum) + ec;
+		}
+		fclose(f);
+	}
+	return sum;
+}
+
+void fs_flash_detach(struct fs_flash *fl)
+{
+	char num[16], *detach[] = { "ubidetach", "-m", num, NULL };
+
+	if (!fl->ubi)
+		return;
+	snprintf(num, sizeof(num), "%d", fl->ubi - 1);
+	exec_capture(detach, NULL, 0);
+	fl->ubi = 0;
 }
 
 void fs_spec_umount(const char *mnt, pid_t *daemon)

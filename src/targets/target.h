@@ -66,6 +66,10 @@ uint64_t target_image_size(const struct target *t);
 /* Inside fsbench's guest: the virtio disk or MTD device the host made for
  * this target (a string that outlives the target). */
 void target_set_device(struct target *t, const char *dev);
+/* A flash target's twin partition (/dev/mtdN, in the guest), for a
+ * workload that makes its own filesystem there (powercut); NULL none. */
+void target_set_flash_twin(struct target *t, const char *mtd);
+const char *target_flash_twin(const struct target *t);
 /* Refuse an image size below what the target's mkfs accepts (0 for a
  * directory target or a size that fits). */
 int target_check_size(const struct target *t, uint64_t size);
@@ -78,6 +82,23 @@ int fs_spec_mkfs(const struct fs_spec *spec, const char *label, const char *dev,
 int fs_spec_mount(const struct fs_spec *spec, const char *label, const char *dev,
 		  const char *mnt, pid_t *daemon);
 void fs_spec_umount(const char *mnt, pid_t *daemon);
+/* Flash on /dev/mtdN (a flash target's partition, or the powercut
+ * workload's own, in the guest): erased first with FLASH_ERASE, then for
+ * UBIFS UBI attached as ubiN, with FLASH_MKVOL a volume filling it made.
+ * dev is what mkfs takes, source what mount does. */
+#define FLASH_ERASE 1u
+#define FLASH_MKVOL 2u
+struct fs_flash {
+	int ubi;		/* the UBI device attached, its number + 1; 0 none */
+	char dev[32], source[32];
+};
+int fs_flash_attach(const struct fs_spec *spec, const char *label, const char *mtd, unsigned how,
+		    struct fs_flash *fl);
+void fs_flash_detach(struct fs_flash *fl);
+/* UBI device ubi (its number + 1)'s erase counters: their sum from UBI's
+ * debugfs table of every erase block (-1 when it is not there), the
+ * highest from sysfs into *max_ec (-1 unknown). */
+int64_t fs_ubi_erases(int ubi, int64_t *max_ec);
 /* Refuse a device in use or holding data (unless force); `found` says
  * what libblkid saw on it (devcheck.c). */
 int device_check(const char *dev, int force, char *found, size_t len);

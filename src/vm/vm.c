@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define XCHG_GUEST "/run/fsbench-vm"	/* where the guest sees the exchange dir */
+#define XCHG_GUEST VM_GUEST_XCHG
 
 void vm_opts_defaults(struct vm_opts *o)
 {
@@ -198,6 +198,40 @@ static void tail_lines(const char *tail, int lines, char *out, size_t len)
 	}
 }
 
+/* What the guest's workloads kept of their findings (powercut's images
+ * and logs), one directory each in the exchange directory's findings/,
+ * copied into the host's before the scratch goes.  The guest wrote them:
+ * only regular files are taken, no link followed.  A failure is said, not
+ * fatal: the run itself came back. */
+static void collect_findings(const char *xchg, const char *dest, int quiet)
+{
+	char dir[PATH_MAX + 32], sub[PATH_MAX + 300], out[PATH_MAX + 300];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+	int dfd;
+
+	snprintf(dir, sizeof(dir), "%s/findings", xchg);
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' || strlen(de->d_name) > 200 ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode))
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name);
+		if (file_copy_dir_flat(sub, dest, 1ULL << 40, out, sizeof(out)) < 0)
+			fprintf(stderr, "fsbench: warning: the guest's finding %s was not kept: %s\n",
+				de->d_name, error_get());
+		else if (!quiet)
+			fprintf(stderr, "fsbench: the guest's finding kept in %s\n", out);
+	}
+	closedir(d);
+}
+
 int vm_execute(const struct vm_request *rq, struct vm_result *res)
 {
 	static const char *const boot_mods[] = { "virtio_pci", "virtio_blk", "9pnet_virtio", "9p" };
@@ -286,6 +320,10 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 	json_object_set_new(job, "nflash", json_integer(nflash));
 	json_object_set_new(job, "device_mapper", json_boolean(rq->device_mapper));
 	json_object_set_new(job, "nand", json_string(nand ? nand : ""));
+	/* A test with a device of its own (powercut) gets, on flash, a twin
+	 * partition per flash target: it makes, cuts and checks its
+	 * filesystem there, the target's staying as the runner made it. */
+	int nparts = nflash * (rq->device_mapper ? 2 : 1);
 	if (nflash) {
 		/* Without nand_size: a chip with room for the biggest test on
 		 * every flash target (half again for UBI's and JFFS2's own
@@ -293,7 +331,7 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		uint64_t each = rq->flash_need + rq->flash_need / 2, total = 256ULL << 20;
 		if (each < (64ULL << 20))
 			each = 64ULL << 20;
-		while (total < each * (uint64_t)nflash && total < (1ULL << 40))
+		while (total < each * (uint64_t)nparts && total < (1ULL << 40))
 			total <<= 1;
 		if (!strstr(nand ? nand : "", "size=") && total + (512ULL << 20) > rq->opts.mem) {
 			error_set("the simulated NAND (%llu MiB for %d flash target%s) lives in the guest's "
@@ -304,7 +342,7 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		}
 		json_object_set_new(job, "nand_size", json_integer((json_int_t)total));
 		char params[512];	/* a bad nand_* option is said before booting */
-		if (vm_nand_params(nand ? nand : "", nflash, total, params, sizeof(params)))
+		if (vm_nand_params(nand ? nand : "", nparts, total, params, sizeof(params)))
 			goto out;
 	}
 	char *jtext = json_dumps(job, JSON_INDENT(1));
@@ -361,6 +399,8 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		rc = 0;
 	}
 	free(status);
+	if (rq->findings)
+		collect_findings(xchg, rq->findings, rq->quiet);
 out:
 	if (scratch_remove(work) && !rc) {
 		free(res->json);
@@ -382,6 +422,7 @@ const char *vm_guest_job(void)
 
 static char modroot[PATH_MAX];
 static char devices[VM_MAX_DISKS + 16][32];
+static char twin_devices[VM_MAX_DISKS + 16][32];	/* flash: the powercut workload's */
 
 static int modprobe(char *const *names, int n, const char *params)
 {
@@ -555,11 +596,12 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 			goto out;
 	}
 	int nflash = (int)json_integer_value(json_object_get(job, "nflash"));
+	int twins = json_is_true(json_object_get(job, "device_mapper"));
 	if (nflash > 0) {
 		char params[512];
 		char *ns[] = { "nandsim" };
 		const char *nand = json_string_value(json_object_get(job, "nand"));
-		if (vm_nand_params(nand ? nand : "", nflash,
+		if (vm_nand_params(nand ? nand : "", nflash * (twins ? 2 : 1),
 				   (uint64_t)json_integer_value(json_object_get(job, "nand_size")), params,
 				   sizeof(params)) ||
 		    modprobe(ns, 1, params))
@@ -573,9 +615,13 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 				goto out;
 			target_set_device(&targets[i], devices[i]);
 		} else if (json_is_integer(flash)) {
-			snprintf(devices[i], sizeof(devices[i]), "/dev/mtd%d",
-				 (int)json_integer_value(flash));
+			int f = (int)json_integer_value(flash);
+			snprintf(devices[i], sizeof(devices[i]), "/dev/mtd%d", f);
 			target_set_device(&targets[i], devices[i]);
+			if (twins) {
+				snprintf(twin_devices[i], sizeof(twin_devices[i]), "/dev/mtd%d", nflash + f);
+				target_set_flash_twin(&targets[i], twin_devices[i]);
+			}
 		}
 	}
 	const char *accel = cmdline_accel();

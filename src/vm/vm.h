@@ -37,6 +37,11 @@ void vm_opts_defaults(struct vm_opts *o);
 int vm_profile_available(const struct fs_profile *p, const struct vm_kernel *k, char *why,
 			 size_t len);
 
+/* Where the guest sees the exchange directory, the one share it writes,
+ * and in it the run's findings directory (run_request.findings). */
+#define VM_GUEST_XCHG "/run/fsbench-vm"
+#define VM_GUEST_FINDINGS VM_GUEST_XCHG "/findings"
+
 struct vm_request {
 	struct vm_opts opts;
 	struct target *targets;		/* --fs targets (specs and image sizes) */
@@ -48,6 +53,9 @@ struct vm_request {
 	uint64_t flash_need;		/* the most space a test needs on one target */
 	int device_mapper;		/* a test needs dm-log-writes (WL_DEVICE_MAPPER) */
 	int quiet;
+	/* Where the guest's findings (VM_GUEST_FINDINGS) are copied when it
+	 * ends; NULL: left with the scratch. */
+	const char *findings;
 	/* Each line the guest's fsbench prints. */
 	void (*line)(void *arg, const char *line);
 	void *arg;

@@ -20,6 +20,8 @@
 #include "../core/checked.h"
 #include "../core/error.h"
 #include "../core/exec.h"
+#include "../core/file.h"
+#include "../core/pattern.h"
 #include "../core/str.h"
 #include "../core/timing.h"
 #include "../crash/crashpoint.h"
@@ -40,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/klog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -156,11 +159,27 @@ static int pc_validate_target(const struct wl_ctx *ctx)
 	if (!ctx->fs)
 		return error_set("powercut needs a filesystem fsbench makes (--fs): it makes the same one "
 				 "again on a recorded device");
-	if (ctx->fs->profile->kind != MOUNT_KERNEL && ctx->fs->profile->kind != MOUNT_FUSE_BLOCK)
-		return error_set("powercut: %s is not on a block device (%s)", ctx->fs->profile->name,
-				 ctx->fs->profile->kind == MOUNT_MEMORY ? "tmpfs keeps nothing across a power cut"
-									 : "flash is not done yet");
-	return 0;
+	switch (ctx->fs->profile->kind) {
+	case MOUNT_KERNEL:
+	case MOUNT_FUSE_BLOCK:
+		return 0;
+	case MOUNT_UBI:
+		if (!ctx->mtd)
+			return error_set("powercut: %s needs a flash partition of its own, which fsbench's "
+					 "guest gives (--vm)", ctx->fs->profile->name);
+		return 0;
+	case MOUNT_MTD:
+		/* UBI's emulation sits in UBI; below JFFS2 there is only MTD,
+		 * which neither cuts power nor logs its writes */
+		return error_set("powercut: %s is not measured: the kernel has no power-cut emulation "
+				 "for raw MTD (UBI's debugfs one is UBI's own, under UBIFS only) and "
+				 "nandsim records no writes to replay", ctx->fs->profile->name);
+	case MOUNT_MEMORY:
+		return error_set("powercut: tmpfs keeps nothing across a power cut");
+	default:
+		return error_set("powercut: %s is not on a device fsbench can record",
+				 ctx->fs->profile->name);
+	}
 }
 
 static int attach(const char *image, char *dev, size_t len, int *fd)
@@ -288,73 +307,28 @@ static int record(struct wl_ctx *ctx, const struct pc_params *p, uint64_t seed, 
 	return 0;
 }
 
-/* base's bytes into point (a reflink where the filesystem has them). */
-static int copy_image(const char *base, const char *point)
-{
-	int in = open(base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out, rc = 0;
-	struct stat st;
-
-	if (in < 0)
-		return error_errno("%s", base);
-	out = open(point, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (out < 0 || fstat(in, &st)) {
-		rc = error_errno("%s", point);
-		goto done;
-	}
-	if (ioctl(out, FICLONE, in) == 0)
-		goto done;
-	if (ftruncate(out, st.st_size)) {
-		rc = error_errno("%s", point);
-		goto done;
-	}
-	for (off_t off = 0; off < st.st_size;) {
-		/* only the data: a replayed image is mostly holes */
-		off_t data = lseek(in, off, SEEK_DATA), hole;
-		if (data < 0)
-			break;
-		hole = lseek(in, data, SEEK_HOLE);
-		if (hole < 0)
-			hole = st.st_size;
-		for (off_t at = data; at < hole;) {
-			loff_t a = at, b = at;
-			ssize_t n = copy_file_range(in, &a, out, &b, (size_t)(hole - at), 0);
-			if (n <= 0) {
-				rc = error_errno("copy to %s", point);
-				goto done;
-			}
-			at += n;
-		}
-		off = hole;
-	}
-done:
-	if (out >= 0)
-		close(out);
-	close(in);
-	return rc;
-}
-
 struct pc_tally {
 	int points, clean, repaired, unmountable;
 	uint64_t lost, lost_bytes, pending_lost;
 	double *recovery_ms;
 	char first[1400];
 	char damage[600];	/* the first check that found damage: where, and what it said */
+	int finding;		/* this point lost promised data or did not mount */
+	char kept[4400];	/* where the repetition's first finding was kept, or "" */
 };
 
 /* The first finding of its kind, into buf (left alone once it holds one):
- * the point, then what was found there. */
-static void note_first(char *buf, size_t len, const struct lw_log *log,
-		       const struct crash_point *cp, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-static void note_first(char *buf, size_t len, const struct lw_log *log,
-		       const struct crash_point *cp, const char *fmt, ...)
+ * where the power was cut, then what was found there. */
+static void note_first(char *buf, size_t len, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void note_first(char *buf, size_t len, const char *where, const char *fmt, ...)
 {
 	va_list ap;
 	size_t used;
 
 	if (buf[0])
 		return;
-	crash_describe(log, cp, buf, len);
+	str_copy(buf, len, where);
 	used = strlen(buf);
 	if (!fmt || used + 2 >= len)
 		return;
@@ -362,6 +336,65 @@ static void note_first(char *buf, size_t len, const struct lw_log *log,
 	va_start(ap, fmt);
 	vsnprintf(buf + used + 2, len - used - 2, fmt, ap);
 	va_end(ap);
+}
+
+/* A point that did not mount: everything promised by then is out of
+ * reach. */
+static void lost_all(const struct pc_params *p, const struct manifest *m, int64_t acked,
+		     const char *where, struct pc_tally *t)
+{
+	t->unmountable++;
+	if (p->shape >= PC_SQLITE_WAL) {
+		uint64_t rows = acked > 1 ? (uint64_t)acked - 1 : 0;
+		t->lost += rows;
+		t->lost_bytes += rows * p->size;
+	} else {
+		for (size_t i = 0; i < m->n; i++)
+			if (m->f[i].ack < (uint64_t)acked) {
+				t->lost++;
+				t->lost_bytes += m->f[i].size;
+			}
+	}
+	note_first(t->first, sizeof(t->first), where, NULL);
+	t->finding = 1;
+}
+
+/* The mounted filesystem's data against the promises (the manifest, or
+ * the SQLite database and its integrity); *damaged set when SQLite had
+ * to repair the database. */
+static int check_data(const struct pc_params *p, uint64_t seed, const char *mnt,
+		      const struct manifest *m, int64_t acked, const char *where,
+		      struct pc_tally *t, int *damaged)
+{
+	struct pc_shape_params sp = { p->shape, p->files, p->size, seed, p->fsync };
+
+	if (p->shape >= PC_SQLITE_WAL) {
+		struct pc_sqlite_outcome so;
+		if (pc_sqlite_check(mnt, &sp, (uint32_t)acked, &so))
+			return -1;
+		t->lost += (uint64_t)so.promised_lost;
+		t->lost_bytes += (uint64_t)so.promised_lost * p->size;
+		t->finding |= so.promised_lost > 0;
+		if (so.opened && !so.intact)
+			*damaged = 1;	/* the database needed SQLite's own repair */
+		if (so.promised_lost || (so.opened && !so.intact))
+			note_first(t->first, sizeof(t->first), where,
+				   "%lld of %lld promised rows lost, %s%.160s", (long long)so.promised_lost,
+				   (long long)so.promised,
+				   !so.opened ? "no database" : so.intact ? "integrity ok" : "integrity: ",
+				   so.opened && !so.intact ? so.integrity : "");
+	} else {
+		struct mf_outcome o;
+		if (manifest_check(m, mnt, (uint32_t)acked, &o))
+			return -1;
+		t->lost += o.promised_lost;
+		t->lost_bytes += o.promised_bytes_lost;
+		t->pending_lost += o.unpromised_bytes_lost;
+		t->finding |= o.promised_lost > 0;
+		if (o.promised_lost)
+			note_first(t->first, sizeof(t->first), where, "%s", o.first_loss);
+	}
+	return 0;
 }
 
 /* What one replayed image holds: mount (timed: journal replay), the
@@ -372,14 +405,14 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 		       const struct crash_point *cp, struct pc_tally *t)
 {
 	const struct fsck_tool *tool = fsck_for(ctx->fs);
-	struct pc_shape_params sp = { p->shape, p->files, p->size, seed, p->fsync };
 	size_t end = cp->kind == CRASH_TORN ? cp->cut : cp->durable;
 	int64_t acked = manifest_acked(log, end);
-	char out[4096];
+	char out[4096], where[300];
 	uint64_t t0;
 	double ms = 0;
 	int repaired = 0, mounted, damaged;
 
+	crash_describe(log, cp, where, sizeof(where));
 	if (acked < 0 || attach(r->point, r->ploop, sizeof(r->ploop), &r->pfd) ||
 	    state_add(STATE_MOUNT, r->rmnt, r->ploop, 0, 0))
 		return -1;
@@ -387,7 +420,7 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 	mounted = fs_spec_mount(ctx->fs, ctx->label, r->ploop, r->rmnt, &r->rdaemon) == 0;
 	ms += (double)(now_ns() - t0) / 1e6;
 	if (!mounted)
-		note_first(t->damage, sizeof(t->damage), log, cp, "%.380s", error_get());
+		note_first(t->damage, sizeof(t->damage), where, "%.380s", error_get());
 	if (!mounted && tool && tool->repair) {
 		t0 = now_ns();
 		run_tool(tool->repair, r->ploop, out, sizeof(out));
@@ -397,48 +430,13 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 	}
 	if (!mounted) {
 		state_remove(STATE_MOUNT, r->rmnt);
-		t->unmountable++;
-		/* everything promised by then is out of reach */
-		if (p->shape >= PC_SQLITE_WAL) {
-			uint64_t rows = acked > 1 ? (uint64_t)acked - 1 : 0;
-			t->lost += rows;
-			t->lost_bytes += rows * p->size;
-		} else {
-			for (size_t i = 0; i < m->n; i++)
-				if (m->f[i].ack < (uint64_t)acked) {
-					t->lost++;
-					t->lost_bytes += m->f[i].size;
-				}
-		}
-		note_first(t->first, sizeof(t->first), log, cp, NULL);
+		lost_all(p, m, acked, where, t);
 		detach(r->ploop, &r->pfd);
 		return 0;
 	}
 	r->rmounted = 1;
-	if (p->shape >= PC_SQLITE_WAL) {
-		struct pc_sqlite_outcome so;
-		if (pc_sqlite_check(r->rmnt, &sp, (uint32_t)acked, &so))
-			return -1;
-		t->lost += (uint64_t)so.promised_lost;
-		t->lost_bytes += (uint64_t)so.promised_lost * p->size;
-		if (so.opened && !so.intact && !repaired)
-			repaired = 1;	/* the database needed SQLite's own repair: counted as damage */
-		if (so.promised_lost || (so.opened && !so.intact))
-			note_first(t->first, sizeof(t->first), log, cp,
-				   "%lld of %lld promised rows lost, %s%.160s", (long long)so.promised_lost,
-				   (long long)so.promised,
-				   !so.opened ? "no database" : so.intact ? "integrity ok" : "integrity: ",
-				   so.opened && !so.intact ? so.integrity : "");
-	} else {
-		struct mf_outcome o;
-		if (manifest_check(m, r->rmnt, (uint32_t)acked, &o))
-			return -1;
-		t->lost += o.promised_lost;
-		t->lost_bytes += o.promised_bytes_lost;
-		t->pending_lost += o.unpromised_bytes_lost;
-		if (o.promised_lost)
-			note_first(t->first, sizeof(t->first), log, cp, "%s", o.first_loss);
-	}
+	if (check_data(p, seed, r->rmnt, m, acked, where, t, &repaired))
+		return -1;
 	unmount(r->rmnt, &r->rmounted, &r->rdaemon);
 	damaged = tool && run_tool(tool->check, r->ploop, out, sizeof(out));
 	if (damaged) {
@@ -446,7 +444,7 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 		for (char *c = out; *c; c++)
 			if (*c == '\n' || *c == '\t')
 				*c = ' ';
-		note_first(t->damage, sizeof(t->damage), log, cp, "%s: %.300s", tool->check,
+		note_first(t->damage, sizeof(t->damage), where, "%s: %.300s", tool->check,
 			   strlen(out) > 300 ? out + strlen(out) - 300 : out);
 	}
 	t->recovery_ms[t->points] = ms;
@@ -456,6 +454,106 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 	else
 		t->clean++;
 	detach(r->ploop, &r->pfd);
+	return 0;
+}
+
+static const char *const shape_names[] = { "fsync", "tree", "sqlite-wal", "sqlite-rollback" };
+
+/* The parameters that make this repetition again: its own seed, one run. */
+static void repro_params(const struct pc_params *p, uint64_t seed, char *buf, size_t len)
+{
+	char size[32], device[32], atomic[32];
+
+	format_size(p->size, size, sizeof(size));
+	format_size(p->device, device, sizeof(device));
+	format_size(p->atomic, atomic, sizeof(atomic));
+	snprintf(buf, len, "shape=%s,files=%lld,size=%s,points=%lld,seed=%llu,device=%s,atomic=%s%s",
+		 shape_names[p->shape], (long long)p->files, size, (long long)p->points,
+		 (unsigned long long)seed, device, atomic, p->fsync ? "" : ",fsync=0");
+}
+
+/* The repetition's first finding kept, so that it can be looked at and
+ * reproduced: the image as that power cut left it (made again from the
+ * base, since the check has mounted and repaired the one it used), the
+ * whole record, and a README saying what was found and how to see it.
+ * In a directory of its own (mkdtemp) under the run's findings directory,
+ * which fsbench owns (next to the result store; in the guest, the
+ * exchange directory, collected by the host). */
+static int keep_finding(struct wl_ctx *ctx, const struct pc_params *p, uint64_t seed,
+			struct pc_run *r, const struct lw_log *log, int logfd,
+			const struct crash_point *cp, struct pc_tally *t)
+{
+	const struct fsck_tool *tool = fsck_for(ctx->fs);
+	char dir[4400], img[4400], rec[4400], readme[4400], what[512], params[512], text[4096];
+	char *c;
+	int fd, w;
+
+	/* the label as a file name: letters, digits and "-_." only */
+	snprintf(what, sizeof(what), "%s-%s-seed%llu-XXXXXX", ctx->label, shape_names[p->shape],
+		 (unsigned long long)seed);
+	for (c = what; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' || *c == '.'))
+			*c = '_';
+	if (file_mkdirs(ctx->findings) || path_in(dir, ctx->findings, what))
+		return -1;
+	if (!mkdtemp(dir))
+		return error_errno("mkdtemp %s", dir);
+	if (path_in(img, dir, "point.img") || path_in(rec, dir, "log.img") ||
+	    path_in(readme, dir, "README.txt") || file_copy_sparse(r->base, img, UINT64_MAX))
+		return -1;
+	fd = open(img, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("%s", img);
+	if (crash_apply_torn(log, logfd, fd, cp)) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (file_copy_sparse(r->log, rec, UINT64_MAX))
+		return -1;
+	repro_params(p, seed, params, sizeof(params));
+	crash_describe(log, cp, what, sizeof(what));
+	const struct fs_profile *pr = ctx->fs->profile;
+	char mount[1024];
+	if (pr->kind == MOUNT_KERNEL)
+		snprintf(mount, sizeof(mount), "mount -t %s%s%s /dev/loopN /mnt   (fsbench's options)",
+			 pr->fstype ? pr->fstype : pr->name, ctx->fs->options[0] ? " -o " : "",
+			 ctx->fs->options);
+	else
+		snprintf(mount, sizeof(mount), "# mount /dev/loopN with the FUSE helper fsbench uses "
+			 "for %s", pr->name);
+	w = snprintf(text, sizeof(text),
+		     "fsbench powercut finding on %s (%s)\n\n"
+		     "Found: %s\n"
+		     "The power cut: %s (dm-log-writes entry numbers of log.img)\n\n"
+		     "point.img  the device as that power cut left it, before any mount or repair\n"
+		     "log.img    every write, flush and FUA of the run, in the dm-log-writes format\n"
+		     "           (the kernel's Documentation/admin-guide/device-mapper/log-writes.rst)\n\n"
+		     "To see it (on a copy: a mount replays the journal and changes the image):\n"
+		     "  cp --sparse=always point.img /var/tmp/p.img\n"
+		     "  losetup --find --show /var/tmp/p.img\n"
+		     "  %s%s/dev/loopN\n"
+		     "  %s\n\n"
+		     "The same run again, with its seed (the log differs run to run, so the points do too):\n"
+		     "  fsbench run powercut:%s --fs %s --runs 1%s\n",
+		     ctx->label, ctx->fs->text, t->first[0] ? t->first : "(see the run's detail)", what,
+		     tool && tool->check ? tool->check : "", tool && tool->check ? " " : "# no check for ",
+		     mount, params, ctx->fs->text, ctx->guest ? " --vm" : "");
+	if (w < 0 || (size_t)w >= sizeof(text))
+		return error_set("powercut: the finding's README is too long");
+	fd = open(readme, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error_errno("%s", readme);
+	if (write(fd, text, (size_t)w) != w) {
+		close(fd);
+		return error_errno("%s", readme);
+	}
+	close(fd);
+	/* the name: in the guest the directory moves to the host's */
+	str_copy(t->kept, sizeof(t->kept), strrchr(dir, '/') + 1);
+	fprintf(stderr, "fsbench: powercut on %s: a finding kept in %s (README.txt says how to "
+		"reproduce it)\n", ctx->label, dir);
 	return 0;
 }
 
@@ -479,7 +577,11 @@ static int pc_prepare(struct wl_ctx *ctx)
 
 	if (pc_validate_target(ctx))
 		return -1;
-	if (dmlog_available(why, sizeof(why)))
+	if (ctx->fs->profile->kind == MOUNT_UBI) {
+		if (access("/sys/kernel/debug/ubi", F_OK))
+			return error_set("powercut: UBI's debugfs (/sys/kernel/debug/ubi) is not there: "
+					 "its power-cut emulation needs it");
+	} else if (dmlog_available(why, sizeof(why)))
 		return error_set("powercut: %s; run it in fsbench's guest (--vm), whose kernel has "
 				 "dm-log-writes", why);
 	ctx->state = calloc(1, sizeof(struct pc_state));
@@ -492,11 +594,251 @@ static void pc_cleanup(struct wl_ctx *ctx)
 	ctx->state = NULL;
 }
 
+/* The repetition's figures from its tally of n points. */
+static void fill_values(double *values, struct pc_tally *t, size_t n)
+{
+	qsort(t->recovery_ms, (size_t)t->points, sizeof(double), cmp_double);
+	values[M_LOST] = (double)t->lost;
+	values[M_LOST_BYTES] = (double)t->lost_bytes;
+	values[M_CLEAN] = n ? 100.0 * t->clean / (double)n : NAN;
+	values[M_REPAIRED] = n ? 100.0 * t->repaired / (double)n : NAN;
+	values[M_UNMOUNTABLE] = n ? 100.0 * t->unmountable / (double)n : NAN;
+	values[M_PENDING_LOST] = (double)t->pending_lost;
+	values[M_REC_MED] = t->points ? t->recovery_ms[t->points / 2] : NAN;
+	values[M_REC_MAX] = t->points ? t->recovery_ms[t->points - 1] : NAN;
+	values[M_POINTS] = (double)n;
+}
+
+/* ---- UBIFS: power cuts by UBI's own emulation ----
+ *
+ * A log of block writes is no use under UBIFS: UBI sits between it and
+ * the chip, and what a cut leaves depends on UBI's headers too.  UBI's
+ * debugfs emulation (tst_emulate_power_cut) cuts the power inside UBI:
+ * at a set number of its header writes (an erase block's EC header after
+ * an erase, a VID header when a logical block is mapped) it turns
+ * read-only as if the chip had lost power, that header not written.  The
+ * simulated chip keeps what was written before; detaching UBI and
+ * attaching it again is the power coming back.  So a point is a whole run
+ * of the application on a fresh partition (the flash target's twin, see
+ * docs/vm.md) cut at header write N, then attached, mounted (UBI's scan
+ * and UBIFS's replay: the recovery, timed) and checked against what was
+ * promised before the cut.  N is drawn by the seed from 1 to the header
+ * writes a run makes, estimated low from an uncut run first (UBI counts
+ * no header writes; its erases plus the blocks the data fills); a cut
+ * that never comes (N past the run's end) lowers the bound for the points
+ * after it and is counted apart, not as a point. */
+
+struct flash_run {
+	struct fs_flash fl;
+	char mnt[4400];
+	int mounted;
+	pid_t daemon;
+};
+
+static void flash_undo(struct flash_run *f)
+{
+	unmount(f->mnt, &f->mounted, &f->daemon);
+	fs_flash_detach(&f->fl);
+}
+
+static int ubi_debug_set(int ubi, const char *file, long long v)
+{
+	char path[128], text[32];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/ubi/ubi%d/%s", ubi - 1, file);
+	n = snprintf(text, sizeof(text), "%lld\n", v);
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return error_errno("%s", path);
+	if (write(fd, text, (size_t)n) != n) {
+		close(fd);
+		return error_errno("%s", path);
+	}
+	close(fd);
+	return 0;
+}
+
+/* 1 when the kernel's log since the last call says UBI cut the power, 0
+ * not, -1 unreadable.  Reads and clears it: the guest's log is ours. */
+static int cut_came(void)
+{
+	enum { SIZE = 1 << 17 };
+	char *buf = malloc(SIZE);
+	int n, rc;
+
+	if (!buf)
+		return error_set("out of memory");
+	n = klogctl(4 /* SYSLOG_ACTION_READ_CLEAR */, buf, SIZE - 1);
+	if (n < 0) {
+		free(buf);
+		return error_errno("reading the kernel log");
+	}
+	buf[n] = '\0';
+	rc = strstr(buf, "emulating a power cut") != NULL;
+	free(buf);
+	return rc;
+}
+
+/* One run of the shape on the partition made afresh; cut > 0: the power
+ * cut at UBI's header write number cut.  *acked: the promises made (a
+ * returned fsync, a commit), *came: whether the cut came, *erases: what
+ * the run erased (-1 unknown).  The partition is left detached. */
+static int flash_record(struct wl_ctx *ctx, const struct pc_params *p, uint64_t seed,
+			struct flash_run *f, long long cut, struct manifest *m, int64_t *acked,
+			int *came, int64_t *erases)
+{
+	struct pc_shape_params sp = { p->shape, p->files, p->size, seed, p->fsync };
+	int64_t e0, e1, max;
+	uint32_t acks = 0;
+	int rc;
+
+	manifest_free(m);
+	memset(m, 0, sizeof(*m));
+	*came = 0;
+	if (fs_flash_attach(ctx->fs, ctx->label, ctx->mtd, FLASH_ERASE | FLASH_MKVOL, &f->fl) ||
+	    fs_spec_mkfs(ctx->fs, ctx->label, f->fl.dev, ctx->dir, NULL, 0) ||
+	    state_add(STATE_MOUNT, f->mnt, f->fl.source, 0, 0))
+		return -1;
+	if (fs_spec_mount(ctx->fs, ctx->label, f->fl.source, f->mnt, &f->daemon)) {
+		state_remove(STATE_MOUNT, f->mnt);
+		return -1;
+	}
+	f->mounted = 1;
+	e0 = fs_ubi_erases(f->fl.ubi, &max);
+	if (cut > 0 && (cut_came() < 0 || ubi_debug_set(f->fl.ubi, "tst_emulate_power_cut_min", cut) ||
+			ubi_debug_set(f->fl.ubi, "tst_emulate_power_cut_max", cut) ||
+			/* both header kinds: EC (1) and VID (2) writes */
+			ubi_debug_set(f->fl.ubi, "tst_emulate_power_cut", 3)))
+		return -1;
+	/* no marks to make: what was promised before the cut is the count of
+	 * promises the shape made before its first failure */
+	rc = pc_shape_run(f->mnt, &sp, m, NULL, &acks);
+	*acked = acks;
+	/* the cut may also come in the unmount's own commit */
+	unmount(f->mnt, &f->mounted, &f->daemon);
+	e1 = fs_ubi_erases(f->fl.ubi, &max);
+	*erases = e0 >= 0 && e1 >= e0 ? e1 - e0 : -1;
+	if (cut > 0) {
+		int c = cut_came();
+		if (c < 0)
+			return -1;
+		*came = c;
+	}
+	fs_flash_detach(&f->fl);
+	if (rc && !*came)
+		return -1;	/* a failure of its own, not the cut */
+	return 0;
+}
+
+static int pc_run_flash(struct wl_ctx *ctx, const struct pc_params *p, uint64_t seed,
+			double *values)
+{
+	struct flash_run f = { .mounted = 0 };
+	struct manifest m = { 0 };
+	struct pc_tally t = { 0 };
+	int64_t acked, erases, uncut_erases, leb = 128 << 10;
+	long long bound, past = 0;
+	int came, rc = -1;
+	size_t n = 0;
+
+	if (path_in(f.mnt, ctx->dir, "mnt") || mkdir(f.mnt, 0755))
+		return error_errno("powercut: %s", f.mnt);
+	t.recovery_ms = calloc((size_t)p->points, sizeof(double));
+	if (!t.recovery_ms) {
+		error_set("out of memory");
+		goto out;
+	}
+	/* the uncut run: how many header writes a run makes, from below */
+	if (flash_record(ctx, p, seed, &f, 0, &m, &acked, &came, &uncut_erases))
+		goto out;
+	bound = (uncut_erases > 0 ? uncut_erases : 0) +
+		(long long)((sat_mul(sat_u(p->files), p->size) + (uint64_t)leb - 1) / (uint64_t)leb);
+	if (bound < 4)
+		bound = 4;
+	for (int64_t i = 0; i < p->points; i++) {
+		long long cut = 1 + (long long)(mix64(seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1))) %
+					    (uint64_t)bound);
+		char where[96];
+		uint64_t t0;
+		double ms;
+		int mounted;
+
+		if (workload_stopped()) {
+			error_set("interrupted");
+			goto out;
+		}
+		if (flash_record(ctx, p, seed, &f, cut, &m, &acked, &came, &erases))
+			goto out;
+		if (!came) {	/* past the run's end: the bound was too high */
+			past++;
+			bound = cut > 1 ? cut - 1 : 1;
+			continue;
+		}
+		snprintf(where, sizeof(where), "cut at UBI header write %lld", cut);
+		t.finding = 0;
+		/* the power back: UBI's scan, then UBIFS's mount and replay */
+		t0 = now_ns();
+		mounted = !fs_flash_attach(ctx->fs, ctx->label, ctx->mtd, 0, &f.fl);
+		if (mounted && state_add(STATE_MOUNT, f.mnt, f.fl.source, 0, 0))
+			goto out;
+		if (mounted && fs_spec_mount(ctx->fs, ctx->label, f.fl.source, f.mnt, &f.daemon)) {
+			state_remove(STATE_MOUNT, f.mnt);
+			mounted = 0;
+		}
+		ms = (double)(now_ns() - t0) / 1e6;
+		n++;
+		if (!mounted) {
+			note_first(t.damage, sizeof(t.damage), where, "%.380s", error_get());
+			lost_all(p, &m, acked, where, &t);
+			fs_flash_detach(&f.fl);
+			continue;
+		}
+		f.mounted = 1;
+		int damaged = 0;
+		if (check_data(p, seed, f.mnt, &m, acked, where, &t, &damaged))
+			goto out;
+		flash_undo(&f);
+		t.recovery_ms[t.points++] = ms;
+		if (damaged)
+			t.repaired++;
+		else
+			t.clean++;
+	}
+	fill_values(values, &t, n);
+	if (ctx->detail)
+		snprintf(ctx->detail, DETAIL_MAX,
+			 "UBI's power-cut emulation: %zu points cut at header writes 1..%lld (of an "
+			 "uncut run's %lld erases), %lld past the run's end, seed %llu\n"
+			 "clean %d, needed repair %d, no mount %d; promised lost %llu%s%s\n%s%s%s",
+			 n, bound, (long long)uncut_erases, past, (unsigned long long)seed, t.clean,
+			 t.repaired, t.unmountable, (unsigned long long)t.lost,
+			 t.first[0] ? ", first: " : "", t.first, t.damage[0] ? "first damage: " : "",
+			 t.damage, t.damage[0] ? "\n" : "");
+	ctx->bytes_written = (int64_t)sat_mul(sat_u(p->files), p->size);
+	ctx->bytes_read = 0;
+	rc = 0;
+out:
+	{
+		struct error_keep k;
+		error_keep(&k, rc);
+		flash_undo(&f);
+		rmdir(f.mnt);
+		rc = error_kept(&k, 0);
+	}
+	free(t.recovery_ms);
+	manifest_free(&m);
+	return rc;
+}
+
 static int pc_run(struct wl_ctx *ctx, double *values)
 {
 	const struct pc_params *p = ctx->params;
 	struct pc_state *ps = ctx->state;
 	uint64_t seed = (uint64_t)p->seed + (uint64_t)ps->rep++;
+
+	if (ctx->fs->profile->kind == MOUNT_UBI)
+		return pc_run_flash(ctx, p, seed, values);
 	struct pc_run r = { .dfd = -1, .lfd = -1, .pfd = -1 };
 	struct manifest m = { 0 };
 	struct lw_log log = { 0 };
@@ -504,7 +846,7 @@ static int pc_run(struct wl_ctx *ctx, double *values)
 	struct pc_tally t = { 0 };
 	size_t at = 0, start;
 	uint32_t acks = 0;
-	int logfd = -1, basefd = -1, rc = -1;
+	int logfd = -1, basefd = -1, rc = -1, keep_tried = 0;
 
 	r.device = p->device < ctx->fs->profile->min_size ? ctx->fs->profile->min_size : p->device;
 	if (path_in(r.data, ctx->dir, "data.img") || path_in(r.log, ctx->dir, "log.img") ||
@@ -550,7 +892,7 @@ static int pc_run(struct wl_ctx *ctx, double *values)
 			goto out;
 		}
 		if (crash_advance(&log, logfd, basefd, &at, &plan.p[i]) ||
-		    copy_image(r.base, r.point))
+		    file_copy_sparse(r.base, r.point, UINT64_MAX))
 			goto out;
 		pfd = open(r.point, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 		if (pfd < 0 || crash_apply_torn(&log, logfd, pfd, &plan.p[i])) {
@@ -559,30 +901,30 @@ static int pc_run(struct wl_ctx *ctx, double *values)
 			goto out;
 		}
 		close(pfd);
+		t.finding = 0;
 		if (check_point(ctx, p, seed, &r, &log, &m, &plan.p[i], &t))
 			goto out;
 		unlink(r.point);
+		/* evidence not kept is said, but the points still count */
+		if (t.finding && !keep_tried && ctx->findings) {
+			keep_tried = 1;
+			if (keep_finding(ctx, p, seed, &r, &log, logfd, &plan.p[i], &t))
+				fprintf(stderr, "fsbench: warning: powercut on %s: the finding was not "
+					"kept: %s\n", ctx->label, error_get());
+		}
 	}
-	qsort(t.recovery_ms, (size_t)t.points, sizeof(double), cmp_double);
-	values[M_LOST] = (double)t.lost;
-	values[M_LOST_BYTES] = (double)t.lost_bytes;
-	values[M_CLEAN] = plan.n ? 100.0 * t.clean / (double)plan.n : NAN;
-	values[M_REPAIRED] = plan.n ? 100.0 * t.repaired / (double)plan.n : NAN;
-	values[M_UNMOUNTABLE] = plan.n ? 100.0 * t.unmountable / (double)plan.n : NAN;
-	values[M_PENDING_LOST] = (double)t.pending_lost;
-	values[M_REC_MED] = t.points ? t.recovery_ms[t.points / 2] : NAN;
-	values[M_REC_MAX] = t.points ? t.recovery_ms[t.points - 1] : NAN;
-	values[M_POINTS] = (double)plan.n;
+	fill_values(values, &t, plan.n);
 	if (ctx->detail)
 		snprintf(ctx->detail, DETAIL_MAX,
 			 "log: %zu entries (%zu writes, %zu flushes, %zu FUA, %zu discards), %u promises\n"
 			 "points: %zu (%zu flush candidates, %zu torn stretches), seed %llu\n"
-			 "clean %d, needed repair %d, no mount %d; promised lost %llu%s%s\n%s%s%s",
+			 "clean %d, needed repair %d, no mount %d; promised lost %llu%s%s\n%s%s%s%s%s%s",
 			 log.n, log.writes, log.flushes, log.fuas, log.discards, acks, plan.n,
 			 plan.flush_points, plan.torn_segments, (unsigned long long)seed, t.clean,
 			 t.repaired, t.unmountable, (unsigned long long)t.lost,
 			 t.first[0] ? ", first: " : "", t.first, t.damage[0] ? "first damage: " : "",
-			 t.damage, t.damage[0] ? "\n" : "");
+			 t.damage, t.damage[0] ? "\n" : "", t.kept[0] ? "kept: " : "", t.kept,
+			 t.kept[0] ? " (in the findings directory beside the result store)\n" : "");
 	ctx->bytes_written = (int64_t)sat_mul(sat_u(p->files), p->size);
 	ctx->bytes_read = 0;
 	rc = 0;
@@ -621,11 +963,10 @@ static uint64_t pc_space(const void *params)
 static void pc_describe(const void *params, char *buf, size_t len)
 {
 	const struct pc_params *p = params;
-	static const char *names[] = { "fsync", "tree", "sqlite-wal", "sqlite-rollback" };
 	char size[32];
 
 	format_size(p->size, size, sizeof(size));
-	snprintf(buf, len, "Shape: %s - %lld x %s - %lld Crash Points", names[p->shape],
+	snprintf(buf, len, "Shape: %s - %lld x %s - %lld Crash Points", shape_names[p->shape],
 		 (long long)p->files, size, (long long)p->points);
 }
 
@@ -637,7 +978,7 @@ const struct workload wl_powercut = {
 	.params_size = sizeof(struct pc_params),
 	.metrics = pc_metrics,
 	.nmetrics = M_N,
-	.flags = WL_DEVICE_MAPPER,
+	.flags = WL_DEVICE_MAPPER | WL_FIXED_RUNS,
 	.validate_target = pc_refuse_dir,
 	.space_needed = pc_space,
 	.describe = pc_describe,

@@ -19,6 +19,7 @@
 #define FSB_WORKLOAD_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -58,6 +59,14 @@ struct wl_ctx {
 	 * its own (powercut); and the target's label, for messages. */
 	const struct fs_spec *fs;
 	const char *label;
+	/* Where a workload keeps what reproduces a finding (powercut's
+	 * image and log), a directory fsbench owns: beside the result store,
+	 * in the guest its exchange directory's.  NULL: nothing is kept. */
+	const char *findings;
+	bool guest;		/* the run happens in fsbench's guest (--vm) */
+	/* A flash target's twin partition (/dev/mtdN) for a workload that
+	 * makes its own filesystem (powercut), or NULL. */
+	const char *mtd;
 	const void *params;	/* the workload's parameter struct */
 	void *state;		/* the workload's own, between callbacks */
 	/* Optional per-repetition text kept with the sample: the original
@@ -114,6 +123,11 @@ struct workload {
 /* The workload puts a dm-log-writes device under a filesystem of its own
  * (powercut): fsbench's guest loads the module for it. */
 #define WL_DEVICE_MAPPER 2u
+/* A repetition samples a space the parameters choose (powercut's crash
+ * points, each run its own seed) rather than measuring a noisy figure:
+ * the run makes exactly the runs asked for (--runs, a suite's runs =, else
+ * the minimum), with no stopping rule adding more. */
+#define WL_FIXED_RUNS 4u
 
 /* The user asked to stop (core/stop.h): a workload ends its loop. */
 static inline int workload_stopped(void)

@@ -523,6 +523,95 @@ static void test_progress_done_line(void **state)
 	fclose(f);
 }
 
+/* A power-cut test's outcome table (report/outcome.c), from a stored run.
+ * Catches: shares averaged per run instead of weighted by each run's
+ * points (75.0 instead of 83.3), a finding line on a target that lost
+ * nothing, the first finding or the kept name not read back from the
+ * detail, the table missing from the text report, and a label reaching
+ * the HTML unescaped. */
+static void test_powercut_outcome(void **state)
+{
+	(void)state;
+	struct store *s;
+	struct result *pr;
+	int64_t run, test, tids[2];
+	static const char *const labels[2] = { "ext4", "nofsync<b>" };
+	struct r_metric m[9] = {
+		{ "promised_lost", "Items", "Promised files/rows lost", -1, 0 },
+		{ "promised_bytes_lost", "Bytes", "Promised bytes lost", -1, 0 },
+		{ "clean_pct", "%", "Points mounting clean", 1, 1 },
+		{ "repaired_pct", "%", "Points needing repair", -1, 0 },
+		{ "unmountable_pct", "%", "Points lost", -1, 0 },
+		{ "pending_bytes_lost", "Bytes", "Bytes not yet promised, lost", -1, 0 },
+		{ "recovery_ms_median", "ms", "Recovery time, median", -1, 0 },
+		{ "recovery_ms_max", "ms", "Recovery time, worst", -1, 0 },
+		{ "points", "Points", "Crash points checked", 1, 0 },
+	};
+	struct r_test t = { .name = "powercut", .workload = "powercut", .params = "shape=fsync",
+			    .title = "Power Cut", .subtitle = "Shape: fsync", .nmetrics = 9,
+			    .metrics = m };
+	/* ext4: 32 points all clean, then 16 half needing repair; the other:
+	 * 3 of 32 lost, 1200 promised files gone */
+	double v[3][9] = {
+		{ 0, 0, 100, 0, 0, 4096, 10, 20, 32 },
+		{ 0, 0, 50, 50, 0, 0, 30, 90, 16 },
+		{ 1200, 19660800, 90.625, 0, 9.375, 8192, 12, 15, 32 },
+	};
+	char *text = NULL, *html = NULL, *md = NULL;
+	struct report_opts o = { .width = 160 };
+
+	assert_int_equal(store_open(path, &s), 0);
+	assert_int_equal(store_begin_run(s, &(struct run_begin){ .label = "pc",
+					 .cmdline = "fsbench run powercut", .version = "test" }, &run), 0);
+	for (int i = 0; i < 2; i++) {
+		struct r_target tg = { .label = (char *)labels[i], .path = "/tmp/x", .kind = "image",
+				       .fstype = "ext4", .mount_point = "/m", .mount_source = "/dev/loop0",
+				       .mount_opts = "rw", .disk = "1GB", .scheduler = "none" };
+		assert_int_equal(store_add_target(s, run, i, &tg, &tids[i]), 0);
+	}
+	assert_int_equal(store_add_test(s, run, 0, &t, &test), 0);
+	for (int k = 0; k < 3; k++) {
+		struct r_sample sm = { k < 2 ? k + 1 : 1, 40, 1, 2, 10, 20, v[k] };
+		if (k == 2)
+			sm.detail = "log: 900 entries\npoints: 32\nclean 29, needed repair 0, no mount 3; "
+				    "promised lost 1200, first: flush at entry 41: f17 missing\n"
+				    "kept: nofsync_b_-fsync-seed1-Ab12Cd (in the findings directory)\n";
+		assert_int_equal(store_add_sample(s, test, tids[k < 2 ? 0 : 1], &sm, 9), 0);
+	}
+	assert_int_equal(store_finish_run(s, run, "complete"), 0);
+	assert_int_equal(store_load_run(s, run, &pr), 0);
+	store_close(s);
+
+	assert_true(report_has_outcome(&pr->tests[0]));
+	assert_false(report_has_outcome(&res->tests[0]));	/* fs_mark's: none */
+	RENDER(text, report_text(f, pr, &o));
+	const char *table = strstr(text, "Power-cut outcome");
+	assert_non_null(table);
+	const char *row = line_starting(table, "ext4 ");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "    48    83.3       16.7        0.0"));
+	row = line_starting(table, "nofsync<b> ");
+	assert_non_null(row);
+	assert_non_null(strstr(row, "1200 (18.8 MiB)"));
+	assert_non_null(strstr(row, "!!"));
+	const char *fl = strstr(text, "!! FINDING: ");
+	assert_non_null(fl);
+	assert_null(strstr(fl + 1, "!! FINDING: "));	/* one: ext4 lost nothing */
+	assert_non_null(strstr(fl, "nofsync<b> lost 1200 promised files/rows (18.8 MiB), 3 of 32 "
+				   "points did not mount even after repair; first: flush at entry 41: "
+				   "f17 missing; image and log kept as nofsync_b_-fsync-seed1-Ab12Cd"));
+	RENDER(md, report_markdown(f, pr, &o));
+	assert_non_null(strstr(md, "| ext4 | 48 | 83.3 | 16.7 | 0.0 | 0 (0 B) | 4.0 KiB | 20.0 | 90.0 |"));
+	RENDER(html, report_html(f, &pr, 1, NULL));
+	assert_non_null(strstr(html, "Power-cut outcome"));
+	assert_non_null(strstr(html, "nofsync&lt;b&gt; lost 1200"));
+	assert_null(strstr(html, "nofsync<b>"));
+	free(text);
+	free(md);
+	free(html);
+	result_free(pr);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -540,6 +629,7 @@ int main(void)
 		cmocka_unit_test(test_golden_views),
 		cmocka_unit_test(test_progress_file_table),
 		cmocka_unit_test(test_progress_done_line),
+		cmocka_unit_test(test_powercut_outcome),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -79,6 +79,15 @@ static const struct workload fake = {
 	.prepare = fake_prepare, .run = fake_run,
 };
 
+/* The same, sampling a space (powercut's crash points): exactly the
+ * runs asked for. */
+static const struct workload fake_fixed = {
+	.name = "fake", .summary = "", .title = "Fake", .params = fake_defs,
+	.params_size = sizeof(struct fake_params), .metrics = fake_metrics, .nmetrics = 1,
+	.flags = WL_FIXED_RUNS, .prepare = fake_prepare, .run = fake_run,
+};
+static const struct workload *fake_wl = &fake;
+
 static char dir[256], dbpath[300];
 
 /* Each pass's repetitions (all targets), in the order the passes ran. */
@@ -146,7 +155,7 @@ static struct result *run(const int *shape, const int *runs, int ntests, int sle
 								 : sleep_ms };
 		char name[32];
 		snprintf(name, sizeof(name), "fake%d", k);
-		assert_int_equal(test_spec_from_params(&fake, &p, name, &ts[k]), 0);
+		assert_int_equal(test_spec_from_params(fake_wl, &p, name, &ts[k]), 0);
 		ts[k].runs = runs ? runs[k] : 0;
 		ts[k].warmup = suite_warmup;
 	}
@@ -302,6 +311,32 @@ static void test_suite_minimum_and_fixed(void **state)
 	assert_int_equal(nruns(r, 0, 0), 4);
 	assert_int_equal(nruns(r, 1, 0), 4);
 	assert_int_equal(nruns(r, 1, 1), 4);
+	result_free(r);
+}
+
+/* A workload that samples a space (WL_FIXED_RUNS: powercut) makes the
+ * runs asked for and no more: the bug it catches is the stopping rule
+ * adding rounds to a test whose runs are not noisy measurements (a noisy
+ * or tied primary figure would take either rule to its limit). */
+static void test_fixed_runs_workload(void **state)
+{
+	(void)state;
+	int shape[2] = { 1, 5 }, one[2] = { 1, 2 };
+	struct runner_opts o = opts(9, 0);
+	fake_wl = &fake_fixed;
+	struct result *r = run(shape, one, 2, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 1);	/* the suite's runs = 1 */
+	assert_int_equal(nruns(r, 0, 1), 1);
+	assert_int_equal(nruns(r, 1, 0), 2);
+	result_free(r);
+	o.verdicts = 1;	/* the verdicts' rule: the tie of shape 5 stays open */
+	r = run(shape, NULL, 2, 0, &o);
+	assert_int_equal(nruns(r, 0, 0), 3);	/* the minimum, no more */
+	assert_int_equal(nruns(r, 1, 1), 3);
+	result_free(r);
+	fake_wl = &fake;
+	r = run(shape, NULL, 2, 0, &o);	/* the same without the flag runs on */
+	assert_true(nruns(r, 1, 1) > 3);
 	result_free(r);
 }
 
@@ -509,6 +544,7 @@ int main(void)
 		cmocka_unit_test(test_met_after_rounds),
 		cmocka_unit_test(test_no_figure),
 		cmocka_unit_test(test_suite_minimum_and_fixed),
+		cmocka_unit_test(test_fixed_runs_workload),
 		cmocka_unit_test(test_suite_warmup),
 		cmocka_unit_test(test_time_budget),
 		cmocka_unit_test(test_budget_floor),

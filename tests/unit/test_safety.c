@@ -6,13 +6,16 @@
 #include "core/checked.h"
 #include "core/error.h"
 #include "core/exec.h"
+#include "core/file.h"
 #include "core/str.h"
 #include "targets/profiles.h"
 #include "targets/state.h"
 #include "targets/target.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int setup(void **state)
 {
@@ -287,6 +290,110 @@ static void test_mount_options(void **s)
 	assert_non_null(strstr(error_get(), "at most 255"));
 }
 
+static void write_at(const char *path, off_t size, off_t at, const char *data, size_t n)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, size), 0);
+	assert_int_equal(pwrite(fd, data, n, at), (ssize_t)n);
+	close(fd);
+}
+
+/* A kept image (powercut's findings) is copied sparse and exactly: the
+ * bugs: a copy that fills the holes (a 512 MiB device image in full per
+ * crash point), one that drops data past the first hole, and one that
+ * writes through a symlink or over a file that is already there. */
+static void test_copy_sparse(void **s)
+{
+	(void)s;
+	char src[PATH_MAX], dst[PATH_MAX], link[PATH_MAX], decoy[PATH_MAX], *got;
+	static char zeros[1 << 16];
+	size_t len;
+	struct stat st;
+
+	snprintf(src, sizeof(src), "%s/sparse.img", dir);
+	snprintf(dst, sizeof(dst), "%s/copy.img", dir);
+	write_at(src, 64 << 20, 40 << 20, "powercut", 8);
+	/* a block of written zeros, which the copy may leave a hole */
+	int fd = open(src, O_WRONLY);
+	assert_int_equal(pwrite(fd, zeros, sizeof(zeros), 8 << 20), (ssize_t)sizeof(zeros));
+	assert_int_equal(pwrite(fd, "end", 3, (64 << 20) - 3), 3);
+	close(fd);
+	assert_int_equal(file_copy_sparse(src, dst, 1ULL << 30), 0);
+	got = file_read_all(dst, 128 << 20, FILE_NOFOLLOW, &len);
+	assert_non_null(got);
+	assert_int_equal(len, 64 << 20);
+	assert_memory_equal(got + (40 << 20), "powercut", 8);
+	assert_memory_equal(got + len - 3, "end", 3);
+	for (size_t i = 0; i < len; i++)
+		if (got[i] && !(i >= (40u << 20) && i < (40u << 20) + 8) && i < len - 3)
+			fail_msg("byte %zu is %d, not 0", i, got[i]);
+	free(got);
+	assert_int_equal(stat(dst, &st), 0);
+	/* a reflink shares the source's blocks; a copy holds two data blocks */
+	assert_true((uint64_t)st.st_blocks * 512 < (4u << 20));
+	/* an existing destination is not overwritten; nor is a symlink followed */
+	assert_int_equal(file_copy_sparse(src, dst, 1ULL << 30), -1);
+	snprintf(decoy, sizeof(decoy), "%s/decoy", dir);
+	snprintf(link, sizeof(link), "%s/link.img", dir);
+	write_at(decoy, 5, 0, "decoy", 5);
+	assert_int_equal(symlink(decoy, link), 0);
+	assert_int_equal(file_copy_sparse(src, link, 1ULL << 30), -1);
+	assert_int_equal(file_copy_sparse(link, dst, 1ULL << 30), -1);
+	assert_int_equal(stat(decoy, &st), 0);
+	assert_int_equal(st.st_size, 5);
+	/* the bound: a source larger than max is refused */
+	unlink(dst);
+	assert_int_equal(file_copy_sparse(src, dst, 1 << 20), -1);
+	assert_int_equal(access(dst, F_OK), -1);
+	unlink(src);
+	unlink(link);
+	unlink(decoy);
+}
+
+/* A guest's findings come home: the regular files only (the bug: a
+ * symlink the guest left would be followed on the host, a directory
+ * descended), into a new directory, never into one already there. */
+static void test_copy_dir_flat(void **s)
+{
+	(void)s;
+	char src[PATH_MAX], dst[PATH_MAX], p[PATH_MAX + 128], decoy[PATH_MAX], out[PATH_MAX + 64];
+	struct stat st;
+
+	snprintf(src, sizeof(src), "%s/xchg/ext4-fsync-seed1-abc", dir);
+	snprintf(dst, sizeof(dst), "%s/home/findings", dir);
+	snprintf(decoy, sizeof(decoy), "%s/decoy", dir);
+	assert_int_equal(file_mkdirs(src), 0);
+	snprintf(p, sizeof(p), "%s/point.img", src);
+	write_at(p, 1 << 20, 4096, "data", 4);
+	snprintf(p, sizeof(p), "%s/README.txt", src);
+	write_at(p, 6, 0, "readme", 6);
+	write_at(decoy, 5, 0, "decoy", 5);
+	snprintf(p, sizeof(p), "%s/evil", src);
+	assert_int_equal(symlink(decoy, p), 0);
+	snprintf(p, sizeof(p), "%s/sub", src);
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(file_copy_dir_flat(src, dst, 1ULL << 30, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "/home/findings/ext4-fsync-seed1-abc"));
+	snprintf(p, sizeof(p), "%s/point.img", out);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_size, 1 << 20);
+	snprintf(p, sizeof(p), "%s/evil", out);
+	assert_int_equal(lstat(p, &st), -1);
+	snprintf(p, sizeof(p), "%s/sub", out);
+	assert_int_equal(lstat(p, &st), -1);
+	/* the same name again: a directory of its own */
+	assert_int_equal(file_copy_dir_flat(src, dst, 1ULL << 30, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "/home/findings/ext4-fsync-seed1-abc-2"));
+	/* a destination parent that is a symlink is refused */
+	snprintf(p, sizeof(p), "%s/home/link", dir);
+	assert_int_equal(symlink(decoy, p), 0);
+	assert_int_equal(file_copy_dir_flat(src, p, 1ULL << 30, out, sizeof(out)), -1);
+	assert_int_equal(stat(decoy, &st), 0);
+	assert_int_equal(st.st_size, 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +406,8 @@ int main(void)
 		cmocka_unit_test(test_keep_first_error),
 		cmocka_unit_test(test_mkfs_words),
 		cmocka_unit_test(test_mount_options),
+		cmocka_unit_test(test_copy_sparse),
+		cmocka_unit_test(test_copy_dir_flat),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown_dir);
 }

@@ -90,7 +90,8 @@ static void test_errors(void **state)
 static void test_builtin_suites(void **state)
 {
 	(void)state;
-	const char *names[] = { "usb-key", "tar-restore", "fileop-flash", "bonnie-compress", "quick" };
+	const char *names[] = { "usb-key", "tar-restore", "fileop-flash", "bonnie-compress", "quick",
+				"powercut" };
 	char path[600];
 	struct suite s;
 
@@ -105,6 +106,13 @@ static void test_builtin_suites(void **state)
 	snprintf(path, sizeof(path), "%s/../../suites/usb-key.suite", fixture_dir());
 	assert_int_equal(suite_load(path, 1, &s), 0);
 	assert_int_equal(s.ntests + s.nskipped, 15);	/* every chart of seed 000 */
+	suite_free(&s);
+	/* the powercut suite: its four shapes, each one run (a mistyped key
+	 * or shape would fail the load; a lost runs = would cost 3x) */
+	snprintf(path, sizeof(path), "%s/../../suites/powercut.suite", fixture_dir());
+	assert_int_equal(suite_load(path, 1, &s), 0);
+	assert_int_equal(s.ntests, 4);
+	assert_int_equal(s.runs, 1);
 	suite_free(&s);
 }
 
