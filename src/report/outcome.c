@@ -161,6 +161,22 @@ void report_finding_text(const struct r_target *tg, const struct report_outcome 
 			 "its seed to keep the image)", o->kept);
 }
 
+/* The row's four formatted cells, as every format shows them. */
+struct outcome_cells {
+	char lost[64], pend[32], med[32], max[32];
+};
+
+static void outcome_cells(const struct report_outcome *o, struct outcome_cells *c)
+{
+	char b[32];
+
+	bytes_text(o->promised_bytes, b, sizeof(b));
+	snprintf(c->lost, sizeof(c->lost), "%.0f (%s)", o->promised_lost, b);
+	bytes_text(o->pending_bytes, c->pend, sizeof(c->pend));
+	ms_text(o->rec_median, c->med, sizeof(c->med));
+	ms_text(o->rec_max, c->max, sizeof(c->max));
+}
+
 void report_outcome(FILE *f, const struct result *r, int ti, int markdown)
 {
 	const struct r_test *t = &r->tests[ti];
@@ -173,7 +189,7 @@ void report_outcome(FILE *f, const struct result *r, int ti, int markdown)
 		return;
 	for (int i = 0; i < r->ntargets; i++) {
 		struct report_outcome o;
-		char lost[64], pend[32], med[32], max[32], b[32];
+		struct outcome_cells c;
 		if (report_outcome_row(t, i, &o))
 			continue;
 		if (!shown++) {
@@ -191,19 +207,15 @@ void report_outcome(FILE *f, const struct result *r, int ti, int markdown)
 					head[7]);
 			}
 		}
-		bytes_text(o.promised_bytes, b, sizeof(b));
-		snprintf(lost, sizeof(lost), "%.0f (%s)", o.promised_lost, b);
-		bytes_text(o.pending_bytes, pend, sizeof(pend));
-		ms_text(o.rec_median, med, sizeof(med));
-		ms_text(o.rec_max, max, sizeof(max));
+		outcome_cells(&o, &c);
 		if (markdown)
 			fprintf(f, "| %s | %.0f | %.1f | %.1f | %.1f | %s%s%s | %s | %s | %s |\n",
 				r->targets[i].label, o.points, o.clean_pct, o.repaired_pct, o.lost_pct,
-				o.finding ? "**" : "", lost, o.finding ? "**" : "", pend, med, max);
+				o.finding ? "**" : "", c.lost, o.finding ? "**" : "", c.pend, c.med, c.max);
 		else
 			fprintf(f, "%-14s %6.0f %7.1f %10.1f %10.1f %15s %12s %11s %8s%s\n",
 				r->targets[i].label, o.points, o.clean_pct, o.repaired_pct, o.lost_pct,
-				lost, pend, med, max, o.finding ? "  !!" : "");
+				c.lost, c.pend, c.med, c.max, o.finding ? "  !!" : "");
 	}
 	for (int i = 0; shown && i < r->ntargets; i++) {
 		struct report_outcome o;
@@ -224,7 +236,7 @@ void report_outcome_html(FILE *f, const struct result *r, int ti)
 		return;
 	for (int i = 0; i < r->ntargets; i++) {
 		struct report_outcome o;
-		char lost[64], pend[32], med[32], max[32], b[32];
+		struct outcome_cells c;
 		if (report_outcome_row(t, i, &o))
 			continue;
 		if (!shown++)
@@ -234,11 +246,7 @@ void report_outcome_html(FILE *f, const struct result *r, int ti)
 			      "<th>Repaired %</th><th>No mount %</th><th>Promised lost</th>"
 			      "<th>Pending lost</th><th>Recovery ms</th><th>Worst ms</th></tr>\n",
 			      f);
-		bytes_text(o.promised_bytes, b, sizeof(b));
-		snprintf(lost, sizeof(lost), "%.0f (%s)", o.promised_lost, b);
-		bytes_text(o.pending_bytes, pend, sizeof(pend));
-		ms_text(o.rec_median, med, sizeof(med));
-		ms_text(o.rec_max, max, sizeof(max));
+		outcome_cells(&o, &c);
 		fputs("<tr><th>", f);
 		xml_escape(f, r->targets[i].label);
 		fprintf(f, "</th><td class=\"num\">%.0f</td><td class=\"num\">%.1f</td>"
@@ -246,7 +254,7 @@ void report_outcome_html(FILE *f, const struct result *r, int ti)
 			   "<td class=\"num%s\">%s</td><td class=\"num\">%s</td>"
 			   "<td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n",
 			o.points, o.clean_pct, o.repaired_pct, o.lost_pct, o.finding ? " slower" : "",
-			lost, pend, med, max);
+			c.lost, c.pend, c.med, c.max);
 	}
 	if (!shown)
 		return;
