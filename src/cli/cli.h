@@ -79,6 +79,9 @@ struct cli_args {
 };
 /* The last value of option `name`, or NULL when it was not given. */
 const char *cli_value(const struct cli_args *a, const char *name);
+/* Every value of a repeatable option `name`, in order, into out (room for
+ * a->n); how many. */
+int cli_values(const struct cli_args *a, const char *name, const char **out);
 int cli_has(const struct cli_args *a, const char *name);
 /* Positional arguments (and, for CMD_PASS_LONG commands, unknown --key=value
  * words), in order. */

@@ -198,20 +198,10 @@ static int select_tests(const struct cli_args *a, struct run_request *rq)
 {
 	const char **only = calloc((size_t)a->n + 1, sizeof(*only));
 	const char **skip = calloc((size_t)a->n + 1, sizeof(*skip));
-	int nonly = 0, nskip = 0, rc;
+	int rc = !only || !skip ? error_set("out of memory")
+				: runner_select_tests(rq, only, cli_values(a, "only", only), skip,
+						      cli_values(a, "skip", skip));
 
-	if (!only || !skip)
-		rc = error_set("out of memory");
-	else {
-		for (int i = 0; i < a->n; i++) {
-			const struct cli_item *it = &a->items[i];
-			if (it->opt && !strcmp(it->opt->name, "only"))
-				only[nonly++] = it->value;
-			else if (it->opt && !strcmp(it->opt->name, "skip"))
-				skip[nskip++] = it->value;
-		}
-		rc = runner_select_tests(rq, only, nonly, skip, nskip);
-	}
 	free(only);
 	free(skip);
 	return rc;
@@ -575,18 +565,13 @@ static int write_outputs(struct run_cli *c, int64_t run_id)
 static int guest_export(struct run_cli *c, int64_t run_id)
 {
 	struct result *r;
-	char *text = NULL;
-	size_t len = 0;
+	char *text;
 	int rc;
 
 	if (store_load_run(c->store, run_id, &r))
 		return -1;
-	FILE *f = open_memstream(&text, &len);
-	rc = !f || report_json_exact(f, r, NULL, 1);
-	if (f)
-		fclose(f);
+	rc = report_json_text(r, &text) ? -1 : vm_guest_finish(text);
 	result_free(r);
-	rc = rc || !text ? error_set("guest: cannot write the run") : vm_guest_finish(text);
 	free(text);
 	return rc;
 }
@@ -608,32 +593,17 @@ static void free_cli(struct run_cli *c)
 static int run_main(const struct cli_args *a, const struct result *prior,
 		    const struct cli_args *outer);
 
-/* Where a run keeps what reproduces a finding (powercut's images): a
- * "findings" directory beside the result store, which is fsbench's own;
+/* Where a run keeps what reproduces a finding: beside the result store;
  * in the guest the exchange directory's, which the host collects into its
- * own (vm_execute).  None for a store in memory (an MPI rank's). */
+ * own (vm_execute). */
 static void findings_dir(struct run_cli *c)
 {
-	char db[PATH_MAX], *slash;
-
 	c->rq.findings = NULL;
-	if (vm_guest_job()) {
+	if (vm_guest_job())
 		str_copy(c->findings, sizeof(c->findings), VM_GUEST_FINDINGS);
-		c->rq.findings = c->findings;
+	else if (store_findings_dir(c->db, c->findings, sizeof(c->findings)))
 		return;
-	}
-	if (c->db && !strcmp(c->db, ":memory:"))
-		return;
-	if (c->db)
-		str_copy(db, sizeof(db), c->db);
-	else if (store_default_path(db, sizeof(db)))
-		return;
-	slash = strrchr(db, '/');
-	if (slash)
-		*slash = '\0';
-	if ((size_t)snprintf(c->findings, sizeof(c->findings), "%s/findings", slash ? db : ".") <
-	    sizeof(c->findings))
-		c->rq.findings = c->findings;
+	c->rq.findings = c->findings;
 }
 
 /* A line the guest's fsbench printed, shown as if it ran here. */

@@ -26,6 +26,16 @@ const char *cli_value(const struct cli_args *a, const char *name)
 	return v;
 }
 
+int cli_values(const struct cli_args *a, const char *name, const char **out)
+{
+	int n = 0;
+
+	for (int i = 0; i < a->n; i++)
+		if (a->items[i].opt && !strcmp(a->items[i].opt->name, name))
+			out[n++] = a->items[i].value;
+	return n;
+}
+
 int cli_has(const struct cli_args *a, const char *name)
 {
 	return cli_value(a, name) != NULL;

@@ -15,6 +15,8 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static json_t *num(double v)
@@ -213,4 +215,23 @@ int report_json_exact(FILE *f, const struct result *r, const char *baseline, int
 	fputc('\n', f);
 	json_decref(doc);
 	return rc;
+}
+
+int report_json_text(const struct result *r, char **text)
+{
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	*text = NULL;
+	f = open_memstream(text, &len);
+	if (!f)
+		return error_errno("open_memstream");
+	rc = report_json_exact(f, r, NULL, 1);
+	if (fclose(f) || rc || !*text) {
+		free(*text);
+		*text = NULL;
+		return error_set("cannot write the run's document");
+	}
+	return 0;
 }

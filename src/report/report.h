@@ -151,6 +151,9 @@ int report_json(FILE *f, const struct result *r, const char *baseline);
 /* exact: every double with 17 significant digits, so `fsbench export` and
  * `import` lose nothing. */
 int report_json_exact(FILE *f, const struct result *r, const char *baseline, int exact);
+/* The exact export document in memory (*text, the caller frees it): what
+ * a guest hands the host.  0, or -1 with the error set. */
+int report_json_text(const struct result *r, char **text);
 int report_csv(FILE *f, const struct result *r);
 int report_markdown(FILE *f, const struct result *r, const struct report_opts *o);
 

@@ -6,6 +6,7 @@
  */
 #include "store_internal.h"
 #include "../core/error.h"
+#include "../core/str.h"
 #include "../core/timing.h"
 
 #include <ctype.h>
@@ -77,6 +78,24 @@ int store_default_path(char *buf, unsigned len)
 		snprintf(buf, len, "%s/.local/share/fsbench/results.db", home);
 	else
 		return error_set("no HOME or XDG_DATA_HOME: give the result store with --db FILE");
+	return 0;
+}
+
+int store_findings_dir(const char *db, char *buf, unsigned len)
+{
+	char path[4096], *slash;
+
+	if (db && !strcmp(db, ":memory:"))
+		return error_set("a store in memory keeps no findings");
+	if (db)
+		str_copy(path, sizeof(path), db);
+	else if (store_default_path(path, sizeof(path)))
+		return -1;
+	slash = strrchr(path, '/');
+	if (slash)
+		*slash = '\0';
+	if ((unsigned)snprintf(buf, len, "%s/findings", slash ? path : ".") >= len)
+		return error_set("the findings directory's path is too long");
 	return 0;
 }
 

@@ -24,6 +24,11 @@ struct store;
 
 /* Default path; fills buf.  Creates no directories. */
 int store_default_path(char *buf, unsigned len);
+/* Where a run keeps what reproduces a finding (powercut's images): a
+ * "findings" directory beside the store at db (NULL: the default store),
+ * which is fsbench's own.  -1 with the error set for a store in memory
+ * (an MPI rank's), which keeps none. */
+int store_findings_dir(const char *db, char *buf, unsigned len);
 /* Open (creating, mode 0600) fsbench's own store; anything else that is
  * there (another application's SQLite database, PRAGMA application_id; an
  * empty or non-SQLite file, a directory, a symlink) is refused untouched

@@ -11,17 +11,20 @@
  * row still there.  Everything it makes (images, loop devices, the dm
  * device, mounts) is recorded in the state file before it exists, like
  * every provisioned target's, and undone however the repetition ends.
+ * UBIFS has no block log to replay: powercut-flash.c cuts it by UBI's own
+ * emulation, with the checks of a point's data shared from here
+ * (powercut_internal.h).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "workload.h"
 #include "powercut.h"
+#include "powercut_internal.h"
 #include "../core/checked.h"
 #include "../core/error.h"
 #include "../core/exec.h"
 #include "../core/file.h"
-#include "../core/pattern.h"
 #include "../core/str.h"
 #include "../core/timing.h"
 #include "../crash/crashpoint.h"
@@ -42,20 +45,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/klog.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-struct pc_params {
-	int shape;
-	int64_t files;
-	uint64_t size;
-	int64_t points;
-	int64_t seed;
-	uint64_t device;
-	bool fsync;
-	uint64_t atomic;
-};
 
 #define P(f) offsetof(struct pc_params, f)
 static const struct param_def pc_params[] = {
@@ -78,8 +70,6 @@ static const struct param_def pc_params[] = {
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 
-enum { M_LOST, M_LOST_BYTES, M_CLEAN, M_REPAIRED, M_UNMOUNTABLE, M_PENDING_LOST, M_REC_MED,
-       M_REC_MAX, M_POINTS, M_N };
 
 static const struct metric_def pc_metrics[] = {
 	[M_LOST] = { "promised_lost", "Items", LOWER_IS_BETTER, "Promised files/rows lost", 0 },
@@ -218,7 +208,7 @@ static int make_file(const char *path, uint64_t size)
 	return 0;
 }
 
-static void unmount(const char *mnt, int *mounted, pid_t *daemon)
+void pc_unmount(const char *mnt, int *mounted, pid_t *daemon)
 {
 	if (!*mounted)
 		return;
@@ -229,9 +219,9 @@ static void unmount(const char *mnt, int *mounted, pid_t *daemon)
 
 static void pc_undo(struct pc_run *r)
 {
-	unmount(r->rmnt, &r->rmounted, &r->rdaemon);
+	pc_unmount(r->rmnt, &r->rmounted, &r->rdaemon);
 	detach(r->ploop, &r->pfd);
-	unmount(r->mnt, &r->mounted, &r->daemon);
+	pc_unmount(r->mnt, &r->mounted, &r->daemon);
 	if (r->dm.name[0]) {
 		struct error_keep k;
 		error_keep(&k, -1);
@@ -244,7 +234,7 @@ static void pc_undo(struct pc_run *r)
 	detach(r->lloop, &r->lfd);
 }
 
-static int path_in(char *out, const char *dir, const char *name)
+int pc_path_in(char *out, const char *dir, const char *name)
 {
 	if ((size_t)snprintf(out, 4400, "%s/%s", dir, name) >= 4400)
 		return error_set("powercut: path too long under %s", dir);
@@ -297,7 +287,7 @@ static int record(struct wl_ctx *ctx, const struct pc_params *p, uint64_t seed, 
 	r->mounted = 1;
 	if (pc_shape_run(r->mnt, &sp, m, &h, acks))
 		return -1;
-	unmount(r->mnt, &r->mounted, &r->daemon);
+	pc_unmount(r->mnt, &r->mounted, &r->daemon);
 	if (dmlog_remove(&r->dm))
 		return -1;
 	state_remove(STATE_DM, r->dm.dev);
@@ -307,21 +297,12 @@ static int record(struct wl_ctx *ctx, const struct pc_params *p, uint64_t seed, 
 	return 0;
 }
 
-struct pc_tally {
-	int points, clean, repaired, unmountable;
-	uint64_t lost, lost_bytes, pending_lost;
-	double *recovery_ms;
-	char first[1400];
-	char damage[600];	/* the first check that found damage: where, and what it said */
-	int finding;		/* this point lost promised data or did not mount */
-	char kept[4400];	/* where the repetition's first finding was kept, or "" */
-};
 
 /* The first finding of its kind, into buf (left alone once it holds one):
  * where the power was cut, then what was found there. */
-static void note_first(char *buf, size_t len, const char *where, const char *fmt, ...)
+void pc_note_first(char *buf, size_t len, const char *where, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-static void note_first(char *buf, size_t len, const char *where, const char *fmt, ...)
+void pc_note_first(char *buf, size_t len, const char *where, const char *fmt, ...)
 {
 	va_list ap;
 	size_t used;
@@ -340,7 +321,7 @@ static void note_first(char *buf, size_t len, const char *where, const char *fmt
 
 /* A point that did not mount: everything promised by then is out of
  * reach. */
-static void lost_all(const struct pc_params *p, const struct manifest *m, int64_t acked,
+void pc_lost_all(const struct pc_params *p, const struct manifest *m, int64_t acked,
 		     const char *where, struct pc_tally *t)
 {
 	t->unmountable++;
@@ -355,14 +336,14 @@ static void lost_all(const struct pc_params *p, const struct manifest *m, int64_
 				t->lost_bytes += m->f[i].size;
 			}
 	}
-	note_first(t->first, sizeof(t->first), where, NULL);
+	pc_note_first(t->first, sizeof(t->first), where, NULL);
 	t->finding = 1;
 }
 
 /* The mounted filesystem's data against the promises (the manifest, or
  * the SQLite database and its integrity); *damaged set when SQLite had
  * to repair the database. */
-static int check_data(const struct pc_params *p, uint64_t seed, const char *mnt,
+int pc_check_data(const struct pc_params *p, uint64_t seed, const char *mnt,
 		      const struct manifest *m, int64_t acked, const char *where,
 		      struct pc_tally *t, int *damaged)
 {
@@ -378,7 +359,7 @@ static int check_data(const struct pc_params *p, uint64_t seed, const char *mnt,
 		if (so.opened && !so.intact)
 			*damaged = 1;	/* the database needed SQLite's own repair */
 		if (so.promised_lost || (so.opened && !so.intact))
-			note_first(t->first, sizeof(t->first), where,
+			pc_note_first(t->first, sizeof(t->first), where,
 				   "%lld of %lld promised rows lost, %s%.160s", (long long)so.promised_lost,
 				   (long long)so.promised,
 				   !so.opened ? "no database" : so.intact ? "integrity ok" : "integrity: ",
@@ -392,7 +373,7 @@ static int check_data(const struct pc_params *p, uint64_t seed, const char *mnt,
 		t->pending_lost += o.unpromised_bytes_lost;
 		t->finding |= o.promised_lost > 0;
 		if (o.promised_lost)
-			note_first(t->first, sizeof(t->first), where, "%s", o.first_loss);
+			pc_note_first(t->first, sizeof(t->first), where, "%s", o.first_loss);
 	}
 	return 0;
 }
@@ -420,7 +401,7 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 	mounted = fs_spec_mount(ctx->fs, ctx->label, r->ploop, r->rmnt, &r->rdaemon) == 0;
 	ms += (double)(now_ns() - t0) / 1e6;
 	if (!mounted)
-		note_first(t->damage, sizeof(t->damage), where, "%.380s", error_get());
+		pc_note_first(t->damage, sizeof(t->damage), where, "%.380s", error_get());
 	if (!mounted && tool && tool->repair) {
 		t0 = now_ns();
 		run_tool(tool->repair, r->ploop, out, sizeof(out));
@@ -430,21 +411,21 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 	}
 	if (!mounted) {
 		state_remove(STATE_MOUNT, r->rmnt);
-		lost_all(p, m, acked, where, t);
+		pc_lost_all(p, m, acked, where, t);
 		detach(r->ploop, &r->pfd);
 		return 0;
 	}
 	r->rmounted = 1;
-	if (check_data(p, seed, r->rmnt, m, acked, where, t, &repaired))
+	if (pc_check_data(p, seed, r->rmnt, m, acked, where, t, &repaired))
 		return -1;
-	unmount(r->rmnt, &r->rmounted, &r->rdaemon);
+	pc_unmount(r->rmnt, &r->rmounted, &r->rdaemon);
 	damaged = tool && run_tool(tool->check, r->ploop, out, sizeof(out));
 	if (damaged) {
 		/* the tool's last words, on one line */
 		for (char *c = out; *c; c++)
 			if (*c == '\n' || *c == '\t')
 				*c = ' ';
-		note_first(t->damage, sizeof(t->damage), where, "%s: %.300s", tool->check,
+		pc_note_first(t->damage, sizeof(t->damage), where, "%s: %.300s", tool->check,
 			   strlen(out) > 300 ? out + strlen(out) - 300 : out);
 	}
 	t->recovery_ms[t->points] = ms;
@@ -495,12 +476,12 @@ static int keep_finding(struct wl_ctx *ctx, const struct pc_params *p, uint64_t 
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
 		      (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' || *c == '.'))
 			*c = '_';
-	if (file_mkdirs(ctx->findings) || path_in(dir, ctx->findings, what))
+	if (file_mkdirs(ctx->findings) || pc_path_in(dir, ctx->findings, what))
 		return -1;
 	if (!mkdtemp(dir))
 		return error_errno("mkdtemp %s", dir);
-	if (path_in(img, dir, "point.img") || path_in(rec, dir, "log.img") ||
-	    path_in(readme, dir, "README.txt") || file_copy_sparse(r->base, img, UINT64_MAX))
+	if (pc_path_in(img, dir, "point.img") || pc_path_in(rec, dir, "log.img") ||
+	    pc_path_in(readme, dir, "README.txt") || file_copy_sparse(r->base, img, UINT64_MAX))
 		return -1;
 	fd = open(img, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -595,7 +576,7 @@ static void pc_cleanup(struct wl_ctx *ctx)
 }
 
 /* The repetition's figures from its tally of n points. */
-static void fill_values(double *values, struct pc_tally *t, size_t n)
+void pc_fill_values(double *values, struct pc_tally *t, size_t n)
 {
 	qsort(t->recovery_ms, (size_t)t->points, sizeof(double), cmp_double);
 	values[M_LOST] = (double)t->lost;
@@ -609,249 +590,6 @@ static void fill_values(double *values, struct pc_tally *t, size_t n)
 	values[M_POINTS] = (double)n;
 }
 
-/* ---- UBIFS: power cuts by UBI's own emulation ----
- *
- * A log of block writes is no use under UBIFS: UBI sits between it and
- * the chip, and what a cut leaves depends on UBI's headers too.  UBI's
- * debugfs emulation (tst_emulate_power_cut) cuts the power inside UBI:
- * at a set number of its header writes (an erase block's EC header after
- * an erase, a VID header when a logical block is mapped) it turns
- * read-only as if the chip had lost power, that header not written.  The
- * simulated chip keeps what was written before; detaching UBI and
- * attaching it again is the power coming back.  So a point is a whole run
- * of the application on a fresh partition (the flash target's twin, see
- * docs/vm.md) cut at header write N, then attached, mounted (UBI's scan
- * and UBIFS's replay: the recovery, timed) and checked against what was
- * promised before the cut.  N is drawn by the seed from 1 to the header
- * writes a run makes, estimated low from an uncut run first (UBI counts
- * no header writes; its erases plus the blocks the data fills); a cut
- * that never comes (N past the run's end) lowers the bound for the points
- * after it and is counted apart, not as a point. */
-
-struct flash_run {
-	struct fs_flash fl;
-	char mnt[4400];
-	int mounted;
-	pid_t daemon;
-};
-
-static void flash_undo(struct flash_run *f)
-{
-	unmount(f->mnt, &f->mounted, &f->daemon);
-	fs_flash_detach(&f->fl);
-}
-
-static int ubi_debug_set(int ubi, const char *file, long long v)
-{
-	char path[128], text[32];
-	int fd, n;
-
-	snprintf(path, sizeof(path), "/sys/kernel/debug/ubi/ubi%d/%s", ubi - 1, file);
-	n = snprintf(text, sizeof(text), "%lld\n", v);
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return error_errno("%s", path);
-	if (write(fd, text, (size_t)n) != n) {
-		close(fd);
-		return error_errno("%s", path);
-	}
-	close(fd);
-	return 0;
-}
-
-/* 1 when UBI ubi (its number + 1) is read-only, 0 not, -1 unknown: after
- * the emulated cut UBI stays read-only until it is detached, and nothing
- * else on the simulated chip turns it so. */
-static int ubi_read_only(int ubi)
-{
-	char path[96], text[8] = "";
-	int fd;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/sys/class/ubi/ubi%d/ro_mode", ubi - 1);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -1;
-	n = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	return n > 0 ? text[0] == '1' : -1;
-}
-
-/* 1 when the kernel's log since the last call says UBI cut the power, 0
- * not, -1 unreadable.  Reads and clears it: the guest's log is ours.  The
- * log alone is not enough: a cut in writeback floods the kernel's ring
- * with UBIFS's errors, which push UBI's line out of it before it is read
- * (bench/powercut's tree shape lost it so), so the caller also asks UBI
- * whether it is read-only (ubi_read_only). */
-static int cut_came(void)
-{
-	enum { SIZE = 1 << 17 };
-	char *buf = malloc(SIZE);
-	int n, rc;
-
-	if (!buf)
-		return error_set("out of memory");
-	n = klogctl(4 /* SYSLOG_ACTION_READ_CLEAR */, buf, SIZE - 1);
-	if (n < 0) {
-		free(buf);
-		return error_errno("reading the kernel log");
-	}
-	buf[n] = '\0';
-	rc = strstr(buf, "emulating a power cut") != NULL;
-	free(buf);
-	return rc;
-}
-
-/* One run of the shape on the partition made afresh; cut > 0: the power
- * cut at UBI's header write number cut.  *acked: the promises made (a
- * returned fsync, a commit), *came: whether the cut came, *erases: what
- * the run erased (-1 unknown).  The partition is left detached. */
-static int flash_record(struct wl_ctx *ctx, const struct pc_params *p, uint64_t seed,
-			struct flash_run *f, long long cut, struct manifest *m, int64_t *acked,
-			int *came, int64_t *erases)
-{
-	struct pc_shape_params sp = { p->shape, p->files, p->size, seed, p->fsync };
-	int64_t e0, e1, max;
-	uint32_t acks = 0;
-	int rc;
-
-	manifest_free(m);
-	memset(m, 0, sizeof(*m));
-	*came = 0;
-	if (fs_flash_attach(ctx->fs, ctx->label, ctx->mtd, FLASH_ERASE | FLASH_MKVOL, &f->fl) ||
-	    fs_spec_mkfs(ctx->fs, ctx->label, f->fl.dev, ctx->dir, NULL, 0) ||
-	    state_add(STATE_MOUNT, f->mnt, f->fl.source, 0, 0))
-		return -1;
-	if (fs_spec_mount(ctx->fs, ctx->label, f->fl.source, f->mnt, &f->daemon)) {
-		state_remove(STATE_MOUNT, f->mnt);
-		return -1;
-	}
-	f->mounted = 1;
-	e0 = fs_ubi_erases(f->fl.ubi, &max);
-	if (cut > 0 && (cut_came() < 0 || ubi_debug_set(f->fl.ubi, "tst_emulate_power_cut_min", cut) ||
-			ubi_debug_set(f->fl.ubi, "tst_emulate_power_cut_max", cut) ||
-			/* both header kinds: EC (1) and VID (2) writes */
-			ubi_debug_set(f->fl.ubi, "tst_emulate_power_cut", 3)))
-		return -1;
-	/* no marks to make: what was promised before the cut is the count of
-	 * promises the shape made before its first failure */
-	rc = pc_shape_run(f->mnt, &sp, m, NULL, &acks);
-	*acked = acks;
-	/* the cut may also come in the unmount's own commit */
-	unmount(f->mnt, &f->mounted, &f->daemon);
-	e1 = fs_ubi_erases(f->fl.ubi, &max);
-	*erases = e0 >= 0 && e1 >= e0 ? e1 - e0 : -1;
-	if (cut > 0) {
-		int c = cut_came();
-		if (c < 0)
-			return -1;
-		*came = c || ubi_read_only(f->fl.ubi) == 1;
-	}
-	fs_flash_detach(&f->fl);
-	if (rc && !*came)
-		return -1;	/* a failure of its own, not the cut */
-	return 0;
-}
-
-static int pc_run_flash(struct wl_ctx *ctx, const struct pc_params *p, uint64_t seed,
-			double *values)
-{
-	struct flash_run f = { .mounted = 0 };
-	struct manifest m = { 0 };
-	struct pc_tally t = { 0 };
-	int64_t acked, erases, uncut_erases, leb = 128 << 10;
-	long long bound, past = 0;
-	int came, rc = -1;
-	size_t n = 0;
-
-	if (path_in(f.mnt, ctx->dir, "mnt") || mkdir(f.mnt, 0755))
-		return error_errno("powercut: %s", f.mnt);
-	t.recovery_ms = calloc((size_t)p->points, sizeof(double));
-	if (!t.recovery_ms) {
-		error_set("out of memory");
-		goto out;
-	}
-	/* the uncut run: how many header writes a run makes, from below */
-	if (flash_record(ctx, p, seed, &f, 0, &m, &acked, &came, &uncut_erases))
-		goto out;
-	bound = (uncut_erases > 0 ? uncut_erases : 0) +
-		(long long)((sat_mul(sat_u(p->files), p->size) + (uint64_t)leb - 1) / (uint64_t)leb);
-	if (bound < 4)
-		bound = 4;
-	for (int64_t i = 0; i < p->points; i++) {
-		long long cut = 1 + (long long)(mix64(seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1))) %
-					    (uint64_t)bound);
-		char where[96];
-		uint64_t t0;
-		double ms;
-		int mounted;
-
-		if (workload_stopped()) {
-			error_set("interrupted");
-			goto out;
-		}
-		if (flash_record(ctx, p, seed, &f, cut, &m, &acked, &came, &erases))
-			goto out;
-		if (!came) {	/* past the run's end: the bound was too high */
-			past++;
-			bound = cut > 1 ? cut - 1 : 1;
-			continue;
-		}
-		snprintf(where, sizeof(where), "cut at UBI header write %lld", cut);
-		t.finding = 0;
-		/* the power back: UBI's scan, then UBIFS's mount and replay */
-		t0 = now_ns();
-		mounted = !fs_flash_attach(ctx->fs, ctx->label, ctx->mtd, 0, &f.fl);
-		if (mounted && state_add(STATE_MOUNT, f.mnt, f.fl.source, 0, 0))
-			goto out;
-		if (mounted && fs_spec_mount(ctx->fs, ctx->label, f.fl.source, f.mnt, &f.daemon)) {
-			state_remove(STATE_MOUNT, f.mnt);
-			mounted = 0;
-		}
-		ms = (double)(now_ns() - t0) / 1e6;
-		n++;
-		if (!mounted) {
-			note_first(t.damage, sizeof(t.damage), where, "%.380s", error_get());
-			lost_all(p, &m, acked, where, &t);
-			fs_flash_detach(&f.fl);
-			continue;
-		}
-		f.mounted = 1;
-		int damaged = 0;
-		if (check_data(p, seed, f.mnt, &m, acked, where, &t, &damaged))
-			goto out;
-		flash_undo(&f);
-		t.recovery_ms[t.points++] = ms;
-		if (damaged)
-			t.repaired++;
-		else
-			t.clean++;
-	}
-	fill_values(values, &t, n);
-	if (ctx->detail)
-		snprintf(ctx->detail, DETAIL_MAX,
-			 "UBI's power-cut emulation: %zu points cut at header writes 1..%lld (of an "
-			 "uncut run's %lld erases), %lld past the run's end, seed %llu\n"
-			 "clean %d, needed repair %d, no mount %d; promised lost %llu%s%s\n%s%s%s",
-			 n, bound, (long long)uncut_erases, past, (unsigned long long)seed, t.clean,
-			 t.repaired, t.unmountable, (unsigned long long)t.lost,
-			 t.first[0] ? ", first: " : "", t.first, t.damage[0] ? "first damage: " : "",
-			 t.damage, t.damage[0] ? "\n" : "");
-	ctx->bytes_written = (int64_t)sat_mul(sat_u(p->files), p->size);
-	ctx->bytes_read = 0;
-	rc = 0;
-out:
-	{
-		struct error_keep k;
-		error_keep(&k, rc);
-		flash_undo(&f);
-		rmdir(f.mnt);
-		rc = error_kept(&k, 0);
-	}
-	free(t.recovery_ms);
-	manifest_free(&m);
-	return rc;
-}
 
 static int pc_run(struct wl_ctx *ctx, double *values)
 {
@@ -871,9 +609,9 @@ static int pc_run(struct wl_ctx *ctx, double *values)
 	int logfd = -1, basefd = -1, rc = -1, keep_tried = 0;
 
 	r.device = p->device < ctx->fs->profile->min_size ? ctx->fs->profile->min_size : p->device;
-	if (path_in(r.data, ctx->dir, "data.img") || path_in(r.log, ctx->dir, "log.img") ||
-	    path_in(r.base, ctx->dir, "base.img") || path_in(r.point, ctx->dir, "point.img") ||
-	    path_in(r.mnt, ctx->dir, "mnt") || path_in(r.rmnt, ctx->dir, "replay"))
+	if (pc_path_in(r.data, ctx->dir, "data.img") || pc_path_in(r.log, ctx->dir, "log.img") ||
+	    pc_path_in(r.base, ctx->dir, "base.img") || pc_path_in(r.point, ctx->dir, "point.img") ||
+	    pc_path_in(r.mnt, ctx->dir, "mnt") || pc_path_in(r.rmnt, ctx->dir, "replay"))
 		return -1;
 	if (record(ctx, p, seed, &r, &m, &acks))
 		goto out;
@@ -935,7 +673,7 @@ static int pc_run(struct wl_ctx *ctx, double *values)
 					"kept: %s\n", ctx->label, error_get());
 		}
 	}
-	fill_values(values, &t, plan.n);
+	pc_fill_values(values, &t, plan.n);
 	if (ctx->detail)
 		snprintf(ctx->detail, DETAIL_MAX,
 			 "log: %zu entries (%zu writes, %zu flushes, %zu FUA, %zu discards), %u promises\n"
