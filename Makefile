@@ -139,14 +139,16 @@ run: deps
 	fi
 
 # Tests also prove the tree builds warning-free with clang.
+# The builds use every CPU (JOBS); tests/run runs as many suites at once.
+JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test: deps
-	@$(MAKE) --no-print-directory -s check-clang >/dev/null
-	@$(MAKE) --no-print-directory -s fuzz >/dev/null
-	@$(MAKE) --no-print-directory test-run
+	@$(MAKE) --no-print-directory -s -j$(JOBS) check-clang >/dev/null
+	@$(MAKE) --no-print-directory -s -j$(JOBS) fuzz >/dev/null
+	@$(MAKE) --no-print-directory -j$(JOBS) test-run
 
 test-asan: deps
-	@$(MAKE) --no-print-directory -s fuzz >/dev/null
-	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 test-run
+	@$(MAKE) --no-print-directory -s -j$(JOBS) fuzz >/dev/null
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build-asan SAN=1 test-run
 
 # The VM tests boot a pinned kernel from fsbench's cache: fetched (unpacked
 # from Debian's package, never installed) the first time.
@@ -155,10 +157,12 @@ test-run: $(BIN) $(TESTBINS)
 	@FSBENCH=$(abspath $(BIN)) TESTBIN=$(abspath $(BUILD)/tests) FUZZBIN=$(abspath build-fuzz/fuzz) tests/run
 
 # `make test` on PASSES fresh clones of HEAD while the machine is hostile (page
-# cache drops, busy loops, a concurrent fsbench run); QUIET=1 without.
-PASSES ?= 10
+# cache drops, busy loops, a concurrent fsbench run), AT_ONCE of them at a
+# time; QUIET=1 without the background.
+PASSES  ?= 10
+AT_ONCE ?= 1
 test-stress: deps
-	@scripts/test-stress -n $(PASSES) $(if $(QUIET),--quiet)
+	@scripts/test-stress -n $(PASSES) -j $(AT_ONCE) $(if $(QUIET),--quiet)
 
 check-clang: deps
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-clang/fsbench SAN= BIN=build-clang/fsbench

@@ -41,14 +41,17 @@ fi
 detach_decoy() { [ -n "$decoy_loop" ] && losetup -d "$decoy_loop" 2>/dev/null; decoy_loop=; }
 trap 'detach_decoy; cleanup_work' EXIT
 # Every entry's name, type, mode, size, link and change time (ctime: any
-# write, chmod or rename moves it, and no one sets it back), and the
-# contents of the small files; the 16 MiB loop image by its ctime alone
-# (hashing it after each of 400 cases was half this suite's time).
-snapshot() {
-	(cd "$decoy" && find . -printf '%p %y %m %s %l %C@\n' | sort &&
-		find . -type f -size -1M -exec sha256sum {} + | sort)
-}
-snapshot > "$S/decoy.before"
+# write, chmod or rename moves it, and no one sets it back), one find after
+# each case; the contents of the small files are hashed too, before the
+# first case and after the last (the ctime already shows a write between;
+# -size -1M would be files of 0 MiB rounded up: the empty ones alone).
+# Each case's checks are otherwise shell builtins: 450 cases at some 30
+# processes each were most of this suite's time on a loaded machine, where
+# every exec waits for a CPU and, after a cache drop, for the disk.
+snapshot() { find "$decoy" -printf '%P %y %m %s %l %C@\n'; }
+contents() { (cd "$decoy" && find . -type f -size -1024k -exec sha256sum {} + | sort); }
+decoy_before=$(snapshot)
+contents > "$S/decoy.sums"
 
 # Inputs: job files, suites and documents from the corpus, their tokens
 # filled in; stores of every kind.
@@ -71,6 +74,7 @@ check "the corpus's store holds two runs" sh -c "[ \$('$FSBENCH' list runs --db 
 long600=$(printf 'a%.0s' $(seq 600))
 long5000=$(printf 'b%.0s' $(seq 5000))
 
+# subst ARG: ARG with its tokens filled in, in $sub (no subshell).
 subst() {
 	local a=$1
 	a=${a//@W/$W}
@@ -85,7 +89,7 @@ subst() {
 	a=${a//@CTRL/$'\x01'}
 	a=${a//@TAB/$'\t'}
 	a=${a//@NL/$'\n'}
-	printf '%s' "$a"
+	sub=$a
 }
 
 # The mount points a case could have made: new ones, anywhere.  One that
@@ -93,8 +97,27 @@ subst() {
 # its owner outside removes the directory it was on (the kernel does that
 # for every namespace), which a concurrent fsbench run does as it ends, so
 # the whole table changed while cases ran that mount nothing.
-mounts_now() { awk '{ print $5 }' /proc/self/mountinfo | sort; }
-mounts_added() { comm -13 <(echo "$1") <(mounts_now); }
+# mounts_now NAME: the mount points now, as the keys of associative array
+# NAME; mounts_added: those now that were not in array $mounts_before.
+mounts_now() {
+	local -n _m=$1
+	local _ mp
+	_m=()
+	while read -r _ _ _ _ mp _; do _m[$mp]=1; done < /proc/self/mountinfo
+}
+mounts_added() {
+	local -A now
+	local m
+	mounts_now now
+	added=
+	for m in "${!now[@]}"; do
+		[ -n "${mounts_before[$m]:-}" ] || added="$added$m "
+	done
+}
+# lines TEXT: how many lines TEXT has, in $nlines
+lines_of() { local nl=${1//[!$'\n']/}; nlines=${#nl}; }
+shopt -s nullglob dotglob
+declare -A mounts_before
 total=0
 for cases in "$corpus"/*.cases; do
 	name=$(basename "$cases")
@@ -121,47 +144,64 @@ for cases in "$corpus"/*.cases; do
 		case "$line" in *@DECOYLOOP*) [ -n "$decoy_loop" ] || { skip "$name:$lineno" "no decoy loop device"; continue; } ;; esac
 		case "$line" in *foreign.db*) [ -f "$decoy/foreign.db" ] || { skip "$name:$lineno" "no python3 to make a foreign store"; continue; } ;; esac
 		total=$((total + 1))
-		W=$S/w/case; rm -rf --one-file-system "$W"; mkdir "$W"
+		W=$S/w/case; [ ! -e "$W" ] || rm -rf --one-file-system "$W"; mkdir "$W"
 		args=()
-		for a in "${f[@]:2}"; do args+=("$(subst "$a")"); done
-		before=$(mounts_now)
-		(cd "$W" && timeout 120 "$FSBENCH" "${args[@]}" </dev/null >"$S/out" 2>"$S/err")
+		for a in "${f[@]:2}"; do subst "$a"; args+=("$sub"); done
+		mounts_now mounts_before
+		(cd "$W" && exec timeout 120 "$FSBENCH" "${args[@]}" </dev/null >"$S/out" 2>"$S/err")
 		rc=$?
+		err= out= st=
+		IFS= read -r -d '' err < "$S/err"
+		IFS= read -r -d '' out < "$S/out"
 		why=
 		[ "$rc" -eq "$want" ] || why="$why; exit $rc, not $want"
-		[ "$frag" = - ] || grep -qF -- "$frag" "$S/err" || why="$why; no '$frag' in: $(head -c 300 "$S/err")"
-		if grep -Eq 'runtime error:|Sanitizer|SUMMARY: ' "$S/err" "$S/out"; then
-			why="$why; a sanitizer report: $(grep -Em1 'runtime error:|Sanitizer' "$S/err" "$S/out")"
+		[ "$frag" = - ] || [[ $err == *"$frag"* ]] || why="$why; no '$frag' in: ${err:0:300}"
+		if [[ $err$out =~ runtime\ error:|Sanitizer|SUMMARY:\  ]]; then
+			why="$why; a sanitizer report: ${BASH_REMATCH[0]}"
 		fi
+		lines_of "$err"
 		if [ "$want" -eq 2 ]; then
-			[ -z "$lines" ] || [ "$(wc -l < "$S/err")" -eq 1 ] ||
-				why="$why; $(wc -l < "$S/err") lines on stderr, not one"
-			[ -z "$(ls -A "$W")" ] || why="$why; left in its directory: $(ls -A "$W" | head -3 | tr '\n' ' ')"
-			[ -z "$(ls -A "$home")" ] || why="$why; made in its home: $(cd "$home" && find . | head -3 | tr '\n' ' ')"
-			[ ! -s "$FSBENCH_STATE" ] || [ "$(wc -l < "$FSBENCH_STATE")" -le 1 ] ||
-				why="$why; entries in the state file"
-			[ -z "$(mounts_added "$before")" ] || why="$why; it mounted $(mounts_added "$before" | head -2 | tr '\n' ' ')"
+			[ -z "$lines" ] || [ "$nlines" -eq 1 ] || why="$why; $nlines lines on stderr, not one"
+			left=("$W"/*)
+			[ ${#left[@]} -eq 0 ] || why="$why; left in its directory: ${left[*]:0:3}"
+			left=("$home"/*)
+			[ ${#left[@]} -eq 0 ] || why="$why; made in its home: ${left[*]:0:3}"
+			[ -f "$FSBENCH_STATE" ] && IFS= read -r -d '' st < "$FSBENCH_STATE"
+			lines_of "$st"
+			[ "$nlines" -le 1 ] || why="$why; entries in the state file"
+			mounts_added
+			[ -z "$added" ] || why="$why; it mounted $added"
 		fi
-		snapshot > "$S/decoy.after"
-		cmp -s "$S/decoy.before" "$S/decoy.after" ||
-			why="$why; THE DECOY TREE CHANGED: $(diff "$S/decoy.before" "$S/decoy.after" | grep '^[<>]' | head -2 | tr '\n' ' ')"
-		shown=$(printf '%s ' "${f[@]:2}" | cut -c1-100)
+		decoy_after=$(snapshot)
+		[ "$decoy_after" = "$decoy_before" ] ||
+			why="$why; THE DECOY TREE CHANGED: $(diff <(echo "$decoy_before") <(echo "$decoy_after") | grep '^[<>]' | head -2 | tr '\n' ' ')"
+		printf -v shown '%s ' "${f[@]:2}"
+		shown=${shown:0:100}
 		# BADINPUT_PRINT=1: what each case gave, for writing new cases
-		[ -z "${BADINPUT_PRINT:-}" ] || printf '# %s:%d rc=%d [%s] %s\n' "$name" "$lineno" "$rc" \
-			"$(wc -l < "$S/err")" "$(tr '\n' '|' < "$S/err" | cut -c1-260)"
+		if [ -n "${BADINPUT_PRINT:-}" ]; then
+			lines_of "$err"
+			e=${err//$'\n'/|}
+			printf '# %s:%d rc=%d [%s] %s\n' "$name" "$lineno" "$rc" "$nlines" "${e:0:260}"
+		fi
 		if [ -z "$why" ]; then
 			ok "$name:$lineno: $shown-> $want"
 		else
 			not_ok "$name:$lineno: $shown-> $want" "${why#; }"
 		fi
 		# a case that made something is undone before the next starts
-		[ ! -s "$FSBENCH_STATE" ] || [ "$(wc -l < "$FSBENCH_STATE")" -le 1 ] ||
-			"$FSBENCH" cleanup >/dev/null 2>&1
-		rm -rf --one-file-system "$W" "${home:?}"/* "$home"/.[!.]* 2>/dev/null
-		cmp -s "$S/decoy.before" "$S/decoy.after" || { snapshot > "$S/decoy.before"; }
+		st=
+		[ -f "$FSBENCH_STATE" ] && IFS= read -r -d '' st < "$FSBENCH_STATE"
+		lines_of "$st"
+		[ "$nlines" -le 1 ] || "$FSBENCH" cleanup >/dev/null 2>&1
+		left=("${home:?}"/*)
+		rm -rf --one-file-system "$W" "${left[@]}" 2>/dev/null
+		decoy_before=$decoy_after
 	done < "$cases"
 done
 check "the corpus holds at least 200 cases ($total)" [ "$total" -ge 200 ]
+contents > "$S/decoy.sums.after"
+check "no decoy file's contents changed over the corpus" cmp -s "$S/decoy.sums" "$S/decoy.sums.after"
+shopt -u nullglob dotglob
 
 # A run killed outright (SIGKILL: nothing in it runs) stays 'running' in its
 # store until `fsbench cleanup`, which marks it abandoned, with when.
