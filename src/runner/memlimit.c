@@ -3,11 +3,14 @@
 #include "memlimit.h"
 #include "../core/error.h"
 #include "../core/str.h"
+#include "../core/timing.h"
 #include "../targets/state.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -87,17 +90,30 @@ int memlimit_apply(uint64_t bytes, struct memlimit *m)
 				 "so the page cache cannot be limited: run without --ram%s",
 				 geteuid() ? ", or as root" : "");
 	}
-	if ((size_t)snprintf(m->dir, sizeof(m->dir), "%s/fsbench.%d", base, (int)getpid()) >= sizeof(m->dir) ||
-	    (size_t)snprintf(m->home, sizeof(m->home), "%s/cgroup.procs", base) >= sizeof(m->home))
+	if ((size_t)snprintf(m->home, sizeof(m->home), "%s/cgroup.procs", base) >= sizeof(m->home))
 		return error_set("--ram: cgroup path too long");
-	/* Recorded before it is made, so a kill cannot leave it unnamed. */
-	if (state_add(STATE_CGROUP, m->dir, NULL, 0, 0))
-		return -1;
-	if (mkdir(m->dir, 0755) && errno != EEXIST) {
+	/* A name of its own, made new (never one that was there: that is
+	 * another's): the pid alone is not unique, as fsbench in a PID
+	 * namespace of its own (a container, a test suite) shares the
+	 * cgroup tree with others whose pid is the same.  Each name is
+	 * recorded before it is made, so a kill cannot leave it unnamed. */
+	for (int tries = 0;; tries++) {
+		uint32_t r;
+		if (getrandom(&r, sizeof(r), 0) != (ssize_t)sizeof(r))
+			r = (uint32_t)now_ns() ^ (uint32_t)tries;
+		if ((size_t)snprintf(m->dir, sizeof(m->dir), "%s/fsbench.%d.%08x", base, (int)getpid(),
+				     r) >= sizeof(m->dir))
+			return error_set("--ram: cgroup path too long");
+		if (state_add(STATE_CGROUP, m->dir, NULL, 0, 0))
+			return -1;
+		if (!mkdir(m->dir, 0755))
+			break;
 		int err = errno;
 		state_remove(STATE_CGROUP, m->dir);
-		errno = err;
-		return error_errno("--ram: cannot create cgroup %s", m->dir);
+		if (err != EEXIST || tries >= 8) {
+			errno = err;
+			return error_errno("--ram: cannot create cgroup %s", m->dir);
+		}
 	}
 	if (write_file(m->dir, limit_file, value) || write_file(m->dir, "cgroup.procs", pid)) {
 		rmdir(m->dir);

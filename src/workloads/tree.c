@@ -220,14 +220,18 @@ static int corpus_make(const struct tree_params *p, const char *tar, const char 
 
 	if (!access(tar, R_OK) && !access(sums, R_OK))
 		return 0;
-	snprintf(tmp, sizeof(tmp), "%s.%d.tmp", tar, (int)getpid());
-	snprintf(tmps, sizeof(tmps), "%s.%d.tmp", sums, (int)getpid());
+	/* The cache may be a shared directory: new files only (mkostemp's
+	 * O_EXCL: no symlink followed), named by mkostemp, not by the pid,
+	 * which another fsbench in a PID namespace of its own shares. */
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", tar);
+	snprintf(tmps, sizeof(tmps), "%s.XXXXXX", sums);
 	sz = corpus_sizes(p);
 	buf = malloc(BLOCK);
 	a = archive_write_new();
-	/* The cache may be a shared directory: new files only, no symlinks. */
-	sfd = open(tmps, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	sfd = mkostemp(tmps, O_CLOEXEC);
 	made_tmps = sfd >= 0;
+	if (sfd >= 0)
+		fchmod(sfd, 0644);
 	fs = sfd >= 0 ? fdopen(sfd, "w") : NULL;
 	if (sfd >= 0 && !fs)
 		close(sfd);
@@ -235,8 +239,10 @@ static int corpus_make(const struct tree_params *p, const char *tar, const char 
 		error_errno("tree: cannot prepare the corpus in %s", tmps);
 		goto out;
 	}
-	tfd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	tfd = mkostemp(tmp, O_CLOEXEC);
 	made_tmp = tfd >= 0;
+	if (tfd >= 0)
+		fchmod(tfd, 0644);
 	if (tfd < 0) {
 		error_errno("tree: cannot write the corpus %s", tmp);
 		goto out;

@@ -30,7 +30,19 @@ cleanup_work() {
 		echo "not ok - leftovers: a mount under $WORK survived the test"
 	fi
 	# never into a filesystem mounted below: that is not ours to empty
-	rm -rf --one-file-system "$WORK"
+	rm -rf --one-file-system "$WORK" "${_tmpfs_dirs[@]}"
+}
+# tmpfs_dir VAR NAME: VAR names a new directory of this test's own on a
+# tmpfs (/dev/shm), another filesystem than $WORK's, as a tree corpus
+# cache or a memory target needs; removed at exit with $WORK.  Made by
+# mktemp: a name from $$ is shared by every suite, as each has a PID
+# namespace of its own where $$ is the same small number, and two test
+# runs at once then used and removed one another's directory.
+_tmpfs_dirs=()
+tmpfs_dir() {
+	local -n _dir=$1
+	_dir=$(mktemp -d "/dev/shm/fsbench-test-$2.XXXXXX") || return 1
+	_tmpfs_dirs+=("$_dir")
 }
 trap cleanup_work EXIT
 # wait_stopped PID: until it has stopped itself (FSBENCH_TEST_PAUSE's

@@ -20,8 +20,7 @@ export FSBENCH_STATE=$WORK/state
 export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 T=$WORK/t
 mkdir -p "$T"
-cache=$(mktemp -d /dev/shm/fsbench-fault-cache.XXXXXX)
-trap 'rm -rf "$cache"; cleanup_work' EXIT
+tmpfs_dir cache fault-cache
 
 workloads=(
 	"fsmark:files=30,size=4k"

@@ -16,9 +16,7 @@ fi
 # leak checking is off for the ranks, the other checks stay on.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 MPI="timeout 120 mpirun --allow-run-as-root --oversubscribe -np 4"
-SHM=/dev/shm/fsbench-test-mpi.$$
-mkdir -p "$SHM"
-trap 'rm -rf "$SHM"; cleanup_work' EXIT
+tmpfs_dir SHM mpi
 
 for where in "tmpfs:$SHM" "disk:$WORK/disk"; do
 	name=${where%%:*} T=${where#*:}

@@ -169,14 +169,24 @@ fi
 # --ram: the run is limited, says so, and its cgroup goes away.
 "$FSBENCH" run fsmark:files=20,size=1M --fs ext4 --ram 128M --runs 1 "${P[@]}" >"$WORK/out" 2>"$WORK/err" &
 ram_pid=$!
+# its cgroup, as its state file names it while it runs (the whole run:
+# mkfs, mount, the test), so that no other fsbench's is taken for it
+cg=
+while [ -z "$cg" ] && kill -0 $ram_pid 2>/dev/null; do
+	cg=$(awk '$3 == "cgroup" { print $4 }' "$FSBENCH_STATE" 2>/dev/null)
+	[ -n "$cg" ] || sleep 0.05
+done
 wait $ram_pid; rc=$?
 if grep -q "no usable memory cgroup" "$WORK/err"; then
 	check "--ram refuses without a memory cgroup" [ "$rc" -ne 0 ]
 else
 	check "--ram run exits 0 (rc $rc)" [ "$rc" -eq 0 ]
 	check "--ram recorded in the system table" grep -q "Memory Limit: 128M (cgroup" "$WORK/out"
-	# its own (fsbench.PID): another fsbench on the machine may have one
-	check "--ram cgroup removed" [ -z "$(find /sys/fs/cgroup -maxdepth 6 -name "fsbench.$ram_pid" 2>/dev/null)" ]
+	# its own (fsbench.PID.RANDOM): another fsbench on the machine may
+	# have one, and in a PID namespace of its own the same pid
+	check "--ram cgroup named fsbench.PID.RANDOM ($cg)" \
+		sh -c "case '$cg' in /sys/fs/cgroup/*/fsbench.$ram_pid.????????|/sys/fs/cgroup/fsbench.$ram_pid.????????) ;; *) exit 1 ;; esac"
+	check "--ram cgroup removed" [ ! -e "$cg" ]
 fi
 check "--ram run left nothing" no_leftovers
 finish

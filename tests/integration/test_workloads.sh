@@ -41,9 +41,9 @@ FSB report "$(jq .run.id "$WORK/bonnie.json")" --db "$DB" --html "$WORK/bonnie.h
 check "bonnie: the HTML page carries the CSV lines" grep -q '<pre class="detail">1.98,2.00a,' "$WORK/bonnie.html"
 check "bonnie: HTML is well-formed" xmllint --noout "$WORK/bonnie.html"
 
-FSB run "tree:files=200,size=2M,cache=/dev/shm/fsbench-test-cache.$$" --target t="$T" --runs 2 --db "$DB" \
+tmpfs_dir cache tree-cache	# not on the target's filesystem
+FSB run "tree:files=200,size=2M,cache=$cache" --target t="$T" --runs 2 --db "$DB" \
 	--json "$WORK/tree.json" >"$WORK/tree.out" 2>"$WORK/tree.err"
-rm -rf "/dev/shm/fsbench-test-cache.$$"
 check "tree runs" jqt '.run.status == "complete"' "$WORK/tree.json"
 check "tree: four phases timed" jqt '[.tests[0].metrics[].name] | index("delete_s") != null' "$WORK/tree.json"
 check "tree: reads verified" jqt '.tests[0].samples[0].detail | test("every file verified")' "$WORK/tree.json"
