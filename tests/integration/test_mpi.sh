@@ -17,6 +17,13 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 MPI="timeout 120 mpirun --allow-run-as-root --oversubscribe -np 4"
 tmpfs_dir SHM mpi
+# OpenMPI's shared-memory segments in a directory of this test's own: by
+# default they are /dev/shm/vader_segment.HOST.JOBID.RANK, the job id from
+# mpirun's pid, which is the same in every suite's PID namespace, so two
+# test runs at once wrote into one another's segments (both jobs crashed,
+# rc 139, or hung until the timeout).
+tmpfs_dir VADER mpi-segments
+export OMPI_MCA_btl_vader_backing_directory=$VADER
 
 for where in "tmpfs:$SHM" "disk:$WORK/disk"; do
 	name=${where%%:*} T=${where#*:}
