@@ -13,7 +13,8 @@
  * Accelerator: KVM only when it proves to work.  `auto` boots with KVM
  * when /dev/kvm opens and falls back to TCG when the guest has not reached
  * init within a few seconds (on some hosts KVM creates a VM whose guest
- * then hangs in early boot).
+ * then hangs in early boot).  A TCG guest that has not reached init after
+ * 300 s has stalled, and is booted once more.
  */
 #ifndef FSB_VM_QEMU_H
 #define FSB_VM_QEMU_H
