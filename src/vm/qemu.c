@@ -348,9 +348,9 @@ int vm_boot(const struct vm_config *c, struct vm_outcome *o)
 		char tail[sizeof(o->tail)];
 		str_copy(tail, sizeof(tail), o->tail);
 		const char *last = last_line(tail);
-		fprintf(stderr, "fsbench: the guest had not reached its init after %.0f s (%s%s%s): "
-			"booting it again\n", TCG_BOOT_SECONDS, *last ? "its console's last line: " : "",
-			*last ? last : "nothing on its console", "");
+		fprintf(stderr, "fsbench: the guest had not reached its init after %.0f s (%s%s): "
+			"booting it again\n", TCG_BOOT_SECONDS, *last ? "its console's last line: " :
+			"nothing on its console", last);
 	}
 	memset(o, 0, sizeof(*o));
 	str_copy(o->accel_note, sizeof(o->accel_note), note);
