@@ -390,13 +390,9 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		if (device_check(c->prov.device, c->prov.force_format, found, sizeof(found)))
 			return -1;
 	}
-	if (!o->fs_size && !c->prov.device && !vm_guest_job() && runner_size_images(rq, &c->prov))
-		return -1;
-	for (int i = 0; i < rq->ntargets; i++)
-		if (target_check_size(&rq->targets[i], c->prov.size))
-			return -1;
 	/* A directory target is the user's input, checked before the store
-	 * is opened (its setup only looks), as are two targets of one label. */
+	 * is opened (its setup only looks), as are two targets of one label,
+	 * and what the tests refuse of the targets: before images are sized. */
 	for (int i = 0; i < rq->ntargets; i++) {
 		for (int j = 0; j < i; j++)
 			if (!strcmp(rq->targets[j].label, rq->targets[i].label))
@@ -405,11 +401,13 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		if (!strcmp(rq->targets[i].ops->kind, "dir") && rq->targets[i].ops->setup(&rq->targets[i]))
 			return -1;
 	}
-	for (int t = 0; t < rq->ntests; t++)
-		for (int i = 0; i < rq->ntargets && rq->tests[t].wl->validate_target; i++)
-			if (!strcmp(rq->targets[i].ops->kind, "dir") &&
-			    rq->tests[t].wl->validate_target(rq->tests[t].params, rq->targets[i].spec))
-				return -1;
+	if (runner_check_targets(rq, !c->vm && !vm_guest_job()))
+		return -1;
+	if (!o->fs_size && !c->prov.device && !vm_guest_job() && runner_size_images(rq, &c->prov))
+		return -1;
+	for (int i = 0; i < rq->ntargets; i++)
+		if (target_check_size(&rq->targets[i], c->prov.size))
+			return -1;
 	if (comm_size() > 1) {
 		for (int i = 0; i < rq->ntests; i++)
 			if (!(rq->tests[i].wl->flags & WL_MPI))

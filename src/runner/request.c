@@ -1,13 +1,15 @@
 /*
  * request.c: the tests of a run request from what names them besides the
  * command line's own TEST words: fio job files (--fio), a suite and its
- * filesystems (--suite), and the choice among them (--only, --skip).
+ * filesystems (--suite), and the choice among them (--only, --skip);
+ * then what the tests refuse of the targets before anything is made.
  * `fsbench run` (cli/cmd-run.c) calls these in that order.
  */
 #include "request.h"
 #include "../core/error.h"
 #include "../core/suggest.h"
 #include "../io/jobfile.h"
+#include "../targets/profiles.h"
 #include "../workloads/workload.h"
 
 #include <stdio.h>
@@ -182,5 +184,24 @@ int runner_select_tests(struct run_request *rq, const char *const *only, int non
 			test_spec_free(&rq->tests[i]);
 	}
 	rq->ntests = k;
+	return 0;
+}
+
+int runner_check_targets(const struct run_request *rq, int here)
+{
+	for (int t = 0; t < rq->ntests; t++) {
+		const struct workload *wl = rq->tests[t].wl;
+
+		for (int i = 0; i < rq->ntargets; i++) {
+			const struct target *tg = &rq->targets[i];
+			const struct fs_spec *fs = target_fs_spec(tg);
+
+			if (wl->validate_target && !strcmp(tg->ops->kind, "dir") &&
+			    wl->validate_target(rq->tests[t].params, tg->spec))
+				return -1;
+			if (here && wl->validate_fs && fs && wl->validate_fs(rq->tests[t].params, fs->profile))
+				return -1;
+		}
+	}
 	return 0;
 }

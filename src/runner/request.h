@@ -29,6 +29,12 @@ int runner_add_suite(struct run_request *rq, struct suite *suite, const char *na
  * the run.  0, or -1 with the error set. */
 int runner_select_tests(struct run_request *rq, const char *const *only, int nonly,
 			const char *const *skip, int nskip);
+/* Each test against the targets known before anything is made: a
+ * directory (the workload's validate_target) and, when here is set (no
+ * --vm, and not in the guest, whose modules are loaded later: the
+ * filesystems are made on this machine as it is), a filesystem this
+ * kernel must support for it (validate_fs).  0, or -1 with the error set. */
+int runner_check_targets(const struct run_request *rq, int here);
 
 /* The most space one of the tests needs on a target (0: none says), and
  * which test that is. */

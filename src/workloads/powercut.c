@@ -144,32 +144,38 @@ struct pc_state {
 	int rep;
 };
 
-static int pc_validate_target(const struct wl_ctx *ctx)
+/* Whether filesystem p can have its power cut at all. */
+static int pc_refuse_kind(const struct fs_profile *p)
 {
-	if (!ctx->fs)
-		return error_set("powercut needs a filesystem fsbench makes (--fs): it makes the same one "
-				 "again on a recorded device");
-	switch (ctx->fs->profile->kind) {
+	switch (p->kind) {
 	case MOUNT_KERNEL:
 	case MOUNT_FUSE_BLOCK:
-		return 0;
 	case MOUNT_UBI:
-		if (!ctx->mtd)
-			return error_set("powercut: %s needs a flash partition of its own, which fsbench's "
-					 "guest gives (--vm)", ctx->fs->profile->name);
 		return 0;
 	case MOUNT_MTD:
 		/* UBI's emulation sits in UBI; below JFFS2 there is only MTD,
 		 * which neither cuts power nor logs its writes */
 		return error_set("powercut: %s is not measured: the kernel has no power-cut emulation "
 				 "for raw MTD (UBI's debugfs one is UBI's own, under UBIFS only) and "
-				 "nandsim records no writes to replay", ctx->fs->profile->name);
+				 "nandsim records no writes to replay", p->name);
 	case MOUNT_MEMORY:
 		return error_set("powercut: tmpfs keeps nothing across a power cut");
 	default:
-		return error_set("powercut: %s is not on a device fsbench can record",
-				 ctx->fs->profile->name);
+		return error_set("powercut: %s is not on a device fsbench can record", p->name);
 	}
+}
+
+static int pc_validate_target(const struct wl_ctx *ctx)
+{
+	if (!ctx->fs)
+		return error_set("powercut needs a filesystem fsbench makes (--fs): it makes the same one "
+				 "again on a recorded device");
+	if (pc_refuse_kind(ctx->fs->profile))
+		return -1;
+	if (ctx->fs->profile->kind == MOUNT_UBI && !ctx->mtd)
+		return error_set("powercut: %s needs a flash partition of its own, which fsbench's "
+				 "guest gives (--vm)", ctx->fs->profile->name);
+	return 0;
 }
 
 static int attach(const char *image, char *dev, size_t len, int *fd)
@@ -552,19 +558,30 @@ static int pc_refuse_dir(const void *params, const char *dir)
 			 "makes the same filesystem again on a recorded device", dir);
 }
 
-static int pc_prepare(struct wl_ctx *ctx)
+/* What this kernel must offer to cut the power under filesystem p: UBI's
+ * debugfs emulation for UBIFS, dm-log-writes for a block filesystem.
+ * Asked before anything is made, and again in prepare. */
+static int pc_validate_fs(const void *params, const struct fs_profile *p)
 {
 	char why[256];
 
-	if (pc_validate_target(ctx))
+	(void)params;
+	if (pc_refuse_kind(p))
 		return -1;
-	if (ctx->fs->profile->kind == MOUNT_UBI) {
+	if (p->kind == MOUNT_UBI) {
 		if (access("/sys/kernel/debug/ubi", F_OK))
 			return error_set("powercut: UBI's debugfs (/sys/kernel/debug/ubi) is not there: "
 					 "its power-cut emulation needs it");
 	} else if (dmlog_available(why, sizeof(why)))
 		return error_set("powercut: %s; run it in fsbench's guest (--vm), whose kernel has "
 				 "dm-log-writes", why);
+	return 0;
+}
+
+static int pc_prepare(struct wl_ctx *ctx)
+{
+	if (pc_validate_target(ctx) || pc_validate_fs(ctx->params, ctx->fs->profile))
+		return -1;
 	ctx->state = calloc(1, sizeof(struct pc_state));
 	return ctx->state ? 0 : error_set("out of memory");
 }
@@ -740,6 +757,7 @@ const struct workload wl_powercut = {
 	.nmetrics = M_N,
 	.flags = WL_DEVICE_MAPPER | WL_FIXED_RUNS,
 	.validate_target = pc_refuse_dir,
+	.validate_fs = pc_validate_fs,
 	.space_needed = pc_space,
 	.describe = pc_describe,
 	.prepare = pc_prepare,

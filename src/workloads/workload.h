@@ -51,6 +51,7 @@ struct preset {
 #define SERIES_MAX 65536
 
 struct fs_spec;
+struct fs_profile;
 
 struct wl_ctx {
 	const char *dir;	/* scratch directory for this target */
@@ -103,6 +104,10 @@ struct workload {
 	 * DIR), so that what setup would refuse is a usage error, refused
 	 * before anything is made (optional). */
 	int (*validate_target)(const void *params, const char *dir);
+	/* The same for a filesystem fsbench is to make on this machine (--fs
+	 * without --vm): what this kernel lacks for the workload is refused
+	 * before any image is made (optional). */
+	int (*validate_fs)(const void *params, const struct fs_profile *p);
 	/* Bytes the workload may occupy at once, checked against free space. */
 	uint64_t (*space_needed)(const void *params);
 	/* Chart subtitle for these parameters: "Test: 1000 Files, 1MB Size". */

@@ -21,10 +21,16 @@ check "tmpfs is refused: it keeps nothing across a power cut" \
 	grep -q "tmpfs keeps nothing across a power cut" "$WORK/tmpfs.txt"
 
 if [ ! -e /dev/mapper/control ]; then
-	FSB run powercut:files=5,points=2,device=64M --fs ext4 --runs 1 --db "$DB" --image-dir "$WORK" \
+	mkdir "$WORK/img"
+	FSB run powercut:files=5,points=2,device=64M --fs ext4 --runs 1 --db "$DB" --image-dir "$WORK/img" \
 		>"$WORK/host.txt" 2>&1
+	rc=$?
 	check "without device-mapper the run says so and names --vm" \
 		grep -q "no device-mapper.*run it in fsbench's guest (--vm)" "$WORK/host.txt"
+	# the bug: refused only at the test's prepare, after a 4 GiB image
+	# per filesystem had been made and formatted
+	check "... as a usage error (exit $rc, want 2), before any image is made" \
+		sh -c "[ $rc -eq 2 ] && [ -z \"\$(ls -A '$WORK/img')\" ]"
 	check "... and leaves no loop device on its images" \
 		sh -c "! losetup -a | grep -q '$WORK'"
 	check "... and nothing in the state file" sh -c "[ ! -s '$FSBENCH_STATE' ] || [ \$(awk 'NR > 1' '$FSBENCH_STATE' | wc -l) -eq 0 ]"
