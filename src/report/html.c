@@ -420,8 +420,8 @@ static void summary_table(FILE *f, const struct result *r, int base)
 		for (int k = 0; k < t->nmetrics; k++)
 			if (t->metrics[k].primary)
 				m = k;
-		if (!t->nmetrics)
-			continue;
+		if (!t->nmetrics || report_has_outcome(t))
+			continue;	/* a power-cut test: its line follows the table */
 		struct summary b;
 		result_summary(t, base, m, &b);
 		for (int i = 0; i < r->ntargets; i++) {
@@ -454,6 +454,16 @@ static void summary_table(FILE *f, const struct result *r, int base)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
+	for (int ti = 0; ti < r->ntests; ti++) {
+		char what[1536];
+		if (!report_has_outcome(&r->tests[ti]) || report_outcome_summary(r, ti, what, sizeof(what)))
+			continue;
+		fputs("<p>", f);
+		xml_escape(f, r->tests[ti].name);
+		fputs(" (power cut, promised items lost; judged by its outcome table, not by speed): ", f);
+		xml_escape(f, what);
+		fputs("</p>\n", f);
+	}
 	/* the tests that missed their precision target, as the text says */
 	char *missed = NULL;
 	size_t len = 0;

@@ -227,6 +227,31 @@ void report_outcome(FILE *f, const struct result *r, int ti, int markdown)
 	}
 }
 
+int report_outcome_summary(const struct result *r, int ti, char *buf, size_t len)
+{
+	const struct r_test *t = &r->tests[ti];
+	size_t used = 0;
+	int shown = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < r->ntargets && used < len; i++) {
+		struct report_outcome o;
+		if (report_outcome_row(t, i, &o))
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s %.0f lost (%.1f%% clean",
+					 shown++ ? "; " : "", r->targets[i].label, o.promised_lost,
+					 o.clean_pct);
+		if (used < len && o.repaired_pct > 0)
+			used += (size_t)snprintf(buf + used, len - used, ", %.1f%% repaired",
+						 o.repaired_pct);
+		if (used < len && o.lost_pct > 0)
+			used += (size_t)snprintf(buf + used, len - used, ", %.1f%% no mount", o.lost_pct);
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, ")%s", o.finding ? " !!" : "");
+	}
+	return shown ? 0 : -1;
+}
+
 void report_outcome_html(FILE *f, const struct result *r, int ti)
 {
 	const struct r_test *t = &r->tests[ti];

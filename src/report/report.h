@@ -78,6 +78,11 @@ void report_finding_text(const struct r_target *tg, const struct report_outcome 
 /* The table and a finding line a target that has one; nothing for a test
  * that is not a power-cut test.  HTML: the same as a table section. */
 void report_outcome(FILE *f, const struct result *r, int test, int markdown);
+/* The summary's line for a power-cut test, which is judged by what it
+ * lost, not by speed: "ext4 0 lost (100.0% clean); exfat 0 lost (87.5%
+ * clean, 12.5% repaired)", a finding marked "!!".  0, or -1 when no target
+ * has points. */
+int report_outcome_summary(const struct result *r, int test, char *buf, size_t len);
 void report_outcome_html(FILE *f, const struct result *r, int test);
 int report_has_device(const struct result *r, int test);
 /* Index of a device-group metric by name, -1 if the test lacks it. */

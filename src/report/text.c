@@ -526,7 +526,7 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 	}
 	/* A test of more columns than charts (fileop's 13, bonnie's) is read
 	 * as its seeds print it, as raw and ratio tables: by default too */
-	if (o->verbose || t->nmetrics > REPORT_MAX_CHARTS) {
+	if (o->verbose || (t->nmetrics > REPORT_MAX_CHARTS && !report_has_outcome(t))) {
 		fputc('\n', f);
 		report_tables(f, r, ti, o, 0);
 	}
@@ -600,8 +600,8 @@ static void summary_geomean(FILE *f, const struct result *r, int base, const str
 			const struct r_test *t = &r->tests[ti];
 			int m = primary_metric(t);
 			struct ratio q;
-			if (!t->nmetrics || report_ratio(t, i, base, m, &q) || !(q.value > 0) ||
-			    !isfinite(q.value))
+			if (!t->nmetrics || report_has_outcome(t) || report_ratio(t, i, base, m, &q) ||
+			    !(q.value > 0) || !isfinite(q.value))
 				continue;
 			logsum += t->metrics[m].direction > 0 ? log(q.value) : -log(q.value);
 			n++;
@@ -625,9 +625,15 @@ void report_summary(FILE *f, const struct result *r, const struct report_opts *o
 	if (base < 0 || !r->ntests)
 		return;
 	report_verdict_block(f, r, o);
-	fprintf(f, "\nSummary: each target / %s on each test's primary metric\n",
-		r->targets[base].label);
-	if (r->ntargets > 1) {
+	int speed = 0;	/* tests judged by speed: the power-cut ones are not */
+	for (int ti = 0; ti < r->ntests; ti++)
+		speed += !report_has_outcome(&r->tests[ti]);
+	if (!speed)
+		fputs("\nSummary:\n", f);
+	else
+		fprintf(f, "\nSummary: each target / %s on each test's primary metric\n",
+			r->targets[base].label);
+	if (r->ntargets > 1 && speed) {
 		char legend[512];
 		int verdicts = 0;
 		for (int ti = 0; ti < r->ntests; ti++)
@@ -651,6 +657,16 @@ void report_summary(FILE *f, const struct result *r, const struct report_opts *o
 
 		if (!t->nmetrics)
 			continue;
+		if (report_has_outcome(t)) {	/* judged by what it lost, not by speed */
+			char what[1536];
+			if (report_outcome_summary(r, ti, what, sizeof(what)))
+				continue;
+			snprintf(line, sizeof(line), "%s (power cut, promised items lost; the outcome "
+				 "table above): %s", t->name, what);
+			fputs("  ", f);
+			wrap_text(f, line, o->width - 2, 4);
+			continue;
+		}
 		for (int i = 0; i < r->ntargets; i++) {
 			struct summary s;
 			char warn[128];

@@ -46,7 +46,9 @@ int report_verdicts(const struct result *r, const struct r_test *t, int base,
 {
 	int k = r->ntargets, m = primary(t), npairs, n = 0;
 
-	if (k < 2 || !t->nmetrics || base < 0)
+	/* a power-cut test is judged by its losses (its outcome table), and
+	 * no speed verdict is drawn from its shares of clean points */
+	if (k < 2 || !t->nmetrics || base < 0 || report_has_outcome(t))
 		return 0;
 	double *score = calloc((size_t)k, sizeof(double));
 	int (*pairs)[2] = calloc((size_t)(2 * k), sizeof(*pairs));

@@ -528,7 +528,9 @@ static void test_progress_done_line(void **state)
  * points (75.0 instead of 83.3), a finding line on a target that lost
  * nothing, the first finding or the kept name not read back from the
  * detail, the table missing from the text report, and a label reaching
- * the HTML unescaped. */
+ * the HTML unescaped; and speed words for it (a "fastest" target, a
+ * verdict drawn from its share of clean points, the ratio tables by
+ * default) where its summary is what each target lost. */
 static void test_powercut_outcome(void **state)
 {
 	(void)state;
@@ -600,11 +602,24 @@ static void test_powercut_outcome(void **state)
 	assert_non_null(strstr(fl, "nofsync<b> lost 1200 promised files/rows (18.8 MiB), 3 of 32 "
 				   "points did not mount even after repair; first: flush at entry 41: "
 				   "f17 missing; image and log kept as nofsync_b_-fsync-seed1-Ab12Cd"));
+	const char *sum = strstr(text, "\nSummary:\n");
+	assert_non_null(sum);
+	assert_non_null(strstr(sum, "power cut, promised items lost"));
+	assert_non_null(strstr(sum, "ext4 0 lost (83.3% clean, 16.7% repaired)"));
+	assert_non_null(strstr(sum, "nofsync<b> 1200 lost (90.6% clean, 9.4% no"));	/* wrapped */
+	assert_non_null(strstr(sum, "mount) !!"));
+	assert_null(strstr(text, "fastest"));
+	assert_null(strstr(text, "Verdicts"));
+	assert_null(strstr(text, "ratio to ext4"));
+	struct report_verdict vd[4];
+	assert_int_equal(report_verdicts(pr, &pr->tests[0], 0, vd, 4), 0);
 	RENDER(md, report_markdown(f, pr, &o));
 	assert_non_null(strstr(md, "| ext4 | 48 | 83.3 | 16.7 | 0.0 | 0 (0 B) | 4.0 KiB | 20.0 | 90.0 |"));
+	assert_null(strstr(md, "Verdicts"));
 	RENDER(html, report_html(f, &pr, 1, NULL));
 	assert_non_null(strstr(html, "Power-cut outcome"));
 	assert_non_null(strstr(html, "nofsync&lt;b&gt; lost 1200"));
+	assert_non_null(strstr(html, "judged by its outcome table, not by speed): ext4 0 lost"));
 	assert_null(strstr(html, "nofsync<b>"));
 	free(text);
 	free(md);
