@@ -277,31 +277,40 @@ void html_samples_section(FILE *f, const struct result *r)
 {
 	fputs("<details><summary>Every sample, and the command that made this run</summary>\n<pre>", f);
 	xml_escape(f, r->cmdline);
-	fputs("</pre>\n<div class=\"scroll\"><table class=\"samples\"><tr><th>Test</th><th>Target</th><th>Run</th>"
-	      "<th>Values</th><th>Wall s</th><th>CPU %</th><th>Machine CPU %</th></tr>\n", f);
+	fputs("</pre>\n<div class=\"scroll\"><table class=\"samples cards\"><tr><th>Test</th>"
+	      "<th>Target</th><th>Run</th><th>Values</th><th>Wall s</th><th>CPU %</th>"
+	      "<th>Machine CPU %</th></tr>\n", f);
 	for (int ti = 0; ti < r->ntests; ti++) {
 		const struct r_test *t = &r->tests[ti];
 		for (int i = 0; i < r->ntargets; i++)
 			for (int k = 0; k < t->cells[i].nsamples; k++) {
 				const struct r_sample *s = &t->cells[i].samples[k];
-				fputs("<tr><td>", f);
+				fputs("<tr>", f);
+				html_cell_open(f, "name", "Test");
 				xml_escape(f, t->name);
-				fputs("</td><td>", f);
+				fputs("</td>", f);
+				html_cell_open(f, "name", "Target");
 				xml_escape(f, r->targets[i].label);
-				fprintf(f, "</td><td class=\"num\">%d</td><td>", s->rep);
+				fputs("</td>", f);
+				html_cell_open(f, "num", "Run");
+				fprintf(f, "%d</td>", s->rep);
+				html_cell_open(f, "values", "Values");
 				for (int m = 0; m < t->nmetrics; m++) {
 					fprintf(f, "%s", m ? ", " : "");
 					xml_escape(f, t->metrics[m].name);
 					fprintf(f, " %.6g", s->values[m]);
 				}
-				fprintf(f, "</td><td class=\"num\">%.3f</td>", s->wall);
+				fputs("</td>", f);
+				html_cell_open(f, "num", "Wall s");
+				fprintf(f, "%.3f</td>", s->wall);
 				/* no figure where none was measured (NaN) */
 				double cpu[2] = { s->cpu_pct, s->machine_cpu_pct };
-				for (int c = 0; c < 2; c++)
+				for (int c = 0; c < 2; c++) {
+					html_cell_open(f, "num", c ? "Machine CPU %" : "CPU %");
 					if (isfinite(cpu[c]))
-						fprintf(f, "<td class=\"num\">%.0f</td>", cpu[c]);
-					else
-						fputs("<td class=\"num\"></td>", f);
+						fprintf(f, "%.0f", cpu[c]);
+					fputs("</td>", f);
+				}
 				fputs("</tr>\n", f);
 			}
 	}

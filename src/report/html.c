@@ -32,7 +32,8 @@ int html_colour(struct palette *p, const char *label)
 }
 
 static const char css[] =
-	"body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;color:#111}"
+	"body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;color:#111;"
+	"overflow-wrap:break-word}"
 	"h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}"
 	"h3{font-size:1.05em;margin:1.2em 0 .2em}"
 	"p.sub{margin:.2em 0;color:#333}p.note{border-left:3px solid #888;padding-left:.6em}p.dir{margin:0 0 .4em;font-size:.9em;color:#444}"
@@ -43,7 +44,19 @@ static const char css[] =
 	"td.faster-small{background:#e4f3e4}td.slower-small{background:#fbe3e3}td.noise{color:#666}"
 	"table.system{table-layout:fixed;width:100%}table.system td{overflow-wrap:anywhere}"
 	"table.system th{width:9em}"
+	/* Laptop and phone alike (test_report.sh measures it at 1280 and 600
+	 * px in Chromium): a chart is drawn at its own width and scaled down,
+	 * never up, to the page's, labels included; long names break; on a
+	 * narrow screen a wide table's rows (class cards) become cards, each
+	 * cell named by its data-label; any other table scrolls in its box. */
 	"figure{margin:.2em 0 1em}figcaption{font-size:.8em;color:#555}svg.chart text{font-family:sans-serif;font-size:12px}"
+	"svg.chart{max-width:100%;height:auto}code,table.summary td:first-child{overflow-wrap:anywhere}"
+	"@media (max-width:640px){body{padding:0 .4em}th,td{padding:.15em .3em}"
+	"table.cards,table.cards tbody,table.cards tr,table.cards th,table.cards td{display:block}"
+	"table.cards tr:first-child{display:none}table.cards tr{border:1px solid #bbb;margin:.4em 0}"
+	"table.cards th,table.cards td{border:0}table.cards td{text-align:right;overflow-wrap:anywhere}"
+	"table.cards td::before{content:attr(data-label);float:left;text-align:left;color:#444;"
+	"padding-right:.8em}}"
 	"details{margin:2em 0}pre{white-space:pre-wrap;background:#f4f4f4;padding:.5em}"
 	".legend{font-size:.85em;color:#333}p.warn{font-size:.85em;color:#8a4b00;margin:.1em 0 .8em}"
 	"p.finding{color:#a00;border-left:4px solid #a00;padding-left:.6em}"
@@ -150,8 +163,26 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 		free(s);
 		return;
 	}
+	/* Each bar's value label, "8365 IOPS -100%..+136225%", sized before
+	 * the plot so that the longest one fits right of the longest bar (it
+	 * ran past the chart's edge and was cut off there). */
+	int vlen = 0;
+	for (int i = 0; i < n; i++) {
+		char pr[32];
+		if (!s[i].n)
+			continue;
+		svg_number(s[i].mean, num, sizeof(num));
+		int len = (int)(strlen(num) + 1 + strlen(m->unit));
+		if (report_precision(t, i, mi, pr, sizeof(pr)))
+			len += 1 + (int)strlen(pr) - (strncmp(pr, "+-", 2) ? 0 : 1);
+		vlen = len > vlen ? len : vlen;
+	}
 	svg_axis(hi, 5, &ax);
-	double label_w = lw * 7.2 + 14, value_w = 130;
+	double label_w = lw * 7.2 + 14, value_w = vlen * 7.0 + 12;
+	if (value_w < 130)
+		value_w = 130;
+	if (value_w > 300)	/* the plot keeps at least 760 - 260 - 300 px */
+		value_w = 300;
 	if (label_w < 70)
 		label_w = 70;
 	if (label_w > 260)
@@ -482,6 +513,13 @@ static void summary_table(FILE *f, const struct result *r, int base)
 	}
 }
 
+void html_cell_open(FILE *f, const char *cls, const char *column)
+{
+	fprintf(f, "<td class=\"%s\" data-label=\"", cls);
+	xml_escape(f, column);
+	fputs("\">", f);
+}
+
 static void test_tables(FILE *f, const struct result *r, int ti, int base)
 {
 	const struct r_test *t = &r->tests[ti];
@@ -493,7 +531,7 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 			xml_escape(f, REPORT_LEGEND);
 			fputs("; empty where either side has no figure.</p>\n", f);
 		}
-		fprintf(f, "<div class=\"scroll\"><table class=\"%s\"><tr><th>%s</th>",
+		fprintf(f, "<div class=\"scroll\"><table class=\"%s cards\"><tr><th>%s</th>",
 			ratio ? "ratio" : "raw", ratio ? "ratio to baseline" : "mean &#177; SE");
 		for (int m = 0; m < t->nmetrics; m++) {
 			report_header(&t->metrics[m], head, sizeof(head));
@@ -511,24 +549,31 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 				struct ratio q;
 				result_summary(t, i, m, &s);
 				result_summary(t, base, m, &b);
+				/* each cell names its column: a phone shows a row as a card */
+				report_header(&t->metrics[m], head, sizeof(head));
 				if (!s.n) {
-					fprintf(f, "<td class=\"num\">%s</td>",
-						!ratio && t->cells[i].failure ? "failed" : "");
+					html_cell_open(f, "num", head);
+					fprintf(f, "%s</td>", !ratio && t->cells[i].failure ? "failed" : "");
 				} else if (!ratio) {
 					int dec = report_decimals(s.mean);
 					if (s.n > 1)
-						snprintf(num, sizeof(num), "%.*f &#177; %.*f", dec, s.mean,
+						snprintf(num, sizeof(num), "%.*f &#177;&#160;%.*f", dec, s.mean,
 							 dec, s.se);
 					else	/* one run: no spread to show */
 						snprintf(num, sizeof(num), "%.*f", dec, s.mean);
-					fprintf(f, "<td class=\"num\">%s</td>", num);
+					html_cell_open(f, "num", head);
+					fprintf(f, "%s</td>", num);
 				} else if (i == base) {
-					fputs("<td class=\"num\">1.00</td>", f);
+					html_cell_open(f, "num", head);
+					fputs("1.00</td>", f);
 				} else if (report_ratio(t, i, base, m, &q)) {
-					fputs("<td class=\"num\"></td>", f);
+					html_cell_open(f, "num", head);
+					fputs("</td>", f);
 				} else {
-					fprintf(f, "<td class=\"num %s\">",
-						ratio_class(&q, t->metrics[m].direction));
+					char cls[48];
+					snprintf(cls, sizeof(cls), "num %s",
+						 ratio_class(&q, t->metrics[m].direction));
+					html_cell_open(f, cls, head);
 					verdict_text(f, &q, 1);
 					fputs("</td>", f);
 				}
@@ -565,29 +610,29 @@ static void device_section(FILE *f, const struct result *r, int ti, struct palet
 				break;
 			}
 		}
+	/* a measure per row, a target per column: fourteen measures side by
+	 * side do not fit a laptop's page, a handful of targets do */
 	fputs("<h3>Device <small>&#8212; what reached the medium, per run</small></h3>\n"
-	      "<div class=\"scroll\"><table class=\"device\"><tr><th>target</th>", f);
-	for (int k = 0; k < n; k++) {
-		char head[128];
-		report_header(&t->metrics[cols[k]], head, sizeof(head));
+	      "<div class=\"scroll\"><table class=\"device\"><tr><th>measure</th>", f);
+	for (int i = 0; i < r->ntargets; i++) {
 		fputs("<th>", f);
-		xml_escape(f, head);
+		xml_escape(f, r->targets[i].label);
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);
-	for (int i = 0; i < r->ntargets; i++) {
-		const struct r_target *tg = &r->targets[i];
+	for (int k = 0; k < n; k++) {
+		char head[128];
+		report_header(&t->metrics[cols[k]], head, sizeof(head));
 		fputs("<tr><th>", f);
-		xml_escape(f, tg->label);
+		xml_escape(f, head);
 		fputs("</th>", f);
-		if (!tg->blockdev && tg->blockdev_note) {
-			fprintf(f, "<td colspan=\"%d\">n/a: ", n);
-			xml_escape(f, tg->blockdev_note);
-			fputs("</td></tr>\n", f);
-			continue;
-		}
-		for (int k = 0; k < n; k++) {
+		for (int i = 0; i < r->ntargets; i++) {
+			const struct r_target *tg = &r->targets[i];
 			struct summary s;
+			if (!tg->blockdev && tg->blockdev_note) {
+				fputs("<td class=\"num\">n/a</td>", f);
+				continue;
+			}
 			result_summary(t, i, cols[k], &s);
 			if (s.n)
 				fprintf(f, "<td class=\"num\">%.*f</td>", report_decimals(fabs(s.mean)),
@@ -597,7 +642,16 @@ static void device_section(FILE *f, const struct result *r, int ti, struct palet
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</table></div>\n<p class=\"legend\">Write amplification: bytes the block device "
+	fputs("</table></div>\n", f);
+	for (int i = 0; i < r->ntargets; i++)
+		if (!r->targets[i].blockdev && r->targets[i].blockdev_note) {
+			fputs("<p class=\"sub\">n/a on ", f);
+			xml_escape(f, r->targets[i].label);
+			fputs(": ", f);
+			xml_escape(f, r->targets[i].blockdev_note);
+			fputs("</p>\n", f);
+		}
+	fputs("<p class=\"legend\">Write amplification: bytes the block device "
 	      "wrote / bytes the workload wrote (lower means less wear on flash); space: what the "
 	      "test's files occupy once synced; compression: their uncompressed / on-disk size "
 	      "(btrfs, from its extent tree); data zstd: how compressible the data itself is.</p>\n",

@@ -20,6 +20,10 @@ struct palette {
 };
 int html_colour(struct palette *p, const char *label);
 
+/* "<td class=CLS data-label=COLUMN>": a wide table (class "cards") shows
+ * each row as a card on a narrow screen, each cell prefixed by its column. */
+void html_cell_open(FILE *f, const char *cls, const char *column);
+
 /* Latency over time and its distribution, for test ti of r (nothing when
  * its samples keep no series). */
 void html_chart_timeline(FILE *f, const struct result *r, int ti, struct palette *pal);

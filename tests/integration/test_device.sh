@@ -81,6 +81,12 @@ FSB show last --db "$DB" -f html > "$WORK/show.html" 2>&1
 check "HTML: a write amplification chart per test that wrote (3 of 4)" \
 	[ "$(grep -o 'data-metric="write_amp"' "$WORK/show.html" | wc -l)" -eq 3 ]
 check "HTML: well-formed" xmllint --noout "$WORK/show.html"
+# a measure per row, a target per column (14 measures side by side made a
+# page wider than a laptop's), tmpfs's n/a with its reason under the table
+check "HTML: the device table has a row per measure, a column per target" \
+	grep -q '<table class="device"><tr><th>measure</th><th>ext4</th>\(<th>[^<]*</th>\)*<th>tmpfs</th></tr>' "$WORK/show.html"
+check "HTML: tmpfs n/a, and why, under the device table" \
+	grep -q '<p class="sub">n/a on tmpfs: tmpfs keeps its data in memory' "$WORK/show.html"
 
 check "nothing left mounted or attached" sh -c "! grep -q '$IMG' /proc/mounts && ! losetup -a | grep -q '$IMG'"
 finish

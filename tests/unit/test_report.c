@@ -186,7 +186,7 @@ static void test_one_run_no_interval(void **state)
 	free(out);
 	struct result *one[] = { res };
 	RENDER(out, assert_int_equal(report_html(f, one, 1, NULL), 0));
-	assert_null(strstr(out, "&#177; 0.0<"));
+	assert_null(strstr(out, "&#177;&#160;0.0<"));
 	assert_non_null(strstr(out, ">120.0<"));
 	free(out);
 	for (int i = 0; i < res->ntargets; i++)
