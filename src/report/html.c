@@ -35,7 +35,7 @@ static const char css[] =
 	"body{font-family:sans-serif;max-width:1000px;margin:1em auto;padding:0 1em;color:#111;"
 	"overflow-wrap:break-word}"
 	"h1{font-size:1.6em}h2{font-size:1.25em;margin-top:2em;border-bottom:1px solid #ccc}"
-	"h3{font-size:1.05em;margin:1.2em 0 .2em}"
+	"h3{font-size:1.05em;margin:1.2em 0 .2em}h4.group{font-size:.95em;margin:.8em 0 .1em}"
 	"p.sub{margin:.2em 0;color:#333}p.note{border-left:3px solid #888;padding-left:.6em}p.dir{margin:0 0 .4em;font-size:.9em;color:#444}"
 	"table{border-collapse:collapse;margin:.6em 0;font-size:.9em}"
 	"th,td{border:1px solid #bbb;padding:.2em .5em;text-align:left;vertical-align:top}"
@@ -253,7 +253,6 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 	free(s);
 }
 
-/* Seed 003's chart: metrics sharing a unit side by side, a bar per target. */
 /* Position of v on a value axis of height h: linear from 0 to ax->max, or
  * logarithmic from lo to hi (decades). */
 static double axis_pos(double v, const struct axis *ax, int log_scale, double lo, double hi,
@@ -266,38 +265,28 @@ static double axis_pos(double v, const struct axis *ax, int log_scale, double lo
 	return log10(v / lo) / log10(hi / lo) * h;
 }
 
-/* Seed 003's chart: metrics sharing a unit side by side, a bar per target.
- * Values spanning more than two decades (latency percentiles: p50 of
- * 50 us beside a p99.99 of 170 ms) get a log axis, which shows both. */
-static void chart_grouped(FILE *f, const struct result *r, int ti, const char *unit,
-			  struct palette *pal)
+/* Seed 003's chart: columns cols[0..nc) side by side, a bar per target
+ * of tg[0..n) (every target, or one of seed 003's groups).  Values
+ * spanning more than two decades (latency percentiles: p50 of 50 us beside
+ * a p99.99 of 170 ms) get a log axis, which shows both. */
+static void chart_grouped_of(FILE *f, const struct result *r, int ti, const int *cols, int nc,
+			     const int *tg, int n, const char *unit, struct palette *pal)
 {
 	const struct r_test *t = &r->tests[ti];
-	int cols[64], nc = 0, n = r->ntargets;
 	double hi = 0, lo = INFINITY;
 	struct axis ax;
 	char num[32];
 
-	for (int m = 0; m < t->nmetrics && nc < 64; m++) {
-		int any = 0;
-		for (int i = 0; i < n; i++) {
-			struct summary s;
-			result_summary(t, i, m, &s);
-			any |= s.n > 0;
-		}
-		if (!strcmp(t->metrics[m].unit, unit) && any)	/* no empty groups */
-			cols[nc++] = m;
-	}
 	for (int c = 0; c < nc; c++)
-		for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
 			struct summary s;
-			result_summary(t, i, cols[c], &s);
+			result_summary(t, tg[j], cols[c], &s);
 			if (s.n && s.mean > hi)
 				hi = s.mean;
 			if (s.n && s.mean > 0 && s.mean < lo)
 				lo = s.mean;
 		}
-	if (nc < 2 || !(hi > 0))
+	if (nc < 2 || n < 1 || !(hi > 0))
 		return;
 	int log_scale = isfinite(lo) && hi / lo > 100;
 	double llo = 0, lhi = 0;
@@ -334,14 +323,14 @@ static void chart_grouped(FILE *f, const struct result *r, int ti, const char *u
 	}
 	for (int c = 0; c < nc; c++) {
 		double gx = left + c * group + 6;
-		for (int i = 0; i < n; i++) {
+		for (int j = 0; j < n; j++) {
 			struct summary s;
-			result_summary(t, i, cols[c], &s);
+			const char *label = r->targets[tg[j]].label;
+			result_summary(t, tg[j], cols[c], &s);
 			if (!s.n)
 				continue;
 			double h = axis_pos(s.mean, &ax, log_scale, llo, lhi, plot_h);
-			bar_rect(f, gx + i * bw, top + plot_h - h, bw - 1, h,
-				 html_colour(pal, r->targets[i].label), r->targets[i].label);
+			bar_rect(f, gx + j * bw, top + plot_h - h, bw - 1, h, html_colour(pal, label), label);
 		}
 		double lx = gx + (group - 12) / 2, ly = top + plot_h + 16;
 		if (crowded)
@@ -356,12 +345,80 @@ static void chart_grouped(FILE *f, const struct result *r, int ti, const char *u
 	xml_escape(f, unit);
 	fputs(log_scale ? " by column, on a log axis (each line ten times the one below); legend: "
 			: " by column; legend: ", f);
-	for (int i = 0; i < n; i++) {
-		fprintf(f, "%s<span style=\"color:%s\">&#9632;</span> ", i ? ", " : "",
-			svg_colour(html_colour(pal, r->targets[i].label)));
-		xml_escape(f, r->targets[i].label);
+	for (int j = 0; j < n; j++) {
+		const char *label = r->targets[tg[j]].label;
+		fprintf(f, "%s<span style=\"color:%s\">&#9632;</span> ", j ? ", " : "",
+			svg_colour(html_colour(pal, label)));
+		xml_escape(f, label);
 	}
 	fputs("</figcaption></figure>\n", f);
+}
+
+/* The columns of one unit that have a figure on any of tg[0..n). */
+static int unit_columns(const struct r_test *t, const char *unit, const int *tg, int n, int *cols,
+			int max)
+{
+	int nc = 0;
+
+	for (int m = 0; m < t->nmetrics && nc < max; m++) {
+		int any = 0;
+		for (int j = 0; j < n; j++) {
+			struct summary s;
+			result_summary(t, tg[j], m, &s);
+			any |= s.n > 0;
+		}
+		if (!strcmp(t->metrics[m].unit, unit) && any)	/* no empty groups */
+			cols[nc++] = m;
+	}
+	return nc;
+}
+
+/* Every target, the columns of one unit. */
+static void chart_grouped(FILE *f, const struct result *r, int ti, const char *unit,
+			  struct palette *pal)
+{
+	int cols[64], *tg = malloc(sizeof(int) * (size_t)(r->ntargets ? r->ntargets : 1));
+
+	if (!tg)
+		return;
+	for (int i = 0; i < r->ntargets; i++)
+		tg[i] = i;
+	int nc = unit_columns(&r->tests[ti], unit, tg, r->ntargets, cols, 64);
+	chart_grouped_of(f, r, ti, cols, nc, tg, r->ntargets, unit, pal);
+	free(tg);
+}
+
+/* Seed 003's three questions, for a test of throughput columns (K/s)
+ * with their CPU beside them (bonnie): without compression, which
+ * filesystem; on each filesystem, which algorithm; for each algorithm,
+ * which filesystem.  Each group's throughput, then its CPU. */
+static void compression_groups(FILE *f, const struct result *r, int ti, struct palette *pal)
+{
+	const struct r_test *t = &r->tests[ti];
+	struct report_group *g = calloc(16, sizeof(*g));
+	int ng = g ? report_compression_groups(r, g, 16) : 0;
+
+	for (int k = 0; k < ng; k++) {
+		int cols[64], cpu[64], nc = unit_columns(t, "K/s", g[k].idx, g[k].n, cols, 64), ncpu = 0;
+		if (nc < 2)
+			continue;
+		for (int c = 0; c < nc; c++) {	/* "put_block" and "put_block_cpu" */
+			char name[160];
+			snprintf(name, sizeof(name), "%s_cpu", t->metrics[cols[c]].name);
+			for (int m = 0; m < t->nmetrics; m++)
+				if (!strcmp(t->metrics[m].name, name))
+					cpu[ncpu++] = m;
+		}
+		if (!k)
+			fputs("<h3>By compression <small>&#8212; seed 003's groups: without it, each "
+			      "filesystem's algorithms, each algorithm's filesystems</small></h3>\n", f);
+		fputs("<h4 class=\"group\">", f);
+		xml_escape(f, g[k].title);
+		fputs("</h4>\n", f);
+		chart_grouped_of(f, r, ti, cols, nc, g[k].idx, g[k].n, "K/s", pal);
+		chart_grouped_of(f, r, ti, cpu, ncpu, g[k].idx, g[k].n, "%CPU", pal);
+	}
+	free(g);
 }
 
 /* <th> cells with every target's label, in order. */
@@ -692,6 +749,7 @@ static void test_section(FILE *f, const struct result *r, int ti, int base, stru
 		if (same >= 3 && first)
 			chart_grouped(f, r, ti, t->metrics[m].unit, pal);
 	}
+	compression_groups(f, r, ti, pal);
 	test_tables(f, r, ti, base);
 	html_chart_timeline(f, r, ti, pal);
 	html_chart_cdf(f, r, ti, pal);

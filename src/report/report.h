@@ -85,6 +85,19 @@ void report_outcome(FILE *f, const struct result *r, int test, int markdown);
 int report_outcome_summary(const struct result *r, int test, char *buf, size_t len);
 void report_outcome_html(FILE *f, const struct result *r, int test);
 int report_has_device(const struct result *r, int test);
+
+/* Seed 003's groups of targets (groups.c): without compression, each
+ * filesystem's algorithms, each algorithm's filesystems; a group has two
+ * targets or more.  The count, 0 when no target compresses or fewer than
+ * three targets ran. */
+#define REPORT_GROUP_MAX 64
+struct report_group {
+	char title[128];
+	int idx[REPORT_GROUP_MAX], n;	/* target indices, in the run's order */
+};
+int report_compression_groups(const struct result *r, struct report_group *g, int max);
+/* A target's compression algorithm ("zstd", "lz4"), or "none". */
+void report_target_compression(const struct r_target *t, char *algo, size_t len);
 /* Index of a device-group metric by name, -1 if the test lacks it. */
 int report_device_metric(const struct r_test *t, const char *name);
 /* Decimals that suit a column whose largest magnitude is `max`. */

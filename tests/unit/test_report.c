@@ -627,6 +627,112 @@ static void test_powercut_outcome(void **state)
 	result_free(pr);
 }
 
+/* Seed 003's groups: a target's algorithm is read from the options it
+ * was mounted with (btrfs's compress=zstd:3, F2FS's compress_algorithm=;
+ * compress_extension= is not one), the groups are "without compression",
+ * each filesystem with a compressed variant, and each algorithm found on
+ * two targets.  The bug it catches: one flat chart of every target, the
+ * seed's three questions unanswered (issue 40). */
+static void test_compression_groups(void **state)
+{
+	(void)state;
+	struct r_target tg[6] = {
+		{ .label = "xfs", .fstype = "xfs", .mount_opts = "rw,relatime,attr2" },
+		{ .label = "btrfs", .fstype = "btrfs", .mount_opts = "rw,relatime,space_cache=v2" },
+		{ .label = "btrfs-lzo", .fstype = "btrfs", .mount_opts = "rw,compress=lzo,ssd" },
+		{ .label = "btrfs-zstd", .fstype = "btrfs", .mount_opts = "rw,compress-force=zstd:3" },
+		{ .label = "f2fs-zstd", .fstype = "f2fs",
+		  .mount_opts = "rw,compress_algorithm=zstd:6,compress_extension=*" },
+		{ .label = "f2fs", .fstype = "f2fs", .mount_opts = "rw,compress_extension=*",
+		  .spec = "f2fs" },
+	};
+	struct result r = { .targets = tg, .ntargets = 6 };
+	struct report_group g[8];
+	char algo[32];
+
+	report_target_compression(&tg[3], algo, sizeof(algo));
+	assert_string_equal(algo, "zstd");
+	report_target_compression(&tg[5], algo, sizeof(algo));
+	assert_string_equal(algo, "none");
+	tg[5].mount_opts = NULL;	/* no mount recorded: the spec's mount= */
+	tg[5].spec = "f2fs:mount=compress_algorithm=lz4";
+	report_target_compression(&tg[5], algo, sizeof(algo));
+	assert_string_equal(algo, "lz4");
+	tg[5].mount_opts = "rw,compress_extension=*";
+	tg[5].spec = "f2fs";
+	assert_int_equal(report_compression_groups(&r, g, 8), 4);
+	assert_string_equal(g[0].title, "Without compression: each filesystem");
+	assert_int_equal(g[0].n, 3);
+	assert_int_equal(g[0].idx[0], 0);
+	assert_int_equal(g[0].idx[1], 1);
+	assert_int_equal(g[0].idx[2], 5);
+	assert_string_equal(g[1].title, "btrfs: each compression algorithm");
+	assert_int_equal(g[1].n, 3);
+	assert_string_equal(g[2].title, "f2fs: each compression algorithm");
+	assert_int_equal(g[2].n, 2);
+	assert_string_equal(g[3].title, "zstd: each filesystem");	/* lzo is on one target */
+	assert_int_equal(g[3].n, 2);
+	assert_int_equal(g[3].idx[0], 3);
+	assert_int_equal(g[3].idx[1], 4);
+	/* The page draws each group's throughput and its CPU: bonnie's two
+	 * K/s columns with their CPU beside them, two runs on every target. */
+	struct r_metric met[4] = {
+		{ .name = "putc", .unit = "K/s", .label = "char out", .direction = 1 },
+		{ .name = "putc_cpu", .unit = "%CPU", .label = "char out CPU", .direction = -1 },
+		{ .name = "put_block", .unit = "K/s", .label = "block out", .direction = 1, .primary = 1 },
+		{ .name = "put_block_cpu", .unit = "%CPU", .label = "block out CPU", .direction = -1 },
+	};
+	double vals[6][2][4];
+	struct r_sample smp[6][2];
+	struct r_cell cell[6];
+	for (int i = 0; i < 6; i++) {
+		for (int k = 0; k < 2; k++) {
+			for (int m = 0; m < 4; m++)
+				vals[i][k][m] = 1000.0 * (i + 1) + 10 * m + k;
+			smp[i][k] = (struct r_sample){ .rep = k + 1, .wall = 1, .values = vals[i][k] };
+		}
+		cell[i] = (struct r_cell){ .nsamples = 2, .samples = smp[i] };
+	}
+	for (int i = 0; i < 6; i++) {	/* a stored target's every string */
+		char **str[] = { &tg[i].path, &tg[i].kind, &tg[i].mount_point, &tg[i].mount_source,
+				 &tg[i].disk, &tg[i].scheduler, &tg[i].spec, &tg[i].mkfs };
+		for (size_t k = 0; k < sizeof(str) / sizeof(str[0]); k++)
+			if (!*str[k])
+				*str[k] = "";
+	}
+	struct r_test t = { .name = "bonnie", .workload = "bonnie", .params = "", .title = "Bonnie++",
+			    .subtitle = "", .nmetrics = 4, .metrics = met, .cells = cell };
+	struct result run = { .started = "", .finished = "", .label = "", .cmdline = "", .version = "",
+			      .status = "complete", .note = "", .targets = tg, .ntargets = 6, .ntests = 1,
+			      .tests = &t };
+	struct result *one = &run;
+	char *html = NULL;
+	RENDER(html, report_html(f, &one, 1, NULL));
+	const char *by = strstr(html, "<h3>By compression");
+	assert_non_null(by);
+	int groups = 0, charts = 0;
+	for (const char *p = by; (p = strstr(p, "<h4 class=\"group\">")); p++)
+		groups++;
+	for (const char *p = by; (p = strstr(p, "<svg class=\"chart grouped")); p++)
+		charts++;
+	assert_int_equal(groups, 4);
+	assert_int_equal(charts, 8);	/* throughput and CPU, each group */
+	/* the first group's throughput chart: 2 columns x its 3 targets */
+	const char *c0 = strstr(by, "<svg class=\"chart grouped"), *e0 = strstr(c0, "</svg>");
+	int bars = 0;
+	for (const char *p = c0; (p = strstr(p, "<rect class=\"bar\"")) && p < e0; p++)
+		bars++;
+	assert_int_equal(bars, 6);
+	assert_non_null(strstr(c0, "data-unit=\"K/s\""));
+	free(html);
+	/* nothing compressed: no groups, the flat charts say it all */
+	tg[2].mount_opts = tg[3].mount_opts = tg[4].mount_opts = "rw";
+	assert_int_equal(report_compression_groups(&r, g, 8), 0);
+	RENDER(html, report_html(f, &one, 1, NULL));
+	assert_null(strstr(html, "By compression"));
+	free(html);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -645,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_progress_file_table),
 		cmocka_unit_test(test_progress_done_line),
 		cmocka_unit_test(test_powercut_outcome),
+		cmocka_unit_test(test_compression_groups),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
