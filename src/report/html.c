@@ -78,8 +78,7 @@ static void pattern_defs(FILE *f)
 	fputs("</defs></svg>\n", f);
 }
 
-static void bar_rect(FILE *f, double x, double y, double w, double h, int colour,
-		     const char *label)
+void html_bar(FILE *f, double x, double y, double w, double h, int colour, const char *label)
 {
 	fprintf(f, "<rect class=\"bar\" data-target=\"");
 	xml_escape(f, label);
@@ -92,8 +91,8 @@ static void bar_rect(FILE *f, double x, double y, double w, double h, int colour
 			x, y, w, h, svg_hatch(colour));
 }
 
-static void ticks(FILE *f, const struct axis *ax, double x0, double w, double y_top,
-		  double y_bottom, int vertical)
+void html_ticks(FILE *f, const struct axis *ax, double x0, double w, double y_top,
+		double y_bottom, int vertical)
 {
 	char num[32];
 
@@ -210,7 +209,7 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 	fputs(": ", f);
 	xml_escape(f, m->label);
 	fputs("</title>", f);
-	ticks(f, &ax, label_w, plot_w, top, top + n * row, 0);
+	html_ticks(f, &ax, label_w, plot_w, top, top + n * row, 0);
 	for (int i = 0; i < n; i++) {
 		double y = top + i * row;
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w - 6, y + 18);
@@ -223,7 +222,7 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 			continue;
 		}
 		double w = s[i].mean / ax.max * plot_w;
-		bar_rect(f, label_w, y + 5, w > 0 ? w : 0, 18, html_colour(pal, r->targets[i].label),
+		html_bar(f, label_w, y + 5, w > 0 ? w : 0, 18, html_colour(pal, r->targets[i].label),
 			 r->targets[i].label);
 		double end = label_w + w;
 		if (s[i].n > 1) {
@@ -251,174 +250,6 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 	fputs(".</figcaption></figure>\n", f);
 	warnings(f, r, t, mi);
 	free(s);
-}
-
-/* Position of v on a value axis of height h: linear from 0 to ax->max, or
- * logarithmic from lo to hi (decades). */
-static double axis_pos(double v, const struct axis *ax, int log_scale, double lo, double hi,
-		       double h)
-{
-	if (!log_scale)
-		return v / ax->max * h;
-	if (v <= lo)
-		return 0;
-	return log10(v / lo) / log10(hi / lo) * h;
-}
-
-/* Seed 003's chart: columns cols[0..nc) side by side, a bar per target
- * of tg[0..n) (every target, or one of seed 003's groups).  Values
- * spanning more than two decades (latency percentiles: p50 of 50 us beside
- * a p99.99 of 170 ms) get a log axis, which shows both. */
-static void chart_grouped_of(FILE *f, const struct result *r, int ti, const int *cols, int nc,
-			     const int *tg, int n, const char *unit, struct palette *pal)
-{
-	const struct r_test *t = &r->tests[ti];
-	double hi = 0, lo = INFINITY;
-	struct axis ax;
-	char num[32];
-
-	for (int c = 0; c < nc; c++)
-		for (int j = 0; j < n; j++) {
-			struct summary s;
-			result_summary(t, tg[j], cols[c], &s);
-			if (s.n && s.mean > hi)
-				hi = s.mean;
-			if (s.n && s.mean > 0 && s.mean < lo)
-				lo = s.mean;
-		}
-	if (nc < 2 || n < 1 || !(hi > 0))
-		return;
-	int log_scale = isfinite(lo) && hi / lo > 100;
-	double llo = 0, lhi = 0;
-	if (log_scale) {
-		llo = pow(10, floor(log10(lo)));
-		lhi = pow(10, ceil(log10(hi)));
-		if (lhi <= llo)
-			lhi = llo * 10;
-	}
-	svg_axis(hi, 5, &ax);
-	int crowded = nc > 6;	/* long labels: slanted, with room below */
-	double left = 60, top = 10, plot_h = 220, plot_w = CHART_W - left - 10;
-	double bottom = crowded ? 90 : 40;
-	double group = plot_w / nc, bw = (group - 12) / n;
-	fprintf(f, "<figure><svg class=\"chart grouped%s\" xmlns=\"http://www.w3.org/2000/svg\""
-		   " width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\""
-		   " data-scale=\"%s\" data-test=\"", log_scale ? " log" : "",
-		CHART_W, top + plot_h + bottom, CHART_W, top + plot_h + bottom,
-		log_scale ? "log" : "linear");
-	xml_escape(f, t->name);
-	fputs("\" data-unit=\"", f);
-	xml_escape(f, unit);
-	fputs("\">", f);
-	if (!log_scale) {
-		ticks(f, &ax, top + plot_h, plot_h, left, CHART_W - 10, 1);
-	} else {
-		for (double v = llo; v <= lhi * 1.001; v *= 10) {
-			double y = top + plot_h - axis_pos(v, &ax, 1, llo, lhi, plot_h);
-			svg_number(v, num, sizeof(num));
-			fprintf(f, "<line class=\"tick\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\""
-				   " stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
-				left, (double)CHART_W - 10, y, y, left - 4, y + 4, num);
-		}
-	}
-	for (int c = 0; c < nc; c++) {
-		double gx = left + c * group + 6;
-		for (int j = 0; j < n; j++) {
-			struct summary s;
-			const char *label = r->targets[tg[j]].label;
-			result_summary(t, tg[j], cols[c], &s);
-			if (!s.n)
-				continue;
-			double h = axis_pos(s.mean, &ax, log_scale, llo, lhi, plot_h);
-			bar_rect(f, gx + j * bw, top + plot_h - h, bw - 1, h, html_colour(pal, label), label);
-		}
-		double lx = gx + (group - 12) / 2, ly = top + plot_h + 16;
-		if (crowded)
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-				   "transform=\"rotate(-35 %.1f %.1f)\">", lx, ly, lx, ly);
-		else
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", lx, ly);
-		xml_escape(f, t->metrics[cols[c]].label);
-		fputs("</text>", f);
-	}
-	fputs("</svg><figcaption>", f);
-	xml_escape(f, unit);
-	fputs(log_scale ? " by column, on a log axis (each line ten times the one below); legend: "
-			: " by column; legend: ", f);
-	for (int j = 0; j < n; j++) {
-		const char *label = r->targets[tg[j]].label;
-		fprintf(f, "%s<span style=\"color:%s\">&#9632;</span> ", j ? ", " : "",
-			svg_colour(html_colour(pal, label)));
-		xml_escape(f, label);
-	}
-	fputs("</figcaption></figure>\n", f);
-}
-
-/* The columns of one unit that have a figure on any of tg[0..n). */
-static int unit_columns(const struct r_test *t, const char *unit, const int *tg, int n, int *cols,
-			int max)
-{
-	int nc = 0;
-
-	for (int m = 0; m < t->nmetrics && nc < max; m++) {
-		int any = 0;
-		for (int j = 0; j < n; j++) {
-			struct summary s;
-			result_summary(t, tg[j], m, &s);
-			any |= s.n > 0;
-		}
-		if (!strcmp(t->metrics[m].unit, unit) && any)	/* no empty groups */
-			cols[nc++] = m;
-	}
-	return nc;
-}
-
-/* Every target, the columns of one unit. */
-static void chart_grouped(FILE *f, const struct result *r, int ti, const char *unit,
-			  struct palette *pal)
-{
-	int cols[64], *tg = malloc(sizeof(int) * (size_t)(r->ntargets ? r->ntargets : 1));
-
-	if (!tg)
-		return;
-	for (int i = 0; i < r->ntargets; i++)
-		tg[i] = i;
-	int nc = unit_columns(&r->tests[ti], unit, tg, r->ntargets, cols, 64);
-	chart_grouped_of(f, r, ti, cols, nc, tg, r->ntargets, unit, pal);
-	free(tg);
-}
-
-/* Seed 003's three questions, for a test of throughput columns (K/s)
- * with their CPU beside them (bonnie): without compression, which
- * filesystem; on each filesystem, which algorithm; for each algorithm,
- * which filesystem.  Each group's throughput, then its CPU. */
-static void compression_groups(FILE *f, const struct result *r, int ti, struct palette *pal)
-{
-	const struct r_test *t = &r->tests[ti];
-	struct report_group *g = calloc(16, sizeof(*g));
-	int ng = g ? report_compression_groups(r, g, 16) : 0;
-
-	for (int k = 0; k < ng; k++) {
-		int cols[64], cpu[64], nc = unit_columns(t, "K/s", g[k].idx, g[k].n, cols, 64), ncpu = 0;
-		if (nc < 2)
-			continue;
-		for (int c = 0; c < nc; c++) {	/* "put_block" and "put_block_cpu" */
-			char name[160];
-			snprintf(name, sizeof(name), "%s_cpu", t->metrics[cols[c]].name);
-			for (int m = 0; m < t->nmetrics; m++)
-				if (!strcmp(t->metrics[m].name, name))
-					cpu[ncpu++] = m;
-		}
-		if (!k)
-			fputs("<h3>By compression <small>&#8212; seed 003's groups: without it, each "
-			      "filesystem's algorithms, each algorithm's filesystems</small></h3>\n", f);
-		fputs("<h4 class=\"group\">", f);
-		xml_escape(f, g[k].title);
-		fputs("</h4>\n", f);
-		chart_grouped_of(f, r, ti, cols, nc, g[k].idx, g[k].n, "K/s", pal);
-		chart_grouped_of(f, r, ti, cpu, ncpu, g[k].idx, g[k].n, "%CPU", pal);
-	}
-	free(g);
 }
 
 /* <th> cells with every target's label, in order. */
@@ -747,9 +578,9 @@ static void test_section(FILE *f, const struct result *r, int ti, int base, stru
 					first = 0;
 			}
 		if (same >= 3 && first)
-			chart_grouped(f, r, ti, t->metrics[m].unit, pal);
+			html_chart_grouped(f, r, ti, t->metrics[m].unit, pal);
 	}
-	compression_groups(f, r, ti, pal);
+	html_compression_groups(f, r, ti, pal);
 	test_tables(f, r, ti, base);
 	html_chart_timeline(f, r, ti, pal);
 	html_chart_cdf(f, r, ti, pal);

@@ -1,6 +1,7 @@
 /*
  * html.h: what the HTML page's files share (html.c, the page and its bar
- * charts; html-detail.c, its line charts and samples).  Not for outside report/.
+ * charts; html-grouped.c, its grouped charts; html-detail.c, its line
+ * charts and samples).  Not for outside report/.
  */
 #ifndef FSB_REPORT_HTML_H
 #define FSB_REPORT_HTML_H
@@ -23,6 +24,18 @@ int html_colour(struct palette *p, const char *label);
 /* "<td class=CLS data-label=COLUMN>": a wide table (class "cards") shows
  * each row as a card on a narrow screen, each cell prefixed by its column. */
 void html_cell_open(FILE *f, const char *cls, const char *column);
+
+/* A bar (a target's colour and hatch, its label as the tooltip), and a
+ * value axis's ticks and labels (vertical: the axis runs up from x0). */
+void html_bar(FILE *f, double x, double y, double w, double h, int colour, const char *label);
+void html_ticks(FILE *f, const struct axis *ax, double x0, double w, double y_top,
+		double y_bottom, int vertical);
+
+/* Grouped charts (html-grouped.c): every target, the columns of one unit;
+ * and seed 003's groups by compression, when some targets compress. */
+void html_chart_grouped(FILE *f, const struct result *r, int ti, const char *unit,
+			struct palette *pal);
+void html_compression_groups(FILE *f, const struct result *r, int ti, struct palette *pal);
 
 /* Latency over time and its distribution, for test ti of r (nothing when
  * its samples keep no series). */
