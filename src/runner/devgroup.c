@@ -6,6 +6,7 @@
 #include "../targets/target.h"
 
 #include <ctype.h>
+#include <linux/magic.h>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
@@ -94,12 +95,40 @@ static int ubi_under(const char *dir)
 	return atoi(fi.mount_source + 3) + 1;
 }
 
+/* F2FS counts, per filesystem since its mount, the blocks its compressed
+ * clusters took (compr_written_block) and the blocks compression saved
+ * them (compr_saved_block): /sys/fs/f2fs/<device>/.  0, or -1 when this is
+ * not F2FS or its kernel has no such counters (before 5.12). */
+static int f2fs_compr(const char *blockdev, const char *dir, uint64_t *written, uint64_t *saved)
+{
+	static const char *names[2] = { "compr_written_block", "compr_saved_block" };
+	uint64_t *out[2] = { written, saved };
+	struct statfs sf;
+
+	if (!blockdev[0] || statfs(dir, &sf) || sf.f_type != F2FS_SUPER_MAGIC)
+		return -1;
+	for (int k = 0; k < 2; k++) {
+		char path[160];
+		unsigned long long v;
+		snprintf(path, sizeof(path), "/sys/fs/f2fs/%s/%s", blockdev, names[k]);
+		FILE *f = fopen(path, "re");
+		int ok = f && fscanf(f, "%llu", &v) == 1;
+		if (f)
+			fclose(f);
+		if (!ok)
+			return -1;
+		*out[k] = v;
+	}
+	return 0;
+}
+
 void device_begin(struct dev_probe *p, const char *blockdev, const char *dir)
 {
 	memset(p, 0, sizeof(*p));
 	snprintf(p->blockdev, sizeof(p->blockdev), "%s", blockdev);
 	p->have_fs = !fs_used(dir, &p->fs_used_before);
 	p->have_before = p->blockdev[0] && !devstat_read("", p->blockdev, &p->before);
+	p->f2fs = !f2fs_compr(p->blockdev, dir, &p->f2fs_written[0], &p->f2fs_saved[0]);
 	if (!p->blockdev[0] && (p->ubi = ubi_under(dir))) {
 		int64_t max;
 		p->ec_before = fs_ubi_erases(p->ubi, &max);
@@ -125,6 +154,9 @@ void device_space(struct dev_probe *p, const char *dir)
 
 	sync_dir(dir);
 	counted = p->have_before && !devstat_read("", p->blockdev, &a);
+	/* after the sync: every compressed cluster of the data set written */
+	if (p->f2fs && f2fs_compr(p->blockdev, dir, &p->f2fs_written[1], &p->f2fs_saved[1]))
+		p->f2fs = 0;
 	if (space_scan(dir, ZSTD_SAMPLE, &p->sp))
 		return;
 	if (counted && !devstat_read("", p->blockdev, &b))
@@ -197,6 +229,13 @@ void device_end(struct dev_probe *p, const char *dir, const struct wl_ctx *ctx, 
 		v[DM_FS_USED] = ((double)p->fs_used_at - (double)p->fs_used_before) / (1024.0 * 1024.0);
 	if (p->sp.btrfs && p->sp.extent_disk)
 		v[DM_COMP] = (double)p->sp.extent_ram / (double)p->sp.extent_disk;
+	/* F2FS: what its compressed clusters would have taken / what they
+	 * took, over this repetition (seed 003's "Compressed -"); clusters it
+	 * wrote raw, as not worth compressing, are in neither count */
+	uint64_t fw = p->f2fs_written[1] - p->f2fs_written[0], fs = p->f2fs_saved[1] - p->f2fs_saved[0];
+	if (p->f2fs && p->f2fs_written[1] >= p->f2fs_written[0] && p->f2fs_saved[1] >= p->f2fs_saved[0] &&
+	    fw > 0)
+		v[DM_COMP] = (double)(fw + fs) / (double)fw;
 	if (p->sp.sample_compressed)
 		v[DM_ZSTD] = (double)p->sp.sampled / (double)p->sp.sample_compressed;
 }

@@ -42,6 +42,10 @@ struct dev_probe {
 	struct space sp;
 	uint64_t fs_used_at;
 	int fs_used_ok;
+	/* F2FS's compression counters (blocks since mount, sysfs) at the
+	 * start and when the data set is complete; f2fs 0: none read */
+	int f2fs;
+	uint64_t f2fs_written[2], f2fs_saved[2];
 	int ubi;		/* UBI device number + 1 under the mount, 0 none */
 	int64_t ec_before;	/* sum of its erase counters, -1 unknown */
 };
