@@ -403,6 +403,13 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	}
 	if (runner_check_targets(rq, !c->vm && !vm_guest_job()))
 		return -1;
+	/* the memory of the machine the tests run on: the guest's with --vm
+	 * (the guest says it again from its own), --ram's limit when lower */
+	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+	uint64_t ram = c->vm ? c->vmo.mem : pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
+	if (c->ram && (!ram || c->ram < ram))
+		ram = c->ram;
+	runner_memory_notes(rq, ram);
 	if (!o->fs_size && !c->prov.device && !vm_guest_job() && runner_size_images(rq, &c->prov))
 		return -1;
 	for (int i = 0; i < rq->ntargets; i++)

@@ -205,3 +205,16 @@ int runner_check_targets(const struct run_request *rq, int here)
 	}
 	return 0;
 }
+
+void runner_memory_notes(struct run_request *rq, uint64_t ram)
+{
+	for (int i = 0; i < rq->ntests; i++) {
+		struct test_spec *ts = &rq->tests[i];
+		char note[160];
+		size_t used = strlen(ts->subtitle);
+		if (ts->wl->memory_note && ts->wl->memory_note(ts->params, ram, note, sizeof(note)) > 0 &&
+		    used < sizeof(ts->subtitle))
+			snprintf(ts->subtitle + used, sizeof(ts->subtitle) - used, "%s%s",
+				 used ? "; " : "", note);
+	}
+}

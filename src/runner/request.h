@@ -35,6 +35,10 @@ int runner_select_tests(struct run_request *rq, const char *const *only, int non
  * filesystems are made on this machine as it is), a filesystem this
  * kernel must support for it (validate_fs).  0, or -1 with the error set. */
 int runner_check_targets(const struct run_request *rq, int here);
+/* Each test's memory_note for a machine of ram bytes (the one that runs
+ * the tests, or its --ram limit), appended to its subtitle, so that every
+ * report carries it. */
+void runner_memory_notes(struct run_request *rq, uint64_t ram);
 
 /* The most space one of the tests needs on a target (0: none says), and
  * which test that is. */

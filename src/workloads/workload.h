@@ -110,6 +110,11 @@ struct workload {
 	int (*validate_fs)(const void *params, const struct fs_profile *p);
 	/* Bytes the workload may occupy at once, checked against free space. */
 	uint64_t (*space_needed)(const void *params);
+	/* What these parameters mean on a machine of ram bytes of memory
+	 * (the one the test runs on, or its --ram limit): a note for the
+	 * subtitle, as bonnie's file under twice the RAM, which the page
+	 * cache then serves.  1 with the note in buf, 0 for none (optional). */
+	int (*memory_note)(const void *params, uint64_t ram, char *buf, size_t len);
 	/* Chart subtitle for these parameters: "Test: 1000 Files, 1MB Size". */
 	void (*describe)(const void *params, char *buf, size_t len);
 	/* How many of the metrics (a prefix of the table) these parameters
