@@ -508,6 +508,55 @@ static int primary_metric(const struct r_test *t)
 	return 0;
 }
 
+/* Seed 003's groups by compression (groups.c), as tables: for each group,
+ * the throughput columns (K/s) of its targets, then their CPU.  Nothing
+ * when no target compresses or the test has no K/s columns. */
+static void compression_tables(FILE *f, const struct result *r, int ti)
+{
+	const struct r_test *t = &r->tests[ti];
+	struct report_group *g = calloc(16, sizeof(*g));
+	int ng = g ? report_compression_groups(r, g, 16) : 0, cols[32], cpu[32], nc = 0;
+	int lw = max_label(r) > 6 ? max_label(r) : 6;
+
+	for (int m = 0; m < t->nmetrics && nc < 32; m++) {
+		if (strcmp(t->metrics[m].unit, "K/s"))
+			continue;
+		char name[160];
+		snprintf(name, sizeof(name), "%s_cpu", t->metrics[m].name);
+		cpu[nc] = -1;
+		for (int k = 0; k < t->nmetrics; k++)
+			if (!strcmp(t->metrics[k].name, name))
+				cpu[nc] = k;
+		cols[nc++] = m;
+	}
+	for (int k = 0; nc && k < ng; k++) {
+		if (!k)
+			fputs("\nBy compression (seed 003's groups; K/s, then %CPU)\n", f);
+		fprintf(f, "\n%s\n", g[k].title);
+		for (int part = 0; part < 2; part++) {
+			fprintf(f, "%-*s", lw, part ? "%CPU" : "");
+			for (int c = 0; c < nc; c++)
+				fprintf(f, "  %10.10s", t->metrics[cols[c]].label);
+			fputc('\n', f);
+			for (int j = 0; j < g[k].n; j++) {
+				fprintf(f, "%-*s", lw, r->targets[g[k].idx[j]].label);
+				for (int c = 0; c < nc; c++) {
+					struct summary sm;
+					int m = part ? cpu[c] : cols[c];
+					if (m >= 0)
+						result_summary(t, g[k].idx[j], m, &sm);
+					if (m >= 0 && sm.n)
+						fprintf(f, "  %10.0f", sm.mean);
+					else
+						fprintf(f, "  %10s", "-");
+				}
+				fputc('\n', f);
+			}
+		}
+	}
+	free(g);
+}
+
 void report_test(FILE *f, const struct result *r, int ti, const struct report_opts *o)
 {
 	const struct r_test *t = &r->tests[ti];
@@ -530,6 +579,7 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 		fputc('\n', f);
 		report_tables(f, r, ti, o, 0);
 	}
+	compression_tables(f, r, ti);
 	if (report_has_reps(t)) {	/* seed 001's table, by default */
 		fputc('\n', f);
 		report_reps(f, r, ti);

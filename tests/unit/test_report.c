@@ -725,12 +725,26 @@ static void test_compression_groups(void **state)
 	assert_int_equal(bars, 6);
 	assert_non_null(strstr(c0, "data-unit=\"K/s\""));
 	free(html);
+	/* the text printout: the same groups as tables, K/s then %CPU */
+	struct report_opts o = { 200, 0, NULL, 1 };
+	char *text = NULL;
+	RENDER(text, report_text(f, &run, &o));
+	const char *tb = strstr(text, "By compression (seed 003's groups; K/s, then %CPU)");
+	assert_non_null(tb);
+	tb = strstr(tb, "\nbtrfs: each compression algorithm\n");
+	assert_non_null(tb);
+	assert_non_null(strstr(tb, "\nbtrfs-zstd  "));
+	assert_non_null(strstr(tb, "4020"));	/* its block out: (4020 + 4021) / 2 */
+	free(text);
 	/* nothing compressed: no groups, the flat charts say it all */
 	tg[2].mount_opts = tg[3].mount_opts = tg[4].mount_opts = "rw";
 	assert_int_equal(report_compression_groups(&r, g, 8), 0);
 	RENDER(html, report_html(f, &one, 1, NULL));
 	assert_null(strstr(html, "By compression"));
 	free(html);
+	RENDER(text, report_text(f, &run, &o));
+	assert_null(strstr(text, "By compression"));
+	free(text);
 }
 
 int main(void)
