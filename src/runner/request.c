@@ -2,7 +2,8 @@
  * request.c: the tests of a run request from what names them besides the
  * command line's own TEST words: fio job files (--fio), a suite and its
  * filesystems (--suite), and the choice among them (--only, --skip);
- * then what the tests refuse of the targets before anything is made.
+ * then what the tests refuse of the targets before anything is made, and
+ * what they mean on the memory of the machine that runs them.
  * `fsbench run` (cli/cmd-run.c) calls these in that order.
  */
 #include "request.h"
