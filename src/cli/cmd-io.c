@@ -238,6 +238,10 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	}
 	if (!rc && c->set.warnings[0])
 		fputs(c->set.warnings, stderr);
+	/* on stdout, before the report, as fio gives its informational lines
+	 * (fio's tools skip such lines before its JSON) */
+	if (!rc && c->set.notes[0])
+		fputs(c->set.notes, stdout);
 	/* fio's --debug=parse line for what its ss= parser set (its
 	 * steadystate_tests.py looks for it) */
 	for (int j = 0; !rc && c->debug_parse && j < c->set.njobs; j++) {

@@ -345,6 +345,11 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 				hist_add(&t->lat_h[r->dir], now - r->start_ns);
 			if (t->slat_h)
 				hist_add(&t->slat_h[r->dir], r->issue_ns - r->start_ns);
+			/* cmdprio_percentage: fio files lat under each priority
+			 * with lat_percentiles, else clat */
+			if (t->prio_h)
+				hist_add(&t->prio_h[r->dir][r->prio], t->lat_h ? now - r->start_ns
+										: clat);
 		}
 		if (!t->no_lat) {	/* fio checks both on lat */
 			if (t->max_lat_ns && now - r->start_ns > t->max_lat_ns)
@@ -426,6 +431,7 @@ static void start_clock(struct io_thread *t, uint64_t now)
 
 void io_clear_latencies(struct io_thread *t)
 {
+	hist_init(&t->sync_h);
 	for (int d = 0; d < IO_DIRS; d++) {
 		hist_init(&t->clat[d]);
 		moments_init(&t->lat[d]);
@@ -434,6 +440,8 @@ void io_clear_latencies(struct io_thread *t)
 			hist_init(&t->lat_h[d]);
 		if (t->slat_h)
 			hist_init(&t->slat_h[d]);
+		for (int p = 0; t->prio_h && p < IO_PRIOS; p++)
+			hist_init(&t->prio_h[d][p]);
 	}
 }
 
@@ -463,10 +471,15 @@ static int sync_file(struct io_thread *t)
 
 	t->writes_since_sync = 0;
 	io_iolog_note(t, t->sync_file, t->o->fsync ? IOLOG_SYNC : IOLOG_DATASYNC, 0, 0);
-	if (fd < 0)
-		return 0;	/* null: fio's null engine completes a sync at once */
-	if ((t->o->fsync ? fsync(fd) : fdatasync(fd)) == 0)
+	/* timed as fio times its sync I/Os (its "sync" section) */
+	uint64_t start = t->stats_on && !t->gtod ? now_ns() : 0;
+	int r = fd < 0 ? 0	/* null: fio's null engine completes a sync at once */
+		: t->o->fsync ? fsync(fd) : fdatasync(fd);
+	if (r == 0) {
+		if (start)
+			hist_add(&t->sync_h, now_ns() - start);
 		return 0;
+	}
 	t->error = errno;
 	snprintf(t->errmsg, sizeof(t->errmsg), "%s %s: %s", t->o->fsync ? "fsync" : "fdatasync",
 		 t->sync_file->path, strerror(errno));

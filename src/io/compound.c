@@ -591,3 +591,60 @@ int io_set_pattern(const struct param_def *d, void *obj, const char *value)
 		return verify ? error_prefix("option 'verify_pattern'") : -1;
 	return keep(d, obj, value, verify ? &p->vpat : &p->bpat, &spec, sizeof(spec));
 }
+
+/* One direction of cmdprio_bssplit: SIZE/PCT[/CLASS/LEVEL]:... (fio's two
+ * forms; without CLASS/LEVEL, cmdprio_class/cmdprio's). */
+static int prio_one(char *text, struct prio_split *s)
+{
+	char *item;
+
+	s->n = 0;
+	while ((item = strsep(&text, ":")) != NULL) {
+		char *f[4] = { NULL }, *end;
+		int nf = 0;
+		if (s->n == BSSPLIT_MAX)
+			return error_set("option 'cmdprio_bssplit': more than %d sizes", BSSPLIT_MAX);
+		while (nf < 4 && (f[nf] = strsep(&item, "/")) != NULL)
+			nf++;
+		if (item || (nf != 2 && nf != 4) || parse_size(f[0], &s->bs[s->n]) || !s->bs[s->n])
+			return error_set("option 'cmdprio_bssplit': '%s' is not SIZE/PERCENT or "
+					 "SIZE/PERCENT/CLASS/LEVEL", f[0] ? f[0] : "");
+		unsigned long v[3] = { 0, 0, 0 };
+		for (int k = 1; k < nf; k++) {
+			errno = 0;
+			v[k - 1] = strtoul(f[k], &end, 10);
+			if (!*f[k] || *end || errno)
+				return error_set("option 'cmdprio_bssplit': '%s' is not a number", f[k]);
+		}
+		if (v[0] > 100 || (nf == 4 && (v[1] < 1 || v[1] > 3 || v[2] > 7)))
+			return error_set("option 'cmdprio_bssplit': a percentage is 0-100, a class "
+					 "1-3 and a level 0-7");
+		s->pct[s->n] = (unsigned)v[0];
+		s->class[s->n] = (uint8_t)v[1];
+		s->level[s->n] = (uint8_t)v[2];
+		s->n++;
+	}
+	return 0;
+}
+
+int io_set_cmdprio_bssplit(const struct param_def *d, void *obj, const char *value)
+{
+	struct prio_split split[IO_DIRS];
+	char buf[PARAM_STR_MAX], *part[IO_DIRS];
+
+	CAPACITY(d, obj, value);
+	memset(split, 0, sizeof(split));
+	if (value[0]) {
+		/* reads and writes, as fio's (no trims: its engines give
+		 * trims no priority) */
+		if (dir_parts("cmdprio_bssplit", value, ",", buf, part))
+			return -1;
+		for (int k = 0; k < IO_DIRS; k++) {
+			if (k && part[k] == part[k - 1])
+				split[k] = split[k - 1];
+			else if (part[k][0] && prio_one(part[k], &split[k]))
+				return -1;
+		}
+	}
+	return keep(d, obj, value, PARSED(obj)->prio_split, split, sizeof(split));
+}

@@ -11,6 +11,8 @@
 
 int io_set_seq_add(const struct param_def *d, void *obj, const char *value);
 int io_set_bsrange(const struct param_def *d, void *obj, const char *value);
+/* cmdprio_bssplit=64k/25/1/1:64k/75/3/2:1024k/0 */
+int io_set_cmdprio_bssplit(const struct param_def *d, void *obj, const char *value);
 int io_set_bssplit(const struct param_def *d, void *obj, const char *value);
 int io_set_distribution(const struct param_def *d, void *obj, const char *value);
 int io_set_cpus_allowed(const struct param_def *d, void *obj, const char *value);

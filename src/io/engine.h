@@ -56,6 +56,9 @@ struct io_req {
 	bool readback;
 	/* the core's: queued and not yet reaped (serialize_overlap) */
 	bool busy;
+	/* cmdprio_percentage or cmdprio_bssplit drew this one a priority:
+	 * the engine issues it with t->prio_value[prio] (0: the job's own) */
+	uint8_t prio;
 	void *buf;
 };
 
@@ -98,6 +101,9 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
  * nothing): rw=trim and the like; the others' trims would be fio's
  * BLKDISCARD, which a file refuses. */
 #define ENGINE_TRIMS 512u
+/* The engine gives each request its own I/O priority (libaio's
+ * IOCB_FLAG_IOPRIO, io_uring's sqe ioprio): fio's cmdprio_percentage. */
+#define ENGINE_CMDPRIO 1024u
 
 /* The engines a list may hold, and the bytes of options each may keep in a
  * job (struct io_options' engine_opts). */

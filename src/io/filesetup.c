@@ -483,6 +483,13 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 	if ((t->async && pct.lat && !(t->lat_h = calloc(IO_DIRS, sizeof(*t->lat_h)))) ||
 	    (t->async && pct.slat && !(t->slat_h = calloc(IO_DIRS, sizeof(*t->slat_h)))))
 		return error_set("out of memory for the latency percentiles");
+	if (io_prio_table(o, t->prio_value, t->prio_index) > 1) {
+		t->cmdprio_on = true;
+		t->cmdprio_pct = (unsigned)o->cmdprio_percentage;
+		rng_seed(&t->prio_rng, t->seed ^ 0x70726970ULL ^ (uint64_t)t->seq);
+		if (!(t->prio_h = calloc(IO_DIRS, sizeof(*t->prio_h))))
+			return error_set("out of memory for the per-priority latencies");
+	}
 	if (!t->files || !t->reqs || !t->free_reqs || !t->pending || (t->verify && !t->written) ||
 	    posix_memalign((void **)&t->bufmem, BUF_ALIGN, t->buf_size * t->depth))
 		return error_set("out of memory for %u requests of %zu bytes", t->depth, t->buf_size);
@@ -610,6 +617,7 @@ void io_job_close(struct io_job *job)
 		free(t->files);
 		free(t->lat_h);
 		free(t->slat_h);
+		free(t->prio_h);
 		free(t->reqs);
 		free(t->free_reqs);
 		free(t->pending);

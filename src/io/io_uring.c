@@ -150,6 +150,8 @@ static int uring_queue(struct io_thread *t, struct io_req *r)
 	}
 	if (u->opt.registerfiles)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	if (r->prio)
+		sqe->ioprio = t->prio_value[r->prio];
 	io_uring_sqe_set_data(sqe, r);
 	return IO_Q_QUEUED;
 }
@@ -213,6 +215,7 @@ const struct io_engine_ops engine_io_uring = {
 	.name = "io_uring",
 	.title = "IO_uring",
 	.help = "Linux io_uring through liburing (registerfiles, fixedbufs, sqthread_poll)",
+	.flags = ENGINE_CMDPRIO,
 	.options = uring_options,
 	.options_size = sizeof(struct uring_opts),
 	.init = uring_init,

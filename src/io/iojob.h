@@ -67,6 +67,12 @@ enum fallocate_mode { FALLOC_NATIVE, FALLOC_POSIX, FALLOC_KEEP, FALLOC_TRUNCATE,
 /* fio's continue_on_error, in the order of its choices, and the error
  * types it and ignore_error name (fio's error_type_bit) */
 #define CONTINUE_CHOICES "none|read|write|io|verify|all|0|1"
+/* cmdprio_percentage, cmdprio_bssplit: a request is issued with the job's
+ * priority ([0]) or one of at most three others */
+#define IO_PRIOS 4
+/* unified_rw_reporting: fio's names, then its numbers for them */
+#define UNIFIED_CHOICES "none|mixed|both|0|1|2"
+enum { UNIFIED_NONE, UNIFIED_MIXED, UNIFIED_BOTH };
 enum { ERR_READ, ERR_WRITE, ERR_VERIFY, ERR_TYPES };
 #define IGNORE_MAX 32
 /* Which errors a job goes on after: a type in mask, an errno on its list
@@ -89,6 +95,16 @@ struct bs_split {
 	unsigned n;
 	uint64_t bs[BSSPLIT_MAX];
 	unsigned perc[BSSPLIT_MAX];
+};
+
+/* fio's cmdprio_bssplit, one direction: I/Os of size bs[i] are issued
+ * with a priority of their own pct[i] percent of the time: class[i] and
+ * level[i], or cmdprio_class/cmdprio's where class[i] is 0. */
+struct prio_split {
+	unsigned n;
+	uint64_t bs[BSSPLIT_MAX];
+	unsigned pct[BSSPLIT_MAX];
+	uint8_t class[BSSPLIT_MAX], level[BSSPLIT_MAX];
 };
 
 /* fio's random_distribution: which blocks a random job's I/Os go to. */
@@ -138,6 +154,7 @@ struct io_parsed {
 	int64_t seq_add;			/* ddir_seq_add (rw=read:-8k): bytes */
 	uint64_t bsrange_min, bsrange_max;	/* bsrange; 0: none given */
 	struct bs_split split[IO_DIRS];		/* bssplit (n 0: none) */
+	struct prio_split prio_split[IO_DIRS];	/* cmdprio_bssplit (n 0: none) */
 	struct dist_spec dist;			/* random_distribution */
 	/* cpus_allowed and cpumask: the CPUs each names, and the highest (-1:
 	 * none); whether this machine has them is checked when the job is
@@ -154,6 +171,10 @@ struct io_parsed {
 	unsigned ignore_n[ERR_TYPES];
 	int ignore[ERR_TYPES][IGNORE_MAX];
 	struct data_spec vpat, bpat;		/* verify_pattern, buffer_pattern (pattern_len 0: none) */
+	/* bs=READ,WRITE,TRIM: the three sizes, and whether they differ (then
+	 * bs wrote them as bssplit; options.c) */
+	uint64_t bs_dir[IO_DIRS];
+	bool bs_differ;
 };
 
 struct io_options {
@@ -230,6 +251,9 @@ struct io_options {
 	bool allow_existing_write;
 	char filename_format[PARAM_STR_MAX];
 	int continue_on_error;
+	int unified_rw_reporting;	/* index into UNIFIED_CHOICES; io_unified() */
+	int64_t cmdprio_percentage, cmdprio_class, cmdprio;
+	char cmdprio_bssplit[PARAM_STR_MAX];
 	char ignore_error[PARAM_STR_MAX];
 	bool error_dump;
 	int zonemode;
@@ -366,6 +390,13 @@ int io_rate_bps(const struct io_options *o, uint64_t min_bs, uint64_t bps[IO_DIR
 bool io_uses_map(const struct io_options *o);
 /* The verify a job does: verify=, or pattern when only verify_pattern= is given (fio). */
 int io_verify_mode(const struct io_options *o);
+/* The distinct I/O priorities cmdprio_percentage and cmdprio_bssplit give
+ * (value[0] the job's own, 0): their count, or -1 (error set) when more
+ * than IO_PRIOS; index[dir][i] is cmdprio_bssplit's i-th entry's. */
+int io_prio_table(const struct io_options *o, uint16_t value[IO_PRIOS],
+		  uint8_t index[IO_DIRS][BSSPLIT_MAX]);
+/* unified_rw_reporting as UNIFIED_NONE, _MIXED or _BOTH */
+int io_unified(const struct io_options *o);
 /* verify='s name for mode m ("md5", "crc32c"). */
 const char *io_verify_name(int m);
 /* read_iolog=FILE: the job shaped to the log (replay.c): nrfiles its
@@ -401,6 +432,13 @@ struct io_result {
 	/* lat's and slat's percentiles, filled only where the job asked for
 	 * them (io_pct_on): fio's lat_percentiles and slat_percentiles */
 	struct histogram lat_hist[IO_DIRS], slat_hist[IO_DIRS];
+	/* fsync=/fdatasync=: each call's time, as fio's "sync" section */
+	struct histogram sync;
+	/* cmdprio_percentage, cmdprio_bssplit: each direction's latencies by
+	 * priority, [0] the job's own, the others prio_value's (ioprio:
+	 * class << 13 | level; 0 for one not used); fio's "prios" */
+	struct histogram prio_hist[IO_DIRS][IO_PRIOS];
+	uint16_t prio_value[IO_PRIOS];
 	uint64_t usr_ns, sys_ns;	/* the I/O threads' CPU from the measured start on */
 	double compress_ratio;		/* zstd size / size of data written; -1 = none */
 	size_t compress_unit;		/* the pieces it was compressed in (compress.h) */
@@ -609,6 +647,17 @@ struct io_thread {
 	 * async engine (a synchronous call's lat is its clat): NULL otherwise,
 	 * so a job that asks for neither adds nothing per I/O */
 	struct histogram *lat_h, *slat_h;
+	/* cmdprio_percentage: the share of requests given cmdprio_value (the
+	 * ioprio, class << 13 | level), drawn from a generator of their own
+	 * so that the offsets stay the job's; each priority's latencies (lat's
+	 * with lat_percentiles, else clat's, as fio's), [dir][0 or 1] */
+	unsigned cmdprio_pct;
+	bool cmdprio_on;
+	uint16_t prio_value[IO_PRIOS];	/* [0] the job's own (0) */
+	uint8_t prio_index[IO_DIRS][BSSPLIT_MAX];	/* cmdprio_bssplit's entries' */
+	struct rng prio_rng;
+	struct histogram (*prio_h)[IO_PRIOS];
+	struct histogram sync_h;	/* fsync=/fdatasync= calls' times */
 	/* activity windows and fio's distributions */
 	struct winbuf wb;
 	uint64_t depth_level[IO_DEPTH_BUCKETS], depth_submit[IO_DEPTH_BUCKETS],
@@ -650,6 +699,11 @@ int io_group_run(const struct io_options *jobs, int njobs, const char *dir,
  * latencies, bandwidth statistics and CPU pooled; dst's name, options and
  * timeline). */
 void io_result_merge(struct io_result *dst, const struct io_result *src);
+/* fio's unified_rw_reporting: r with every direction folded into the
+ * first (counts, latencies, windows pooled as fio's sum_thread_stats),
+ * the others empty; malloc'd (the caller frees it), NULL when out of
+ * memory. */
+struct io_result *io_result_mixed(const struct io_result *r);
 
 /* Files a run made, for the caller to remove when it is done with them:
  * a job file's later groups use what an earlier one laid out, as fio's

@@ -274,6 +274,27 @@ static double thread_secs(const struct io_result *r)
 	return r->runtime_ns ? (double)r->runtime_ns / 1e9 : 1e-9;
 }
 
+/* unified_rw_reporting's "mixed" direction: r folded into one (NULL when
+ * the job does not ask, or out of memory: then the directions alone), and
+ * its time, the longest direction's, as fio's runtime[0]. */
+static struct io_result *mixed_of(const struct io_options *opt, const struct io_result *r,
+				  double *secs)
+{
+	*secs = 1e-9;
+	if (!io_unified(opt))
+		return NULL;
+	for (int d = 0; d < IO_DIRS; d++)
+		if (r->ios[d] && io_dir_secs(opt, r, d) > *secs)
+			*secs = io_dir_secs(opt, r, d);
+	return io_result_mixed(r);
+}
+
+/* Directions shown on their own: all but with unified_rw_reporting=mixed. */
+static bool dirs_shown(const struct io_options *opt, const struct io_result *mixed)
+{
+	return io_unified(opt) != UNIFIED_MIXED || !mixed;
+}
+
 void io_group_add(struct io_group_stats *g, const struct io_options *o, const struct io_result *r)
 {
 	for (int d = 0; d < IO_DIRS; d++) {
@@ -363,16 +384,28 @@ void io_result_text(const struct io_options *opt, const struct io_result *r, int
 		put(&o, "%s: (groupid=%d, jobs=%d): err= 0\n", opt->name, group, r->nthreads);
 	struct io_pct_on on = io_pct_on(opt);
 	const bool has[IO_DIRS] = { io_has_reads(opt), io_has_writes(opt), io_has_trims(opt) };
-	for (int d = 0; d < IO_DIRS; d++)
+	double msecs;
+	struct io_result *mixed = mixed_of(opt, r, &msecs);
+	for (int d = 0; d < IO_DIRS && dirs_shown(opt, mixed); d++)
 		if (r->ios[d] || has[d])
 			direction(&o, dir_names[d], r, d, on, io_dir_secs(opt, r, d), &pl,
 				  group_agg(g, d) / 1024.0);
+	if (mixed)
+		direction(&o, "mixed", mixed, 0, on, msecs, &pl,
+			  (group_agg(g, 0) + group_agg(g, 1) + group_agg(g, 2)) / 1024.0);
+	free(mixed);
 	if (r->clat.n) {	/* fio's distribution of the I/Os' latencies */
 		double ns[10], us[10], ms[12];
 		latency_split(&r->clat, ns, us, ms);
 		lat_lines(&o, ns, 10, "nsec");
 		lat_lines(&o, us, 10, "usec");
 		lat_lines(&o, ms, 12, "msec");
+	}
+	if (r->sync.n) {	/* fio's block for its sync I/Os */
+		put(&o, "  fsync/fdatasync/sync_file_range:\n");
+		moments_line(&o, "sync", &r->sync.m);
+		if (on.clat || on.lat)
+			pct_line(&o, "sync", &r->sync, &pl);
 	}
 	put(&o, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%llu, majf=%llu, minf=%llu\n",
 	    100.0 * (double)r->usr_ns / 1e9 / wall, 100.0 * (double)r->sys_ns / 1e9 / wall,
@@ -491,6 +524,27 @@ static json_t *fio_direction(const struct io_result *r, int dir, struct io_pct_o
 						   pl));
 	json_object_set_new(d, "clat_ns", lat_json(&h->m, on.clat ? h : NULL, pl));
 	json_object_set_new(d, "lat_ns", lat_json(&r->lat[dir], on.lat ? &r->lat_hist[dir] : NULL, pl));
+	/* cmdprio_percentage: each priority's latencies (lat's with
+	 * lat_percentiles, else clat's), where two or more priorities had
+	 * I/Os, as fio's "prios" */
+	int used = 0;
+	for (int p = 0; p < IO_PRIOS; p++)
+		used += r->prio_hist[dir][p].n > 0;
+	if (used >= 2) {
+		json_t *a = json_array();
+		for (int p = 0; p < IO_PRIOS; p++) {
+			const struct histogram *ph = &r->prio_hist[dir][p];
+			if (!ph->n)
+				continue;
+			json_t *e = json_object();
+			json_object_set_new(e, "prioclass", json_integer(r->prio_value[p] >> 13));
+			json_object_set_new(e, "prio", json_integer(r->prio_value[p] & 7));
+			json_object_set_new(e, on.lat ? "lat_ns" : "clat_ns",
+					    lat_json(&ph->m, on.clat || on.lat ? ph : NULL, pl));
+			json_array_append_new(a, e);
+		}
+		json_object_set_new(d, "prios", a);
+	}
 	bool any = st && st->samples;
 	json_object_set_new(d, "bw_min", json_integer(any ? (json_int_t)st->bw_min : 0));
 	json_object_set_new(d, "bw_max", json_integer(any ? (json_int_t)st->bw_max : 0));
@@ -609,9 +663,7 @@ static json_t *result_json(const struct io_options *opt, const struct io_result 
 	PCTS_OF(opt, fio_pcts, &pl);
 	pl.bins = plus;
 	double wall = thread_secs(r);
-	struct histogram empty;
 
-	hist_init(&empty);
 	json_object_set_new(j, "jobname", json_string(opt->name));
 	json_object_set_new(j, "groupid", json_integer(group));
 	json_object_set_new(j, "error", json_integer(shown_error(opt, r)));
@@ -619,11 +671,21 @@ static json_t *result_json(const struct io_options *opt, const struct io_result 
 	json_object_set_new(j, "elapsed", json_integer((json_int_t)(secs + 0.999)));
 	json_object_set_new(j, "job options", opts);
 	struct io_pct_on on = io_pct_on(opt);
-	json_object_set_new(j, "read", fio_direction(r, 0, on, io_dir_secs(opt, r, 0), &pl));
-	json_object_set_new(j, "write", fio_direction(r, 1, on, io_dir_secs(opt, r, 1), &pl));
-	json_object_set_new(j, "trim", fio_direction(r, 2, on, io_dir_secs(opt, r, 2), &pl));
-	json_object_set_new(j, "sync", json_pack("{s:i,s:o}", "total_ios", 0, "lat_ns",
-						 lat_json(&empty.m, NULL, &pl)));
+	double msecs;
+	struct io_result *mixed = mixed_of(opt, r, &msecs);
+	if (dirs_shown(opt, mixed)) {
+		json_object_set_new(j, "read", fio_direction(r, 0, on, io_dir_secs(opt, r, 0), &pl));
+		json_object_set_new(j, "write", fio_direction(r, 1, on, io_dir_secs(opt, r, 1), &pl));
+		json_object_set_new(j, "trim", fio_direction(r, 2, on, io_dir_secs(opt, r, 2), &pl));
+	}
+	/* fio's sync I/Os (fsync=, fdatasync=): their percentiles where the
+	 * job keeps clat's or lat's, as fio's */
+	json_object_set_new(j, "sync", json_pack("{s:I,s:o}", "total_ios", (json_int_t)r->sync.n,
+						 "lat_ns", lat_json(&r->sync.m, on.clat || on.lat ?
+								    &r->sync : NULL, &pl)));
+	if (mixed)
+		json_object_set_new(j, "mixed", fio_direction(mixed, 0, on, msecs, &pl));
+	free(mixed);
 	/* The threads are one job, as with fio's group_reporting, which sums
 	 * its jobs' runtimes here: usr_cpu x job_runtime is then all the CPU. */
 	json_object_set_new(j, "job_runtime", json_integer((json_int_t)(r->runtime_ns / 1000000.0 + 0.5)));
@@ -754,8 +816,15 @@ void io_result_terse(const struct io_options *opt, const struct io_result *r, in
 	buf[0] = 0;
 	put(&o, "3;fsbench-%s;%s;%d;%d", fsbench_version, opt->name, group, shown_error(opt, r));
 	struct io_pct_on on = io_pct_on(opt);
-	terse_dir(&o, r, 0, on, io_dir_secs(opt, r, 0), &pl);
-	terse_dir(&o, r, 1, on, io_dir_secs(opt, r, 1), &pl);
+	double msecs;
+	struct io_result *mixed = mixed_of(opt, r, &msecs);
+	if (dirs_shown(opt, mixed)) {
+		terse_dir(&o, r, 0, on, io_dir_secs(opt, r, 0), &pl);
+		terse_dir(&o, r, 1, on, io_dir_secs(opt, r, 1), &pl);
+	}
+	if (mixed)	/* in the read's place with mixed, after the two with both */
+		terse_dir(&o, mixed, 0, on, msecs, &pl);
+	free(mixed);
 	put(&o, ";%f%%;%f%%;%llu;%llu;%llu", 100.0 * (double)r->usr_ns / 1e9 / wall,
 	    100.0 * (double)r->sys_ns / 1e9 / wall, (unsigned long long)r->ctx,
 	    (unsigned long long)r->majf, (unsigned long long)r->minf);

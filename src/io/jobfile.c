@@ -66,6 +66,17 @@ static void note_log(struct parser *p, const char *key, bool bare)
 			p->log_bare[p->job != NULL][k] = bare;
 }
 
+/* A value fio reads in part: what fsbench read, and what both ignore. */
+static void fio_ignored(struct parser *p, const char *where, const char *key, const char *value,
+			const char *read)
+{
+	size_t n = strlen(p->set->notes);
+
+	snprintf(p->set->notes + n, sizeof(p->set->notes) - n,
+		 "%s%s: %s=%s read as %s=%s, as fio reads it (fio ignores the rest)\n", p->name,
+		 where, key, value, key, read);
+}
+
 static void warn(struct parser *p, int line, const char *key)
 {
 	size_t n = strlen(p->set->warnings);
@@ -75,6 +86,99 @@ static void warn(struct parser *p, int line, const char *key)
 		snprintf(where, sizeof(where), ":%d", line);
 	snprintf(p->set->warnings + n, sizeof(p->set->warnings) - n,
 		 "%s%s: option '%s' is not supported by fsbench io; ignored\n", p->name, where, key);
+}
+
+/* fio reads a number and ignores what follows it that it does not know
+ * (parse.c: strtoll, then a unit matched by its first letters):
+ * strided.py passes filesize=65536), which fio runs as 65536.  Where
+ * fsbench's strict parser refuses a value, fio's front end reads it as fio
+ * does: the longest leading part a size (or integer) parses as, the rest
+ * named in a warning, never dropped silently.  Only where punctuation
+ * ends the number: a letter after it is a mistyped unit.  0 with out set; -1 when no
+ * leading part is a number either (the strict error then stands). */
+static int fio_leading_number(const struct param_def *row, const char *value, char *out,
+			      size_t len)
+{
+	size_t n = strlen(value);
+
+	if (!isdigit((unsigned char)value[0]) || n >= len)
+		return -1;
+	for (size_t k = n - 1; k > 0; k--) {
+		uint64_t size;
+		int64_t v;
+		memcpy(out, value, k);
+		out[k] = '\0';
+		if (row->type == PT_SIZE ? !parse_size(out, &size) : !parse_int(out, &v))
+			/* a letter there is a unit fsbench does not know (bs=4q):
+			 * refused, where fio would read 4 bytes */
+			return isalnum((unsigned char)value[k]) ? -1 : 0;
+	}
+	return -1;
+}
+
+static const struct param_def fio_size_row = { "size", PT_SIZE, 0, "", 0, 0, NULL, "", 0, NULL };
+
+/* A size as fio reads it: as written where it parses, else its leading
+ * number (above).  -1 when neither. */
+static int fio_size_text(const char *in, char *out, size_t len)
+{
+	uint64_t v;
+
+	if (!parse_size(in, &v)) {
+		if (strlen(in) >= len)
+			return -1;
+		str_copy(out, len, in);
+		return 0;
+	}
+	return fio_leading_number(&fio_size_row, in, out, len);
+}
+
+/* fio's MIN-MAX (or MIN:MAX) split at the first '-' or ':', each side
+ * read as above: t0023's bsrange=512/25:1k:25:2k:25:4k/25 is 512-1k to
+ * fio.  -1 when a side is no number. */
+static int fio_range(const char *value, char *out, size_t len)
+{
+	const char *sep = strchr(value, '-') ? strchr(value, '-') : strchr(value, ':');
+	char side[64], lo[64], hi[64];
+
+	if (!sep || (size_t)(sep - value) >= sizeof(side))
+		return -1;
+	memcpy(side, value, (size_t)(sep - value));
+	side[sep - value] = '\0';
+	if (fio_size_text(side, lo, sizeof(lo)) || fio_size_text(sep + 1, hi, sizeof(hi)))
+		return -1;
+	if ((size_t)snprintf(out, len, "%s-%s", lo, hi) >= len)
+		return -1;
+	return 0;
+}
+
+/* Set key=value; where the strict reading refuses it and fio's reading
+ * (above) takes it, set that and say what fio ignores. */
+static int set_as_fio(struct parser *p, struct io_options *o, const char *where,
+		      const char *key, const char *value)
+{
+	const struct param_def *row = param_find(io_option_defs, key);
+	char fio[PARAM_STR_MAX];
+	int r;
+
+	if (!params_set(io_option_defs, o, key, value))
+		return 0;
+	if (!row || !value)
+		return -1;
+	if (row->type == PT_SIZE || row->type == PT_INT)
+		r = fio_leading_number(row, value, fio, sizeof(fio));
+	else if (!strcmp(row->name, "bsrange"))
+		r = fio_range(value, fio, sizeof(fio));
+	else
+		return -1;
+	if (r || params_set(io_option_defs, o, key, fio)) {
+		/* the first refusal says what is wrong with the value as given */
+		(void)params_set(io_option_defs, o, key, value);
+		return -1;
+	}
+	error_clear();
+	fio_ignored(p, where, key, value, fio);
+	return 0;
 }
 
 /* Append "key=value\n" to a given-options list (bounded: a line that does
@@ -152,9 +256,13 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 		}
 	if (!strcmp(key, "filesize") && value) {
 		uint64_t v;
-		if (strchr(value, '-') || strchr(value, ':') || parse_size(value, &v) || !v)
+		char fio[64];
+		if (strchr(value, '-') || strchr(value, ':') || fio_size_text(value, fio, sizeof(fio)) ||
+		    parse_size(fio, &v) || !v)
 			return error_set("%s%s: filesize=%s: one size per file (fio's ranges are not "
 					 "supported)", p->name, where, value);
+		if (strcmp(fio, value))
+			fio_ignored(p, where, key, value, fio);
 		p->filesize[p->job != NULL] = v;
 		record(given_list(p), key, value);
 		return 0;
@@ -172,7 +280,7 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 		return error_set("%s%s: option '%s' is not supported by fsbench io (see `fsbench "
 				 "io --help`; --ignore-unknown skips it)", p->name, where, key);
 	}
-	if (params_set(io_option_defs, o, key, value))
+	if (set_as_fio(p, o, where, key, value))
 		return error_prefix("%s%s", p->name, where);
 	record(given_list(p), key, value);
 	return 0;

@@ -28,6 +28,9 @@ struct jobset {
 	bool sized[JOBS_MAX];	/* size= or filesize= given, in the job or a [global] before it */
 	int njobs;
 	char warnings[2048];	/* ignored options, one per line */
+	/* values read as fio reads them (filesize=65536) is 65536), one per
+	 * line: fio's informational output, which it gives on stdout */
+	char notes[1024];
 	/* the options as written, "key=value" lines: fio's "job options" and
 	 * "global options" in its JSON */
 	char given[JOBS_MAX][2048];

@@ -59,6 +59,12 @@ static int aio_init(struct io_thread *t)
 	return 0;
 }
 
+/* The kernel's (linux/aio_abi.h, which cannot be included beside
+ * libaio.h: both define struct iocb): aio_reqprio holds an ioprio. */
+#ifndef IOCB_FLAG_IOPRIO
+#define IOCB_FLAG_IOPRIO (1 << 1)
+#endif
+
 static int aio_queue(struct io_thread *t, struct io_req *r)
 {
 	struct aio *a = t->engine_data;
@@ -68,6 +74,10 @@ static int aio_queue(struct io_thread *t, struct io_req *r)
 		io_prep_pread(cb, r->file->fd, r->buf, r->len, (long long)r->offset);
 	else
 		io_prep_pwrite(cb, r->file->fd, r->buf, r->len, (long long)r->offset);
+	if (r->prio) {
+		cb->aio_reqprio = (short)t->prio_value[r->prio];
+		cb->u.c.flags |= IOCB_FLAG_IOPRIO;
+	}
 	cb->data = r;
 	a->todo[a->ntodo++] = cb;
 	return IO_Q_QUEUED;
@@ -118,6 +128,7 @@ const struct io_engine_ops engine_libaio = {
 	.name = "libaio",
 	.title = "Linux AIO",
 	.help = "Linux native AIO through libaio (asynchronous with direct=1)",
+	.flags = ENGINE_CMDPRIO,
 	.init = aio_init,
 	.queue = aio_queue,
 	.commit = aio_commit,

@@ -313,6 +313,25 @@ static bool replay_next(struct io_thread *t, struct io_req *r)
 	return false;
 }
 
+/* cmdprio_percentage, cmdprio_bssplit: the request's priority (an index
+ * into t->prio_value), drawn from a generator of its own. */
+static uint8_t io_prio_draw(struct io_thread *t, int dir, uint64_t len)
+{
+	const struct prio_split *s = &t->o->parsed.prio_split[dir];
+
+	if (t->cmdprio_pct)
+		return rng_below(&t->prio_rng, 100) < t->cmdprio_pct ? 1 : 0;
+	/* fio: the entries for the size, each a share of its I/Os in turn */
+	uint64_t u = rng_below(&t->prio_rng, 100), sum = 0;
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->bs[i] == len) {
+			sum += s->pct[i];
+			if (u < sum)
+				return t->prio_index[dir][i];
+		}
+	return 0;
+}
+
 /* Choose the next request's file, direction, offset and length, and fill
  * a write's buffer.  False when the job has issued all it should, or, with
  * t->rate_waiting set, when the rate says to drain the `inflight` first. */
@@ -322,6 +341,7 @@ bool io_next(struct io_thread *t, struct io_req *r, unsigned inflight)
 	uint64_t len = t->min_bs, block, off;
 	int dir = t->fixed_dir;
 
+	r->prio = 0;	/* a replayed or read-back request: the job's own */
 	if (t->replay)
 		return replay_next(t, r);
 	if (t->hist && backlog_next(t, r))	/* before the end: fio's budget has room */
@@ -355,6 +375,10 @@ bool io_next(struct io_thread *t, struct io_req *r, unsigned inflight)
 		len = split_len(t, dir);
 	else if (t->max_bs != t->min_bs)
 		len = t->min_bs * (1 + rng_below(&t->rng, t->max_bs / t->min_bs));
+	/* trimwrite: the write after a trim is its size, as fio's (it seeds
+	 * the two directions' size generators alike, so they step together) */
+	if (t->trimwrite && dir == DIR_WRITE && t->trim_len)
+		len = t->trim_len;
 	bool run = t->random && t->seq_left && t->last_file;
 
 	if (t->zoned) {
@@ -462,8 +486,12 @@ bool io_next(struct io_thread *t, struct io_req *r, unsigned inflight)
 		t->trim_file = f;
 		t->trim_off = off;
 		t->trim_len = len;
+	} else if (t->trimwrite && dir == DIR_TRIM) {
+		t->trim_len = len;
 	}
 chosen:
+	if (t->cmdprio_on)
+		r->prio = io_prio_draw(t, dir, len);
 	t->last_file = f;
 	r->file = f;
 	r->offset = f->base + off;

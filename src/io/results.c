@@ -86,13 +86,19 @@ void io_job_result(const struct io_job *job, int lo, int hi, struct io_result *r
 {
 	memset(res, 0, sizeof(*res));
 	hist_init(&res->clat);
+	hist_init(&res->sync);
 	for (int d = 0; d < IO_DIRS; d++) {
 		hist_init(&res->dir_clat[d]);
 		hist_init(&res->lat_hist[d]);
 		hist_init(&res->slat_hist[d]);
 		moments_init(&res->lat[d]);
 		moments_init(&res->slat[d]);
+		for (int p = 0; p < IO_PRIOS; p++)
+			hist_init(&res->prio_hist[d][p]);
 	}
+	/* the priorities cmdprio_* gave, [0] the job's own (fio's default, 0) */
+	uint8_t unused[IO_DIRS][BSSPLIT_MAX];
+	(void)io_prio_table(&job->o, res->prio_value, unused);
 	for (int i = lo; i < hi; i++) {
 		const struct io_thread *t = &job->threads[i];
 		for (int d = 0; d < IO_DIRS; d++) {
@@ -105,7 +111,10 @@ void io_job_result(const struct io_job *job, int lo, int hi, struct io_result *r
 				hist_merge(&res->lat_hist[d], t->lat_h ? &t->lat_h[d] : &t->clat[d]);
 			if (t->slat_h)
 				hist_merge(&res->slat_hist[d], &t->slat_h[d]);
+			for (int p = 0; t->prio_h && p < IO_PRIOS; p++)
+				hist_merge(&res->prio_hist[d][p], &t->prio_h[d][p]);
 		}
+		hist_merge(&res->sync, &t->sync_h);
 		if (t->end_ns - t->start_ns > res->elapsed_ns)
 			res->elapsed_ns = t->end_ns - t->start_ns;
 		if (t->synced_ns && t->synced_ns - t->start_ns > res->synced_ns)
@@ -167,35 +176,66 @@ static void pool(double *mean, double *dev, uint64_t n, double mean2, double dev
 	*dev = all > 1 ? sqrt(m2 / (double)(all - 1)) : 0;
 }
 
+/* src's direction sd added into dst's direction dd: counts, latencies
+ * and the window statistics pooled, as fio's sum_thread_stats. */
+static void merge_dir(struct io_result *dst, int dd, const struct io_result *src, int sd)
+{
+	struct io_rate_stats *a = &dst->rate[dd];
+	const struct io_rate_stats *b = &src->rate[sd];
+
+	dst->ios[dd] += src->ios[sd];
+	dst->bytes[dd] += src->bytes[sd];
+	hist_merge(&dst->dir_clat[dd], &src->dir_clat[sd]);
+	hist_merge(&dst->lat_hist[dd], &src->lat_hist[sd]);
+	hist_merge(&dst->slat_hist[dd], &src->slat_hist[sd]);
+	moments_merge(&dst->lat[dd], &src->lat[sd]);
+	moments_merge(&dst->slat[dd], &src->slat[sd]);
+	for (int p = 0; p < IO_PRIOS; p++)
+		hist_merge(&dst->prio_hist[dd][p], &src->prio_hist[sd][p]);
+	if (b->samples && !a->samples) {
+		*a = *b;
+	} else if (b->samples) {
+		pool(&a->bw_mean, &a->bw_dev, a->samples, b->bw_mean, b->bw_dev, b->samples);
+		pool(&a->iops_mean, &a->iops_dev, a->samples, b->iops_mean, b->iops_dev, b->samples);
+		a->bw_min = fmin(a->bw_min, b->bw_min);
+		a->bw_max = fmax(a->bw_max, b->bw_max);
+		a->iops_min = fmin(a->iops_min, b->iops_min);
+		a->iops_max = fmax(a->iops_max, b->iops_max);
+		a->samples += b->samples;
+	}
+}
+
+struct io_result *io_result_mixed(const struct io_result *r)
+{
+	struct io_result *m = malloc(sizeof(*m));
+
+	if (!m)
+		return NULL;
+	*m = *r;
+	for (int d = 1; d < IO_DIRS; d++) {
+		merge_dir(m, 0, r, d);
+		m->ios[d] = m->bytes[d] = 0;
+		hist_init(&m->dir_clat[d]);
+		hist_init(&m->lat_hist[d]);
+		hist_init(&m->slat_hist[d]);
+		moments_init(&m->lat[d]);
+		moments_init(&m->slat[d]);
+		for (int p = 0; p < IO_PRIOS; p++)
+			hist_init(&m->prio_hist[d][p]);
+		memset(&m->rate[d], 0, sizeof(m->rate[d]));
+	}
+	return m;
+}
+
 void io_result_merge(struct io_result *dst, const struct io_result *src)
 {
 	if (src->error && !dst->error) {	/* the group's first */
 		dst->error = src->error;
 		str_copy(dst->errmsg, sizeof(dst->errmsg), src->errmsg);
 	}
-	for (int d = 0; d < IO_DIRS; d++) {
-		struct io_rate_stats *a = &dst->rate[d];
-		const struct io_rate_stats *b = &src->rate[d];
-		dst->ios[d] += src->ios[d];
-		dst->bytes[d] += src->bytes[d];
-		hist_merge(&dst->dir_clat[d], &src->dir_clat[d]);
-		hist_merge(&dst->lat_hist[d], &src->lat_hist[d]);
-		hist_merge(&dst->slat_hist[d], &src->slat_hist[d]);
-		moments_merge(&dst->lat[d], &src->lat[d]);
-		moments_merge(&dst->slat[d], &src->slat[d]);
-		if (b->samples && !a->samples) {
-			*a = *b;
-		} else if (b->samples) {
-			pool(&a->bw_mean, &a->bw_dev, a->samples, b->bw_mean, b->bw_dev, b->samples);
-			pool(&a->iops_mean, &a->iops_dev, a->samples, b->iops_mean, b->iops_dev,
-			     b->samples);
-			a->bw_min = fmin(a->bw_min, b->bw_min);
-			a->bw_max = fmax(a->bw_max, b->bw_max);
-			a->iops_min = fmin(a->iops_min, b->iops_min);
-			a->iops_max = fmax(a->iops_max, b->iops_max);
-			a->samples += b->samples;
-		}
-	}
+	for (int d = 0; d < IO_DIRS; d++)
+		merge_dir(dst, d, src, d);
+	hist_merge(&dst->sync, &src->sync);
 	hist_merge(&dst->clat, &src->clat);
 	for (int b = 0; b < IO_DEPTH_BUCKETS; b++) {
 		dst->depth_level[b] += src->depth_level[b];

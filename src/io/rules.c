@@ -138,6 +138,45 @@ bool io_has_dir(const struct io_options *o, int dir)
 								    : io_has_trims(o);
 }
 
+static int prio_slot(uint16_t value[IO_PRIOS], int *n, uint16_t v)
+{
+	for (int i = 0; i < *n; i++)
+		if (value[i] == v)
+			return i;
+	if (*n == IO_PRIOS)
+		return error_set("cmdprio_bssplit: more than %d I/O priorities (the job's own "
+				 "and %d others)", IO_PRIOS, IO_PRIOS - 1);
+	value[*n] = v;
+	return (*n)++;
+}
+
+int io_prio_table(const struct io_options *o, uint16_t value[IO_PRIOS],
+		  uint8_t index[IO_DIRS][BSSPLIT_MAX])
+{
+	uint16_t own = (uint16_t)(o->cmdprio_class << 13 | o->cmdprio);
+	int n = 1;
+
+	memset(value, 0, IO_PRIOS * sizeof(*value));
+	if (o->cmdprio_percentage && prio_slot(value, &n, own) < 0)
+		return -1;
+	for (int d = 0; d < IO_DIRS; d++) {
+		const struct prio_split *s = &o->parsed.prio_split[d];
+		for (unsigned i = 0; i < s->n; i++) {
+			uint16_t v = s->class[i] ? (uint16_t)(s->class[i] << 13 | s->level[i]) : own;
+			int k = prio_slot(value, &n, v);
+			if (k < 0)
+				return -1;
+			index[d][i] = (uint8_t)k;
+		}
+	}
+	return n;
+}
+
+int io_unified(const struct io_options *o)
+{
+	return o->unified_rw_reporting % 3;	/* none|mixed|both, then 0|1|2 */
+}
+
 bool io_is_direct(const struct io_options *o)
 {
 	return o->direct || !o->buffered;
@@ -381,6 +420,30 @@ int io_options_validate(const struct io_options *o)
 		if (o->rw == RW_RANDTRIMWRITE && o->ddir_seq_nr > 1)
 			return error_set("rw=randtrimwrite:N: not supported");
 	}
+	const char *prio = o->cmdprio_bssplit[0] ? "cmdprio_bssplit" : "cmdprio_percentage";
+	if ((o->cmdprio_percentage || o->cmdprio_bssplit[0]) && eng &&
+	    !(eng->flags & ENGINE_CMDPRIO))
+		return error_set("option '%s' with ioengine=%s: fio has it for its libaio and "
+				 "io_uring engines, which give each I/O a priority of its own; "
+				 "ioengine=%s has no such thing", prio, eng->name, eng->name);
+	if (o->cmdprio_percentage && o->cmdprio_bssplit[0])
+		return error_set("options 'cmdprio_percentage' and 'cmdprio_bssplit': one or the "
+				 "other, as fio");
+	uint16_t pv[IO_PRIOS];
+	uint8_t pi[IO_DIRS][BSSPLIT_MAX];
+	if (io_prio_table(o, pv, pi) < 0)
+		return -1;
+	/* bs=READ,WRITE,TRIM whose sizes differ between directions the job
+	 * mixes (options.c's bs_set says why); randtrimwrite's writes take
+	 * their trim's size, so there only the trim's counts */
+	const uint64_t *bs = o->parsed.bs_dir;
+	if (o->parsed.bs_differ &&
+	    ((io_has_reads(o) && io_has_writes(o) && bs[DIR_READ] != bs[DIR_WRITE]) ||
+	     (o->rw == RW_TRIMWRITE && bs[DIR_WRITE] != bs[DIR_TRIM])))
+		return error_set("option 'bs': a size per direction where the job mixes those "
+				 "directions is not supported (fio's random map ends such a job "
+				 "early, by rules fsbench does not follow); one size, or a size per "
+				 "direction for a job of one direction or rw=randtrimwrite");
 	struct io_errors errs;
 	char fname[PARAM_STR_MAX + 64];
 	if (io_zone_check(o, min, max) || io_errors(o, &errs) ||

@@ -105,6 +105,10 @@ static void test_iolog_syncs_and_threads(void **state)
 	assert_int_equal(count(text, " w.dat write "), 8);
 	assert_int_equal(count(text, " w.dat sync 0 0\n"), 4);
 	assert_non_null(strstr(text, " w.dat write 28672 4096\n"));
+	/* each fsync timed into the result's sync section, as fio's: the
+	 * old result counted none (latency_percentiles.py test 9) */
+	assert_int_equal(res->sync.n, 4);
+	assert_true(res->sync.m.n == 4 && res->sync.m.max >= res->sync.m.min);
 
 	snprintf(opts, sizeof(opts), "rw=randread,bs=4k,size=32k,numjobs=2,write_iolog=%s", log);
 	job(&o, opts);

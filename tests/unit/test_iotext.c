@@ -177,9 +177,97 @@ static void test_latency_percentile_options(void **state)
 	free(res);
 }
 
+/* unified_rw_reporting and fio's sync section.  mixed: one direction
+ * "mixed" in place of read and write, its counts the sum, its latencies
+ * both directions' (min of the reads', max of the writes'); both: the
+ * two and then mixed; terse with mixed has one direction's fields where
+ * it had two.  sync: the fsyncs' count and percentiles, where the old
+ * report gave total_ios 0 whatever ran (fio's latency_percentiles.py
+ * test 9).  Catches a direction left out of the fold, or one reported
+ * twice. */
+static void test_unified_and_sync(void **state)
+{
+	struct io_options o;
+	struct io_result *res = calloc(1, sizeof(*res));
+	char text[8192], text2[8192];
+	(void)state;
+
+	assert_non_null(res);
+	hist_init(&res->clat);
+	hist_init(&res->sync);
+	for (int d = 0; d < IO_DIRS; d++) {
+		hist_init(&res->dir_clat[d]);
+		hist_init(&res->lat_hist[d]);
+		hist_init(&res->slat_hist[d]);
+	}
+	for (int i = 0; i < 30; i++)
+		hist_add(&res->dir_clat[DIR_READ], 50000);	/* reads 50 us */
+	for (int i = 0; i < 10; i++) {
+		hist_add(&res->dir_clat[DIR_WRITE], 200000);	/* writes 200 us */
+		hist_add(&res->sync, 1000000);			/* fsyncs 1 ms */
+	}
+	res->ios[DIR_READ] = 30;
+	res->bytes[DIR_READ] = 30 * 4096;
+	res->ios[DIR_WRITE] = 10;
+	res->bytes[DIR_WRITE] = 10 * 4096;
+	res->elapsed_ns = res->runtime_ns = 1000000000ULL;
+	res->nthreads = 1;
+
+	job(&o, "rw=randrw,unified_rw_reporting=1,fsync=1");
+	json_t *j = io_result_json_plus(&o, res, 0, "");
+	assert_null(json_object_get(j, "read"));
+	assert_null(json_object_get(j, "write"));
+	json_t *mx = json_object_get(j, "mixed");
+	assert_non_null(mx);
+	assert_int_equal(json_integer_value(json_object_get(mx, "total_ios")), 40);
+	assert_int_equal(json_integer_value(json_object_get(mx, "io_kbytes")), 160);
+	json_t *c = json_object_get(mx, "clat_ns");
+	assert_int_equal(json_integer_value(json_object_get(c, "N")), 40);
+	assert_int_equal(json_integer_value(json_object_get(c, "min")), 50000);
+	assert_int_equal(json_integer_value(json_object_get(c, "max")), 200000);
+	json_t *sy = json_object_get(j, "sync");
+	assert_int_equal(json_integer_value(json_object_get(sy, "total_ios")), 10);
+	json_t *sl = json_object_get(sy, "lat_ns");
+	assert_int_equal(json_integer_value(json_object_get(sl, "N")), 10);
+	assert_non_null(json_object_get(sl, "percentile"));
+	assert_non_null(json_object_get(sl, "bins"));
+	json_decref(j);
+	io_result_text(&o, res, 0, NULL, text, sizeof(text));
+	assert_non_null(strstr(text, "  mixed: IOPS=40, "));
+	assert_null(strstr(text, "  read: "));
+	assert_non_null(strstr(text, "  fsync/fdatasync/sync_file_range:\n"));
+	assert_non_null(strstr(text, "sync percentiles"));
+	io_result_terse(&o, res, 0, NULL, text, sizeof(text));
+	/* mixed's KiB first, after the name, group and error */
+	assert_non_null(strstr(text, ";0;0;160;"));
+	assert_null(strstr(text, ";0;0;120;"));
+
+	job(&o, "rw=randrw,unified_rw_reporting=both");
+	j = io_result_json(&o, res, 0, "");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "read"), "total_ios")), 30);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "write"), "total_ios")), 10);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(j, "mixed"), "total_ios")), 40);
+	json_decref(j);
+	io_result_text(&o, res, 0, NULL, text, sizeof(text));
+	const char *rd = strstr(text, "  read: "), *wr = strstr(text, "  write: "),
+		   *mix = strstr(text, "  mixed: ");
+	assert_true(rd && wr && mix && rd < wr && wr < mix);
+	io_result_terse(&o, res, 0, NULL, text2, sizeof(text2));
+	job(&o, "rw=randrw");
+	io_result_terse(&o, res, 0, NULL, text, sizeof(text));
+	/* both: the same fields as none, and mixed's after them */
+	size_t n = strlen(text);
+	const char *cpu = strstr(text, ";0.000000%;0.000000%;");	/* cpu begins */
+	assert_non_null(cpu);
+	assert_memory_equal(text, text2, (size_t)(cpu - text));
+	assert_true(strlen(text2) > n);
+	free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unified_and_sync),
 		cmocka_unit_test(test_fio_text_units),
 		cmocka_unit_test(test_latency_percentile_options),
 	};

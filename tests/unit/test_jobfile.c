@@ -83,14 +83,34 @@ static void test_jobfile_errors(void **state)
 	assert_non_null(strstr(error_get(), "'foo'"));
 
 	memset(&set, 0, sizeof(set));
-	assert_int_equal(jobfile_parse("x.fio", "[a]\nfoo=1\ncmdprio_percentage=10\n", true, &set), 0);
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nfoo=1\nhipri_pct=10\n", true, &set), 0);
 	assert_non_null(strstr(set.warnings, "x.fio:2: option 'foo'"));
-	assert_non_null(strstr(set.warnings, "x.fio:3: option 'cmdprio_percentage'"));
+	assert_non_null(strstr(set.warnings, "x.fio:3: option 'hipri_pct'"));
 
 	memset(&set, 0, sizeof(set));
 	assert_int_equal(jobfile_parse("x.fio", "[a]\nbs=4q\n", false, &set), -1);
 	assert_non_null(strstr(error_get(), "x.fio:2"));
 	assert_non_null(strstr(error_get(), "bs"));
+
+	/* fio reads a number up to what it does not know: strided.py's
+	 * filesize=65536) and t0023's bsrange=512/25:1k:25:... (512-1k to
+	 * fio) run as fio runs them, the rest named in a warning; catches the
+	 * refusal that failed both, and the rest dropped without a word */
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nrw=randread\nfilesize=65536)\nsize=64k)\n"
+				       "bsrange=512/25:1k:25:2k:25:4k/25\n", false, &set), 0);
+	assert_int_equal(set.jobs[0].size, 65536);
+	assert_int_equal(set.jobs[0].parsed.bsrange_min, 512);
+	assert_int_equal(set.jobs[0].parsed.bsrange_max, 1024);
+	assert_non_null(strstr(set.notes, "x.fio:3: filesize=65536) read as filesize=65536"));
+	assert_non_null(strstr(set.notes, "x.fio:4: size=64k) read as size=64k"));
+	assert_non_null(strstr(set.notes, "read as bsrange=512-1k, as fio reads it"));
+	assert_string_equal(set.warnings, "");
+	/* no number, or a letter after it (a mistyped unit): refused */
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nbsrange=x-1k\n", false, &set), -1);
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nsize=64kq\n", false, &set), -1);
 
 	memset(&set, 0, sizeof(set));
 	assert_int_equal(jobfile_parse("x.fio", "[a\nrw=read\n", false, &set), -1);
