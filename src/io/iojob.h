@@ -699,6 +699,8 @@ int io_group_run(const struct io_options *jobs, int njobs, const char *dir,
  * latencies, bandwidth statistics and CPU pooled; dst's name, options and
  * timeline). */
 void io_result_merge(struct io_result *dst, const struct io_result *src);
+/* An empty result: no I/O, every histogram empty. */
+void io_result_init(struct io_result *r);
 /* fio's unified_rw_reporting: r with every direction folded into the
  * first (counts, latencies, windows pooled as fio's sum_thread_stats),
  * the others empty; malloc'd (the caller frees it), NULL when out of

@@ -82,20 +82,32 @@ static void job_activity(const struct io_job *job, int lo, int hi, struct io_res
 
 /* The result of threads [lo, hi) of the job: all of them for the job's
  * own, one for fio's entry per thread without group_reporting. */
+/* Direction d of r emptied: no I/O, no latency, no window. */
+static void dir_clear(struct io_result *r, int d)
+{
+	r->ios[d] = r->bytes[d] = 0;
+	hist_init(&r->dir_clat[d]);
+	hist_init(&r->lat_hist[d]);
+	hist_init(&r->slat_hist[d]);
+	moments_init(&r->lat[d]);
+	moments_init(&r->slat[d]);
+	for (int p = 0; p < IO_PRIOS; p++)
+		hist_init(&r->prio_hist[d][p]);
+	memset(&r->rate[d], 0, sizeof(r->rate[d]));
+}
+
+void io_result_init(struct io_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	hist_init(&r->clat);
+	hist_init(&r->sync);
+	for (int d = 0; d < IO_DIRS; d++)
+		dir_clear(r, d);
+}
+
 void io_job_result(const struct io_job *job, int lo, int hi, struct io_result *res)
 {
-	memset(res, 0, sizeof(*res));
-	hist_init(&res->clat);
-	hist_init(&res->sync);
-	for (int d = 0; d < IO_DIRS; d++) {
-		hist_init(&res->dir_clat[d]);
-		hist_init(&res->lat_hist[d]);
-		hist_init(&res->slat_hist[d]);
-		moments_init(&res->lat[d]);
-		moments_init(&res->slat[d]);
-		for (int p = 0; p < IO_PRIOS; p++)
-			hist_init(&res->prio_hist[d][p]);
-	}
+	io_result_init(res);
 	/* the priorities cmdprio_* gave, [0] the job's own (fio's default, 0) */
 	uint8_t unused[IO_DIRS][BSSPLIT_MAX];
 	(void)io_prio_table(&job->o, res->prio_value, unused);
@@ -214,15 +226,7 @@ struct io_result *io_result_mixed(const struct io_result *r)
 	*m = *r;
 	for (int d = 1; d < IO_DIRS; d++) {
 		merge_dir(m, 0, r, d);
-		m->ios[d] = m->bytes[d] = 0;
-		hist_init(&m->dir_clat[d]);
-		hist_init(&m->lat_hist[d]);
-		hist_init(&m->slat_hist[d]);
-		moments_init(&m->lat[d]);
-		moments_init(&m->slat[d]);
-		for (int p = 0; p < IO_PRIOS; p++)
-			hist_init(&m->prio_hist[d][p]);
-		memset(&m->rate[d], 0, sizeof(m->rate[d]));
+		dir_clear(m, d);
 	}
 	return m;
 }

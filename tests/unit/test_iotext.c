@@ -193,13 +193,7 @@ static void test_unified_and_sync(void **state)
 	(void)state;
 
 	assert_non_null(res);
-	hist_init(&res->clat);
-	hist_init(&res->sync);
-	for (int d = 0; d < IO_DIRS; d++) {
-		hist_init(&res->dir_clat[d]);
-		hist_init(&res->lat_hist[d]);
-		hist_init(&res->slat_hist[d]);
-	}
+	io_result_init(res);
 	for (int i = 0; i < 30; i++)
 		hist_add(&res->dir_clat[DIR_READ], 50000);	/* reads 50 us */
 	for (int i = 0; i < 10; i++) {
