@@ -93,8 +93,8 @@ static void warn(struct parser *p, int line, const char *key)
  * strided.py passes filesize=65536), which fio runs as 65536.  Where
  * fsbench's strict parser refuses a value, fio's front end reads it as fio
  * does: the longest leading part a size (or integer) parses as, the rest
- * named in a warning, never dropped silently.  Only where punctuation
- * ends the number: a letter after it is a mistyped unit.  0 with out set; -1 when no
+ * named in a line, never dropped silently.  Only where punctuation other
+ * than '%' ends the number: a letter after it is a mistyped unit.  0 with out set; -1 when no
  * leading part is a number either (the strict error then stands). */
 static int fio_leading_number(const struct param_def *row, const char *value, char *out,
 			      size_t len)
@@ -110,8 +110,10 @@ static int fio_leading_number(const struct param_def *row, const char *value, ch
 		out[k] = '\0';
 		if (row->type == PT_SIZE ? !parse_size(out, &size) : !parse_int(out, &v))
 			/* a letter there is a unit fsbench does not know (bs=4q):
-			 * refused, where fio would read 4 bytes */
-			return isalnum((unsigned char)value[k]) ? -1 : 0;
+			 * refused, where fio would read 4 bytes; '%' is fio's
+			 * percentage of the file (offset=200%), not something
+			 * it ignores */
+			return isalnum((unsigned char)value[k]) || value[k] == '%' ? -1 : 0;
 	}
 	return -1;
 }

@@ -111,6 +111,9 @@ static void test_jobfile_errors(void **state)
 	assert_int_equal(jobfile_parse("x.fio", "[a]\nbsrange=x-1k\n", false, &set), -1);
 	memset(&set, 0, sizeof(set));
 	assert_int_equal(jobfile_parse("x.fio", "[a]\nsize=64kq\n", false, &set), -1);
+	/* '%' means something to fio (a share of the file): never dropped */
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nrw=read\noffset=200%\n", false, &set), -1);
 
 	memset(&set, 0, sizeof(set));
 	assert_int_equal(jobfile_parse("x.fio", "[a\nrw=read\n", false, &set), -1);
