@@ -94,8 +94,9 @@ static void warn(struct parser *p, int line, const char *key)
  * fsbench's strict parser refuses a value, fio's front end reads it as fio
  * does: the longest leading part a size (or integer) parses as, the rest
  * named in a line, never dropped silently.  Only where punctuation other
- * than '%' ends the number: a letter after it is a mistyped unit.  0 with out set; -1 when no
- * leading part is a number either (the strict error then stands). */
+ * than '%' ends the number: a letter after it is a mistyped unit.  0 with
+ * out set; -1 when no leading part is a number either (the strict error
+ * then stands). */
 static int fio_leading_number(const struct param_def *row, const char *value, char *out,
 			      size_t len)
 {
