@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #endif
 #include "ager.h"
+#include "../core/cpu.h"
 #include "../core/error.h"
 #include "../core/pattern.h"
 #include "../core/stop.h"
@@ -323,11 +324,6 @@ static enum age_op choose(struct ager *a, uint64_t target)
 	return (enum age_op)i;
 }
 
-static double cpu_of(const struct timeval *tv)
-{
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
-
 int age_run(const char *dir, const struct age_opts *o, struct age_result *res)
 {
 	struct ager a = { .p = o->profile, .res = res };
@@ -339,8 +335,7 @@ int age_run(const char *dir, const struct age_opts *o, struct age_result *res)
 
 	memset(res, 0, sizeof(*res));
 	if (o->profile->git)
-		return error_set("aging: profile %s replays a repository's commits: not this ager",
-				 o->profile->name);
+		return age_git_run(dir, o, res);
 	if (!o->capacity)
 		return error_set("aging: no capacity to age to");
 	a.root = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -388,8 +383,8 @@ int age_run(const char *dir, const struct age_opts *o, struct age_result *res)
 		goto out;
 	}
 	getrusage(RUSAGE_SELF, &ru1);
-	res->user_s = cpu_of(&ru1.ru_utime) - cpu_of(&ru0.ru_utime);
-	res->sys_s = cpu_of(&ru1.ru_stime) - cpu_of(&ru0.ru_stime);
+	res->user_s = cpu_seconds(&ru1.ru_utime) - cpu_seconds(&ru0.ru_utime);
+	res->sys_s = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0.ru_stime);
 	res->written = a.written;
 	res->live_bytes = a.live_bytes;
 	res->live_files = a.n - a.dead;

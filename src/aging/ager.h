@@ -20,6 +20,7 @@ struct age_opts {
 	const struct age_profile *profile;
 	uint64_t capacity;	/* the device's bytes: fill and churn are shares of it */
 	uint64_t seed;
+	const char *repo;	/* a git profile's repository (the user's: only read) */
 	/* every half second or so: the share done and the seconds still to go */
 	void (*progress)(void *arg, double done, double eta_s);
 	void *arg;
@@ -30,6 +31,7 @@ struct age_result {
 	uint64_t written;		/* bytes written in all */
 	uint64_t live_bytes, live_files;
 	uint64_t enospc;		/* operations a full filesystem refused */
+	uint64_t commits;		/* a git profile: commits checked out */
 	double seconds;			/* wall */
 	double user_s, sys_s;		/* fsbench's own CPU, and the kernel's for it */
 	/* measured after (age_measure) */
@@ -42,6 +44,9 @@ struct age_result {
 /* Age the empty directory dir (the filesystem's root or a directory on
  * it).  0, or -1 with the error set. */
 int age_run(const char *dir, const struct age_opts *o, struct age_result *r);
+/* A git profile's aging (git.c): o->repo cloned into dir, its commits
+ * checked out one after another.  Called by age_run. */
+int age_git_run(const char *dir, const struct age_opts *o, struct age_result *r);
 /* Fullness of dir's filesystem and its files' extents (FIEMAP). */
 int age_measure(const char *dir, struct age_result *r);
 

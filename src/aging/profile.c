@@ -117,6 +117,13 @@ static int on_entry(void *arg, const char *key, const char *v, int line)
 			*(key[0] == 'd' ? &p->depth : &p->files_per_dir) = (unsigned)d;
 			return 0;
 		}
+		if (!strcmp(key, "commits")) {
+			if (number(ps->file, line, key, v, 1, 100000, &d) || d != floor(d))
+				return error_set("%s:%d: commits: a whole number from 1 to 100000",
+						 ps->file, line);
+			p->commits = (unsigned)d;
+			return 0;
+		}
 		if (!strcmp(key, "fsync") || !strcmp(key, "git")) {
 			if (number(ps->file, line, key, v, 0, 1, &d) || (d != 0 && d != 1))
 				return error_set("%s:%d: %s: 0 or 1", ps->file, line, key);
@@ -151,7 +158,7 @@ int age_profile_parse(const char *name, const char *text, struct age_profile *ou
 {
 	struct ini_handler h = { 0, on_section, on_entry };
 	struct age_profile p = { .fill = 0.8, .churn = 5, .files_per_dir = 64, .depth = 3,
-				 .young = 0.5 };
+				 .young = 0.5, .commits = 100 };
 	struct parse ps = { &p, name, SEC_NONE, false, false };
 	double total = 0;
 	const char *base = strrchr(name, '/');

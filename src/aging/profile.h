@@ -15,8 +15,9 @@
  *   [ops]               the mix once the fill is reached: WEIGHT each of
  *   create = 30         create, append, overwrite, truncate, rename, delete
  *
- * A git profile ([age] git = 1) replays a repository's commits instead;
- * the repository is the user's (--age-repo), never part of the profile.
+ * A git profile ([age] git = 1, commits = 100) replays a repository's
+ * last commits instead, oldest first; its fill only sizes the images.
+ * The repository is the user's (--age-repo), never part of the profile.
  * The parser is the one place a profile's text is read
  * (tests/fuzz/fuzz_ageprofile.c).
  */
@@ -44,6 +45,7 @@ struct age_profile {
 	double young;		/* 0..1 */
 	int fsync;
 	int git;		/* replay a repository's commits */
+	unsigned commits;	/* git: how many, the branch's last ones, oldest first */
 	struct age_bucket sizes[AGE_MAX_BUCKETS];
 	int nsizes;
 	double ops[AGE_OPS];	/* weights, summing to more than 0 */

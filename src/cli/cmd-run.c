@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "cli.h"
+#include "run-age.h"
 #include "../core/comm.h"
 #include "../core/error.h"
 #include "../core/str.h"
@@ -41,8 +42,8 @@ static const char run_about[] =
  * --fs, --fio, --only, --skip) are read from the items. */
 struct run_args {
 	uint64_t fs_size, vm_mem, ram;
-	const char *image_dir, *device, *kernel, *vm_accel, *fresh, *suite;
-	int force_format, no_direct_io, vm, vm_cpus, vm_timeout;
+	const char *image_dir, *device, *kernel, *vm_accel, *fresh, *suite, *age, *age_repo;
+	int force_format, no_direct_io, vm, vm_cpus, vm_timeout, age_seed, compare_fresh;
 	double scale, margin, precision, time_budget;
 	int runs, max_runs, warmup;
 	const char *baseline, *label, *note, *resume, *db, *json, *csv, *markdown, *html;
@@ -85,6 +86,16 @@ static const struct cli_opt run_opts[] = {
 	  "the work)", CLI_COUNT, A(vm_timeout), 10, 30 * 86400, VMO },
 	{ "fresh", 1, 0, "test|fs", "mkfs before every test (default) or once per filesystem",
 	  CLI_STRING, A(fresh) },
+	{ "age", 1, 0, "PROFILE", "after each mkfs, age the filesystem with the profile's seeded "
+	  "creates, appends, overwrites, truncates, renames and deletes to its fill and churn "
+	  "(desktop, media, git-pull with --age-repo, or a FILE.age; docs/aging.md)", CLI_STRING, A(age) },
+	{ "age-repo", 1, 0, "DIR", "the git repository --age git-pull replays the last commits "
+	  "of (only read: cloned onto each filesystem)", CLI_STRING, A(age_repo) },
+	{ "age-seed", 1, 0, "N", "the aging sequence's seed (default 1), the same on every "
+	  "filesystem", CLI_COUNT, A(age_seed), 0, 2147483647 },
+	{ "compare-fresh", 0, 0, NULL, "with --age: test each filesystem fresh and aged "
+	  "(LABEL-aged), and judge each aged one against its fresh twin", CLI_FLAG,
+	  A(compare_fresh) },
 	{ "suite", 1, 's', "NAME|FILE", "run a suite's tests (see `fsbench list suites`); its "
 	  "filesystems are used when no --fs/--target is given", CLI_STRING, A(suite) },
 	{ "fio", 1, 0, "JOBFILE", "every job of a fio job file as a test, run one after "
@@ -168,6 +179,7 @@ struct run_cli {
 	char vm_text[512];	/* inside the guest: the machine, for the system table */
 	char *args_json;	/* the arguments, stored for --resume */
 	char findings[PATH_MAX];	/* run_request.findings */
+	struct run_age age;		/* --age */
 	FILE *human;		/* charts and summary: stdout, or stderr when a
 				 * document (--json - ...) takes stdout */
 };
@@ -268,6 +280,12 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	c->prov.force_format = o->force_format;
 	if (o->no_direct_io)
 		c->prov.direct_io = 0;
+	if (o->age && run_age_setup(&c->age, o->age, cli_has(a, "age-seed") ? (uint64_t)o->age_seed : 1,
+				    o->age_repo, o->compare_fresh, &c->prov, &c->pg))
+		return -1;
+	if (!o->age && (cli_has(a, "age-seed") || o->compare_fresh || o->age_repo))
+		return error_set("--%s goes with --age PROFILE", o->compare_fresh ? "compare-fresh" :
+				 o->age_repo ? "age-repo" : "age-seed");
 	if ((v = o->fresh)) {
 		if (strcmp(v, "test") && strcmp(v, "fs"))
 			return error_set("--fresh: bad value '%s' (test or fs)", v);
@@ -375,6 +393,8 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		return error_set("run: no test given (e.g. `fsbench run fsmark --target DIR` or --suite NAME; see `fsbench list tests`)");
 	if (!rq->ntargets)
 		return error_set("run: no target given (add --fs SPEC or --target [LABEL=]DIR)");
+	if (c->age.on && run_age_targets(&c->age, rq))
+		return -1;
 	if (c->prov.device) {
 		if (rq->ntargets != 1 || strcmp(rq->targets[0].ops->kind, "fs"))
 			return error_set("--device holds one filesystem at a time: give exactly one --fs "
@@ -847,15 +867,20 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 		}
 		c.rq.vm = c.vm_text;
 	}
+	/* the live line from setup on: --age's aging is part of it */
+	c.pg = progress_start(c.rq.opts.quiet);
 	rc = runner_prepare(&c.rq);
 	if (rc) {
+		progress_stop(c.pg);
 		free_cli(&c);
 		return cli_fail(rc == -2 ? EXIT_FAIL : EXIT_USAGE, "%s", error_get());
 	}
+	run_age_notes(&c.rq, c.pg);
 	if (c.ram) {
 		char ram[32];
 		format_size(c.ram, ram, sizeof(ram));
 		if (memlimit_apply(c.ram, &c.mem)) {
+			progress_stop(c.pg);
 			runner_teardown(&c.rq);
 			free_cli(&c);
 			return cli_fail(EXIT_FAIL, "%s", error_get());
@@ -863,7 +888,6 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 		snprintf(c.ram_note, sizeof(c.ram_note), "%s (%s)", ram, c.mem.how);
 		c.rq.memory_limit = c.ram_note;
 	}
-	c.pg = progress_start(c.rq.opts.quiet);
 	rc = runner_execute(c.store, &c.rq, &ev, &run_id, &interrupted);
 	progress_stop(c.pg);
 	c.pg = NULL;

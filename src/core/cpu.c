@@ -10,9 +10,9 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-static double tv_s(struct timeval tv)
+double cpu_seconds(const struct timeval *tv)
 {
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
 int cpu_parse_stat(const char *text, uint64_t *busy, uint64_t *total)
@@ -53,8 +53,8 @@ void cpu_snapshot(struct cpu_snap *s)
 
 	getrusage(RUSAGE_SELF, &self);
 	getrusage(RUSAGE_CHILDREN, &kids);
-	s->user = tv_s(self.ru_utime) + tv_s(kids.ru_utime);
-	s->sys = tv_s(self.ru_stime) + tv_s(kids.ru_stime);
+	s->user = cpu_seconds(&self.ru_utime) + cpu_seconds(&kids.ru_utime);
+	s->sys = cpu_seconds(&self.ru_stime) + cpu_seconds(&kids.ru_stime);
 	read_proc_stat(&s->busy_ticks, &s->total_ticks);
 	s->wall_ns = now_ns();
 }

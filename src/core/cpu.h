@@ -13,6 +13,10 @@
 
 #include <stdint.h>
 
+struct timeval;
+/* A getrusage time in seconds. */
+double cpu_seconds(const struct timeval *tv);
+
 struct cpu_snap {
 	uint64_t wall_ns;
 	double user, sys;		/* self + children, seconds */

@@ -76,7 +76,17 @@ double verdict_look_alpha(const struct verdict_rule *rule, int n)
 					: VERDICT_ALPHA * (1 - VERDICT_FIRST_SHARE) / (looks - 1);
 }
 
-int verdict_pairs(const double *score, int k, int base, int (*pairs)[2])
+static int has_pair(int (*pairs)[2], int n, int x, int y)
+{
+	int seen = 0;
+
+	for (int q = 0; q < n; q++)
+		seen |= (pairs[q][0] == x && pairs[q][1] == y) ||
+			(pairs[q][0] == y && pairs[q][1] == x);
+	return seen;
+}
+
+int verdict_pairs(const double *score, int k, int base, const int *ref, int (*pairs)[2])
 {
 	int n = 0, m = 0, *rank = malloc(sizeof(int) * (size_t)(k > 0 ? k : 1));
 
@@ -98,14 +108,24 @@ int verdict_pairs(const double *score, int k, int base, int (*pairs)[2])
 				pairs[n++][1] = base;
 			}
 	for (int a = 0; a + 1 < m; a++) {
-		int x = rank[a], y = rank[a + 1], seen = 0;
-		for (int q = 0; q < n; q++)
-			seen |= (pairs[q][0] == x && pairs[q][1] == y) ||
-				(pairs[q][0] == y && pairs[q][1] == x);
-		if (!seen) {
+		int x = rank[a], y = rank[a + 1];
+		if (!has_pair(pairs, n, x, y)) {
 			pairs[n][0] = x;
 			pairs[n++][1] = y;
 		}
+	}
+	/* a target against its own reference (aged against fresh), the
+	 * reference second even where the ranking paired them already */
+	for (int i = 0; ref && i < k; i++) {
+		int j = ref[i], q = 0;
+		if (j < 0 || j >= k || j == i || !isfinite(score[i]) || !isfinite(score[j]))
+			continue;
+		while (q < n && !(pairs[q][0] == j && pairs[q][1] == i) &&
+		       !(pairs[q][0] == i && pairs[q][1] == j))
+			q++;
+		pairs[q][0] = i;
+		pairs[q][1] = j;
+		n += q == n;
 	}
 	free(rank);
 	return n;

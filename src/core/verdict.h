@@ -62,11 +62,14 @@ struct verdict_rule verdict_rule_for(int limit, double margin);
 /* The error the rule spends on a verdict at n rounds (its look's share). */
 double verdict_look_alpha(const struct verdict_rule *rule, int n);
 
-/* The pairs that matter among k targets: each against the baseline, and
- * each with its neighbour in the ranking by score (higher is better; NAN:
- * left out, a target with no figure).  Fills pairs[][2] (room for
- * 2 (k - 1)), the better-ranked first in a neighbour pair; returns how many. */
-int verdict_pairs(const double *score, int k, int base, int (*pairs)[2]);
+/* The pairs that matter among k targets: each against the baseline, each
+ * with its neighbour in the ranking by score (higher is better; NAN: left
+ * out, a target with no figure), and each i with a reference ref[i] >= 0
+ * against it (--compare-fresh: aged against fresh; ref may be NULL).
+ * Fills pairs[][2] (room for 3 k), the better-ranked first in a neighbour
+ * pair, the reference second; returns how many. */
+#define VERDICT_MAX_PAIRS(k) (3 * (k))
+int verdict_pairs(const double *score, int k, int base, const int *ref, int (*pairs)[2]);
 
 /* a[0..na) and b[0..nb): one figure a run; when paired, a[r] and b[r] came
  * from the same round r (na == nb). */

@@ -16,6 +16,7 @@
  * every chart of the page.
  */
 #include "html.h"
+#include "../aging/record.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -286,6 +287,21 @@ static void system_table(FILE *f, const struct result *r)
 			const char *v[] = { t->fstype, t->mount_opts, t->mkfs, t->disk, t->scheduler, t->path };
 			fputs("<td>", f);
 			xml_escape(f, v[k][0] ? v[k] : "-");
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	int aged = 0;
+	for (int i = 0; i < r->ntargets; i++)
+		aged |= r->targets[i].aging != NULL;
+	if (aged) {	/* --age: what it left on each filesystem */
+		fputs("<tr><th>Aging</th>", f);
+		for (int i = 0; i < r->ntargets; i++) {
+			char line[512] = "fresh";
+			if (r->targets[i].aging)
+				age_record_summary(r->targets[i].aging, line, sizeof(line));
+			fputs("<td>", f);
+			xml_escape(f, line);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);

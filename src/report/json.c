@@ -196,6 +196,9 @@ int report_json_exact(FILE *f, const struct result *r, const char *baseline, int
 		json_object_set_new(o, "block_device", t->blockdev ? json_string(t->blockdev) : json_null());
 		json_object_set_new(o, "device_note", t->blockdev_note ? json_string(t->blockdev_note)
 									: json_null());
+		/* --age's record is JSON already: kept as an object */
+		json_t *aged = t->aging ? json_loads(t->aging, 0, NULL) : NULL;
+		json_object_set_new(o, "aging", aged ? aged : json_null());
 	}
 	for (int i = 0; i < r->ntests; i++)
 		json_array_append_new(tests, test_json(r, &r->tests[i], base));

@@ -4,8 +4,45 @@
  * and ratio tables as Markdown tables, for pasting into an issue or wiki.
  */
 #include "report.h"
+#include "../aging/record.h"
 
 #include <stdlib.h>
+
+/* --compare-fresh: a test per row, a filesystem per column, each cell its
+ * aged twin against it in "better" terms (report_aged_cell). */
+static void aged_table(FILE *f, const struct result *r, int base)
+{
+	int *ref = calloc((size_t)r->ntargets + 1, sizeof(int));
+
+	if (base < 0 || !ref || !report_age_refs(r, ref)) {
+		free(ref);
+		return;
+	}
+	fputs("## Aged / fresh\n\nEach aged filesystem against its fresh twin (95%; above 1 the "
+	      "aged one does better).\n\n| test |", f);
+	for (int i = 0; i < r->ntargets; i++)
+		if (ref[i] >= 0)
+			fprintf(f, " %s |", r->targets[ref[i]].label);
+	fputs("\n|---|", f);
+	for (int i = 0; i < r->ntargets; i++)
+		if (ref[i] >= 0)
+			fputs("---|", f);
+	fputc('\n', f);
+	for (int ti = 0; ti < r->ntests; ti++) {
+		const struct r_test *t = &r->tests[ti];
+		if (!t->nmetrics || report_has_outcome(t))
+			continue;
+		fprintf(f, "| %s |", t->name);
+		for (int i = 0; i < r->ntargets; i++) {
+			char cell[160];
+			if (ref[i] >= 0 && !report_aged_cell(r, t, i, base, cell, sizeof(cell)))
+				fprintf(f, " %s |", cell);
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+	free(ref);
+}
 
 int report_markdown(FILE *f, const struct result *r, const struct report_opts *o)
 {
@@ -35,18 +72,27 @@ int report_markdown(FILE *f, const struct result *r, const struct report_opts *o
 	free(v);
 	if (any)
 		fputc('\n', f);
+	aged_table(f, r, base);
 	if (!o->merged) {
 		fprintf(f, "| | |\n|---|---|\n");
 		for (int i = 0; i < r->nsys; i++)
 			fprintf(f, "| %s | %s |\n", r->sys[i].name, r->sys[i].value);
 		fputc('\n', f);
 	}
-	fprintf(f, "| target | file system | mount options | disk | I/O scheduler | mkfs or directory |\n"
-		   "|---|---|---|---|---|---|\n");
+	int aged = 0;
+	for (int i = 0; i < r->ntargets; i++)
+		aged |= r->targets[i].aging != NULL;
+	fprintf(f, "| target | file system | mount options | disk | I/O scheduler | "
+		   "mkfs or directory |%s\n|---|---|---|---|---|---|%s\n", aged ? " aging |" : "",
+		aged ? "---|" : "");
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *t = &r->targets[i];
-		fprintf(f, "| %s | %s | %s | %s | %s | `%s` |\n", t->label, t->fstype,
+		char line[512] = "fresh";
+		if (t->aging)
+			age_record_summary(t->aging, line, sizeof(line));
+		fprintf(f, "| %s | %s | %s | %s | %s | `%s` |", t->label, t->fstype,
 			t->mount_opts, t->disk, t->scheduler, t->mkfs[0] ? t->mkfs : t->path);
+		fprintf(f, aged ? " %s |\n" : "\n", line);
 	}
 	for (int ti = 0; ti < r->ntests; ti++) {
 		const struct r_test *t = &r->tests[ti];

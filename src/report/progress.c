@@ -259,6 +259,24 @@ void progress_error(struct progress *p, const char *fmt, ...)
 	va_end(ap);
 }
 
+void progress_status(struct progress *p, const char *fmt, ...)
+{
+	char msg[512], safe[4 * sizeof(msg)];
+	va_list ap;
+
+	if (!p || !p->tty)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	str_escape(safe, sizeof(safe), msg);
+	pthread_mutex_lock(&p->lock);
+	fprintf(stderr, "\r\033[K%s", safe);
+	fflush(stderr);
+	p->shown = 1;
+	pthread_mutex_unlock(&p->lock);
+}
+
 void progress_note(struct progress *p, const char *fmt, ...)
 {
 	va_list ap;

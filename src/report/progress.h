@@ -39,6 +39,10 @@ void progress_test_done(struct progress *p, const char *test, int ntargets,
 void progress_clear(struct progress *p);
 void progress_note(struct progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A passing line of the caller's (aging's share done): on a terminal
+ * only, in place of the live line until the next line is drawn. */
+void progress_status(struct progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Like progress_note, but shown even with --quiet: a failure. */
 void progress_error(struct progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

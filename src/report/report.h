@@ -143,9 +143,19 @@ struct report_verdict {
 	struct verdict v;	/* of a over b */
 };
 /* A test's verdicts, at most max (each target and the baseline, then
- * neighbours in the ranking); 0 with fewer than 2 targets. */
+ * neighbours in the ranking, then each aged target and its fresh twin);
+ * 0 with fewer than 2 targets. */
 int report_verdicts(const struct result *r, const struct r_test *t, int base,
 		    struct report_verdict *out, int max);
+/* --compare-fresh: ref[i] (room for ntargets) is the fresh target of
+ * the same --fs spec that aged target i is judged against, -1 none; 0
+ * when no target has one. */
+int report_age_refs(const struct result *r, int *ref);
+/* Aged target i against its fresh twin on test t, in "better" terms
+ * (above 1: the aged one does better): "0.74 (0.70-0.79) worse", "1.00
+ * (0.98-1.02) same", "-" without a verdict; -1 when i has no twin. */
+int report_aged_cell(const struct result *r, const struct r_test *t, int i, int base, char *buf,
+		     size_t len);
 /* "xfs 1.26x faster than ext4 (95% 1.18-1.35, 5 rounds)", "btrfs = ext4
  * within +-3% (...)", "! exfat vs ext4 undecided after 6 rounds (...)". */
 void report_verdict_text(const struct result *r, const struct report_verdict *p, char *buf,

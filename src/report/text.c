@@ -10,6 +10,7 @@
  *                                  * when beyond seed 002's +-5% band.
  */
 #include "report.h"
+#include "../aging/record.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -483,20 +484,23 @@ void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 targets:
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *t = &r->targets[i];
+		char aged[512] = "";
+		if (t->aging)
+			age_record_summary(t->aging, aged, sizeof(aged));
 		const char *tn[] = { "File-System", "Mount Options", "Disk", "I/O Scheduler",
-				     t->mkfs[0] ? "mkfs" : "Directory" };
+				     t->mkfs[0] ? "mkfs" : "Directory", "Aging" };
 		const char *tv[] = { t->fstype, t->mount_opts, t->disk, t->scheduler,
-				     t->mkfs[0] ? t->mkfs : t->path };
+				     t->mkfs[0] ? t->mkfs : t->path, aged };
 		if (!o->verbose) {
 			/* one entry per target: what it is and how it was made */
-			char line[2048];
-			snprintf(line, sizeof(line), "%s: %s on %s, %s", t->label, t->fstype,
-				 t->disk, t->mkfs[0] ? t->mkfs : t->path);
+			char line[2600];
+			snprintf(line, sizeof(line), "%s: %s on %s, %s%s%s", t->label, t->fstype,
+				 t->disk, t->mkfs[0] ? t->mkfs : t->path, aged[0] ? "; " : "", aged);
 			wrap_text(f, line, o->width, 4);
 			continue;
 		}
 		fprintf(f, "%s:\n", t->label);
-		wrap_fields(f, tn, tv, 5, o->width);
+		wrap_fields(f, tn, tv, aged[0] ? 6 : 5, o->width);
 	}
 }
 
@@ -598,6 +602,35 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 				t->cells[i].failure);
 }
 
+/* --compare-fresh: each test's aged/fresh figure, filesystem by
+ * filesystem (the pair's verdict, in "better" terms). */
+static void aged_block(FILE *f, const struct result *r, int base, const struct report_opts *o)
+{
+	int *ref = calloc((size_t)r->ntargets + 1, sizeof(int));
+
+	if (!ref || !report_age_refs(r, ref)) {
+		free(ref);
+		return;
+	}
+	fprintf(f, "\nAged / fresh (each aged twin over its fresh one, 95%%; above 1 better):\n");
+	for (int ti = 0; ti < r->ntests; ti++) {
+		const struct r_test *t = &r->tests[ti];
+		char line[4096], cell[160];
+		size_t used = (size_t)snprintf(line, sizeof(line), "%s:", t->name);
+		if (!t->nmetrics || report_has_outcome(t))
+			continue;
+		for (int i = 0; i < r->ntargets && used < sizeof(line); i++)
+			if (ref[i] >= 0 && !report_aged_cell(r, t, i, base, cell, sizeof(cell)))
+				used += (size_t)snprintf(line + used, sizeof(line) - used, " %s %s;",
+							 r->targets[ref[i]].label, cell);
+		if (used < sizeof(line) && line[used - 1] == ';')
+			line[used - 1] = '\0';
+		fputs("  ", f);
+		wrap_text(f, line, o->width - 2, 4);
+	}
+	free(ref);
+}
+
 void report_verdict_block(FILE *f, const struct result *r, const struct report_opts *o)
 {
 	int base = result_baseline(r, o->baseline), any = 0;
@@ -629,6 +662,7 @@ void report_verdict_block(FILE *f, const struct result *r, const struct report_o
 		wrap_text(f, line, o->width - 2, 4);
 	}
 	free(v);
+	aged_block(f, r, base, o);
 }
 
 /* PTS's closing figure: per target over every test, the geometric mean of

@@ -41,6 +41,24 @@ static int primary(const struct r_test *t)
 	return 0;
 }
 
+int report_age_refs(const struct result *r, int *ref)
+{
+	int any = 0;
+
+	for (int i = 0; i < r->ntargets; i++) {
+		const struct r_target *a = &r->targets[i];
+		ref[i] = -1;
+		for (int j = 0; a->aging && a->spec && j < r->ntargets && ref[i] < 0; j++) {
+			const struct r_target *b = &r->targets[j];
+			if (j != i && !b->aging && b->spec && !strcmp(a->spec, b->spec) &&
+			    !strcmp(a->kind, "fs") && !strcmp(b->kind, "fs"))
+				ref[i] = j;
+		}
+		any |= ref[i] >= 0;
+	}
+	return any;
+}
+
 int report_verdicts(const struct result *r, const struct r_test *t, int base,
 		    struct report_verdict *out, int max)
 {
@@ -51,10 +69,12 @@ int report_verdicts(const struct result *r, const struct r_test *t, int base,
 	if (k < 2 || !t->nmetrics || base < 0 || report_has_outcome(t))
 		return 0;
 	double *score = calloc((size_t)k, sizeof(double));
-	int (*pairs)[2] = calloc((size_t)(2 * k), sizeof(*pairs));
-	if (!score || !pairs) {
+	int (*pairs)[2] = calloc((size_t)VERDICT_MAX_PAIRS(k), sizeof(*pairs));
+	int *ref = calloc((size_t)k, sizeof(int));
+	if (!score || !pairs || !ref) {
 		free(score);
 		free(pairs);
+		free(ref);
 		return 0;
 	}
 	int dir = t->metrics[m].direction > 0 ? 1 : -1;
@@ -63,7 +83,7 @@ int report_verdicts(const struct result *r, const struct r_test *t, int base,
 		result_summary(t, i, m, &s);
 		score[i] = s.n && s.log_scale ? dir * s.lmean : NAN;
 	}
-	npairs = verdict_pairs(score, k, base, pairs);
+	npairs = verdict_pairs(score, k, base, report_age_refs(r, ref) ? ref : NULL, pairs);
 	struct verdict_rule rule = { t->looks > 0 ? t->margin : REPORT_MARGIN,
 				     t->looks > 0 ? t->looks : 1 };
 	for (int q = 0; q < npairs && n < max; q++) {
@@ -91,6 +111,7 @@ int report_verdicts(const struct result *r, const struct r_test *t, int base,
 	}
 	free(score);
 	free(pairs);
+	free(ref);
 	return n;
 }
 
@@ -147,4 +168,39 @@ void report_verdict_text(const struct result *r, const struct report_verdict *p,
 	}
 	snprintf(buf, len, "%s %.2fx faster than %s (95%% %s-%s, %s)", a, g, b, bound(lo, l, sizeof(l)),
 		 bound(hi, h, sizeof(h)), rounds);
+}
+
+int report_aged_cell(const struct result *r, const struct r_test *t, int i, int base, char *buf,
+		     size_t len)
+{
+	struct report_verdict *v = calloc(REPORT_MAX_VERDICTS, sizeof(*v));
+	int *ref = calloc((size_t)r->ntargets + 1, sizeof(int)), found = -1;
+	char l[32], h[32];
+
+	if (!v || !ref || !report_age_refs(r, ref) || ref[i] < 0) {
+		free(v);
+		free(ref);
+		return -1;
+	}
+	int n = report_verdicts(r, t, base, v, REPORT_MAX_VERDICTS);
+	for (int q = 0; q < n && found < 0; q++)
+		if (v[q].a == i && v[q].b == ref[i])
+			found = q;
+	if (found < 0 || v[found].v.kind == VERDICT_NONE) {
+		snprintf(buf, len, "-");
+	} else {
+		const struct report_verdict *p = &v[found];
+		/* in "better" terms: above 1, the aged one does better */
+		double g = p->direction > 0 ? p->v.ratio : 1 / p->v.ratio;
+		double lo = p->direction > 0 ? p->v.lo : 1 / p->v.hi;
+		double hi = p->direction > 0 ? p->v.hi : 1 / p->v.lo;
+		const char *word = p->v.kind == VERDICT_EQUIVALENT ? "same" :
+				   p->v.kind == VERDICT_UNDECIDED ? "undecided" :
+				   g < 1 ? "worse" : "better";
+		snprintf(buf, len, "%.2f (%s-%s) %s", g, bound(lo, l, sizeof(l)),
+			 bound(hi, h, sizeof(h)), word);
+	}
+	free(v);
+	free(ref);
+	return 0;
 }

@@ -79,7 +79,7 @@ static int pairs_that_matter(const struct tstate *ts, int ntargets, int (*pairs)
 
 	for (int i = 0; i < k; i++)
 		score[i] = ts->cells[i].failed ? NAN : rank_value(&ts->cells[i], ts->direction);
-	return verdict_pairs(score, k, ts->base, pairs);
+	return verdict_pairs(score, k, ts->base, ts->ref, pairs);
 }
 
 /* The verdict rule's view: how many pairs that matter are still open, and
@@ -91,7 +91,7 @@ static int pairs_that_matter(const struct tstate *ts, int ntargets, int (*pairs)
 int runner_verdict_need(const struct tstate *ts, int ntargets, int *pairs, int *open,
 			int *nearest)
 {
-	int pr[2 * RUNNER_MAX_TARGETS][2], n = pairs_that_matter(ts, ntargets, pr), need = 0;
+	int pr[VERDICT_MAX_PAIRS(RUNNER_MAX_TARGETS)][2], n = pairs_that_matter(ts, ntargets, pr), need = 0;
 	int reachable = 0;
 
 	*pairs = n;

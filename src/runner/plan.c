@@ -10,6 +10,8 @@
 #include "../core/file.h"
 #include "../core/param.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 uint64_t runner_space_needed(const struct run_request *rq, const char **which)
@@ -49,6 +51,12 @@ int runner_size_images(struct run_request *rq, struct provision_opts *prov)
 	if (!need)
 		return 0;	/* no test says: the default size */
 	size = sat_add(sat_add(need, need / 4), 512ULL << 20);
+	/* --age keeps the filesystem at its fill (2% above at most): the
+	 * tests get what is left */
+	if (rq->age_fill > 0) {
+		double aged = (double)size / (1 - fmin(0.98, rq->age_fill * 1.02));
+		size = aged >= 0x1p63 ? UINT64_MAX : (uint64_t)aged;
+	}
 	size = sat_mul((size + (1ULL << 30) - 1) >> 30, 1ULL << 30);
 	if (size < (1ULL << 30))
 		size = 1ULL << 30;

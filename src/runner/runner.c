@@ -425,6 +425,7 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 		if (t->fixed)
 			t->rule.looks = 1;	/* --runs N: judged once, at N */
 		t->direction = ts->wl->metrics[pm].direction > 0 ? 1 : -1;
+		t->ref = rq->ref;
 		for (int i = 0; rq->baseline && i < rq->ntargets; i++)
 			if (!strcmp(rq->targets[i].label, rq->baseline))
 				t->base = i;
@@ -510,6 +511,7 @@ static int record_setup(struct store *st, struct run_request *rq, int64_t run_id
 			.mount_opts = t->info.mount_opts, .disk = t->info.disk,
 			.scheduler = t->info.scheduler, .spec = t->spec, .mkfs = t->mkfs,
 			.blockdev = t->info.blockdev, .blockdev_note = note,
+			.aging = (char *)target_aging(t),
 		};
 		if (store_add_target(st, run_id, i, &row, &target_ids[i]))
 			return -1;

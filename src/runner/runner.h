@@ -74,6 +74,12 @@ struct run_request {
 	const char *memory_limit;	/* --ram, recorded in the system table */
 	const char *vm;			/* inside fsbench's guest: the machine */
 	const char *findings;		/* wl_ctx.findings: NULL, nothing kept */
+	/* --compare-fresh: ref[i] is the fresh twin aged target i is judged
+	 * against (a pair that matters beside the baseline's), -1 none; NULL
+	 * when no target has one */
+	const int *ref;
+	double age_fill;	/* --age: the share aging keeps full (0: none),
+				 * which images are made larger by */
 };
 
 /* Where a run stands when a repetition begins. */

@@ -38,6 +38,7 @@ struct tstate {
 	double rep_mean;	/* seconds a repetition costs, overhead and all; -1 unknown */
 	/* the verdict rule (two targets or more, no --precision) */
 	int verdicts, base, direction;	/* on; the baseline; +1 more is better */
+	const int *ref;		/* run_request.ref */
 	struct verdict_rule rule;
 	int pairs, undecided;	/* set by judge() */
 	int *order;		/* [ntargets]: this round's order */

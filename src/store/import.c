@@ -366,6 +366,8 @@ int store_import(struct store *s, const char *text, size_t len, int64_t *run_id,
 	for (size_t i = 0; i < json_array_size(targets); i++) {
 		json_t *t = json_array_get(targets, i);
 		const char *bd = str_of(t, "block_device", "target"), *dn = str_of(t, "device_note", "target");
+		json_t *aged = json_object_get(t, "aging");
+		char *aging = json_is_object(aged) ? json_dumps(aged, JSON_COMPACT) : NULL;
 		struct r_target row = {
 			.label = (char *)str_of(t, "label", "target"), .path = (char *)str_of(t, "path", "target"),
 			.kind = (char *)str_of(t, "kind", "target"), .fstype = (char *)str_of(t, "fstype", "target"),
@@ -375,9 +377,11 @@ int store_import(struct store *s, const char *text, size_t len, int64_t *run_id,
 			.disk = (char *)str_of(t, "disk", "target"),
 			.scheduler = (char *)str_of(t, "io_scheduler", "target"),
 			.spec = (char *)str_of(t, "spec", "target"), .mkfs = (char *)str_of(t, "mkfs", "target"),
-			.blockdev = (char *)bd, .blockdev_note = (char *)dn,
+			.blockdev = (char *)bd, .blockdev_note = (char *)dn, .aging = aging,
 		};
-		if (store_add_target(s, *run_id, (int)i, &row, &tids[i]))
+		int bad = store_add_target(s, *run_id, (int)i, &row, &tids[i]);
+		free(aging);
+		if (bad)
 			goto out;
 	}
 	for (size_t k = 0; k < nt; k++)

@@ -126,12 +126,13 @@ static void fill_target(sqlite3_stmt *st, void *elem)
 	t->mkfs = col_dup(st, 11);
 	t->blockdev = sqlite3_column_type(st, 12) == SQLITE_NULL ? NULL : col_dup(st, 12);
 	t->blockdev_note = sqlite3_column_type(st, 13) == SQLITE_NULL ? NULL : col_dup(st, 13);
+	t->aging = sqlite3_column_type(st, 14) == SQLITE_NULL ? NULL : col_dup(st, 14);
 }
 
 static int load_targets(struct store *s, int64_t id, struct result *r)
 {
 	return load_rows(s, "target", "run_id", "id,label,path,kind,fstype,mount_point,"
-			 "mount_source,mount_opts,disk,scheduler,spec,mkfs,blockdev,blockdev_note", id, sizeof(*r->targets),
+			 "mount_source,mount_opts,disk,scheduler,spec,mkfs,blockdev,blockdev_note,aging", id, sizeof(*r->targets),
 			 (void **)&r->targets, &r->ntargets, fill_target);
 }
 

@@ -100,6 +100,7 @@ void result_free(struct result *r)
 		free(t->mkfs);
 		free(t->blockdev);
 		free(t->blockdev_note);
+		free(t->aging);
 	}
 	free(r->targets);
 	for (int i = 0; i < r->ntests && r->tests; i++)

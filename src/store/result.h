@@ -60,6 +60,8 @@ struct r_target {
 	/* The block device counted for the device group ("loop3"), or NULL
 	 * with the reason there is none in blockdev_note. */
 	char *blockdev, *blockdev_note;
+	/* --age: what the aging did (JSON, aging/record.h), or NULL: fresh */
+	char *aging;
 };
 
 struct r_field {

@@ -30,7 +30,7 @@ static const char schema[] =
 	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, label TEXT,"
 	" path TEXT, kind TEXT, fstype TEXT, mount_point TEXT, mount_source TEXT,"
 	" mount_opts TEXT, disk TEXT, scheduler TEXT, spec TEXT, mkfs TEXT,"
-	" blockdev TEXT, blockdev_note TEXT);"
+	" blockdev TEXT, blockdev_note TEXT, aging TEXT);"
 	"CREATE TABLE test(id INTEGER PRIMARY KEY,"
 	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, name TEXT,"
 	" workload TEXT, params TEXT, title TEXT, subtitle TEXT, precision REAL, margin REAL,"
@@ -264,7 +264,8 @@ int store_open(const char *path, struct store **out)
 		 * run's note and its arguments (for --resume), a sample's
 		 * timeline;
 		 * 4 -> 5: a test's precision target (--precision);
-		 * 5 -> 6: the verdict rule it stopped by (margin, looks). */
+		 * 5 -> 6: the verdict rule it stopped by (margin, looks);
+		 * 6 -> 7: what --age did to a target (target.aging, JSON). */
 		if (exec(s, "BEGIN") ||
 		    (v < 2 && exec(s, "ALTER TABLE target ADD COLUMN spec TEXT;"
 				      " ALTER TABLE target ADD COLUMN mkfs TEXT;")) ||
@@ -278,6 +279,7 @@ int store_open(const char *path, struct store **out)
 		    (v < 5 && exec(s, "ALTER TABLE test ADD COLUMN precision REAL;")) ||
 		    (v < 6 && exec(s, "ALTER TABLE test ADD COLUMN margin REAL;"
 				      " ALTER TABLE test ADD COLUMN looks INTEGER;")) ||
+		    (v < 7 && exec(s, "ALTER TABLE target ADD COLUMN aging TEXT;")) ||
 		    exec(s, sql) || exec(s, "COMMIT"))
 			goto fail;
 	} else if (v > STORE_SCHEMA_VERSION) {
@@ -556,7 +558,7 @@ int store_add_target(struct store *s, int64_t run_id, int ord,
 
 	if (store_prepare(s, "INSERT INTO target(run_id,ord,label,path,kind,fstype,"
 		       "mount_point,mount_source,mount_opts,disk,scheduler,spec,mkfs,"
-		       "blockdev,blockdev_note) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &st))
+		       "blockdev,blockdev_note,aging) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", &st))
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, ord);
@@ -573,6 +575,7 @@ int store_add_target(struct store *s, int64_t run_id, int ord,
 	store_bind_text(st, 13, t->mkfs);
 	store_bind_text(st, 14, t->blockdev && t->blockdev[0] ? t->blockdev : NULL);
 	store_bind_text(st, 15, t->blockdev_note && t->blockdev_note[0] ? t->blockdev_note : NULL);
+	store_bind_text(st, 16, t->aging && t->aging[0] ? t->aging : NULL);
 	if (step_done(s, st, "recording a target"))
 		return -1;
 	*target_id = sqlite3_last_insert_rowid(s->db);

@@ -7,6 +7,7 @@
  * not cache everything twice), mkfs, a mount point, and the mount: kernel
  * filesystems through libmount, FUSE ones through their helper.  A real
  * device (`--device`) replaces image and loop after the safety checks.
+ * With --age, each mkfs and mount is followed by the aging (aged.c).
  * Refresh (before every test by default): unmount, mkfs, mount.  Teardown:
  * unmount (waiting for a FUSE daemon to let go), detach, remove.  Every
  * step is recorded in the state file first, so `fsbench cleanup` can undo
@@ -14,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "target.h"
+#include "aged.h"
 #include "loop.h"
 #include "profiles.h"
 #include "state.h"
@@ -33,6 +35,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 struct fs_target {
@@ -46,6 +49,7 @@ struct fs_target {
 	const char *twin;	/* flash in the guest: the powercut workload's partition */
 	int loopfd, dio, mounted;
 	pid_t daemon;		/* FUSE helper's daemon, found after mount */
+	char *aging;		/* --age's record of the last mkfs, or NULL */
 };
 
 void provision_defaults(struct provision_opts *o)
@@ -329,6 +333,27 @@ static void fs_teardown(struct target *t)
 	f->mnt[0] = '\0';
 }
 
+/* --age after each mkfs: the nominal capacity is the image's (tmpfs's)
+ * size, which one --fs-size makes the same for every target; a device or
+ * a flash partition has the size statvfs gives. */
+static int age_after_mkfs(struct target *t, struct fs_target *f)
+{
+	uint64_t capacity = f->opts.size;
+	struct statvfs sv;
+
+	free(f->aging);
+	f->aging = NULL;
+	if (!f->opts.age)
+		return 0;
+	if (f->opts.device || f->spec.profile->kind == MOUNT_UBI ||
+	    f->spec.profile->kind == MOUNT_MTD) {
+		if (statvfs(f->mnt, &sv))
+			return error_errno("fs '%s': statvfs %s", t->label, f->mnt);
+		capacity = (uint64_t)sv.f_blocks * sv.f_frsize;
+	}
+	return target_age(t->label, f->mnt, capacity, &f->opts, &f->aging);
+}
+
 static int fs_setup(struct target *t)
 {
 	struct fs_target *f = t->priv;
@@ -384,6 +409,8 @@ static int fs_setup(struct target *t)
 	if (do_mount(t, f))
 		goto fail;
 	test_pause("mount");
+	if (age_after_mkfs(t, f))
+		goto fail;
 	str_copy(t->path, sizeof(t->path), f->mnt);
 	return 0;
 fail:
@@ -398,7 +425,7 @@ static int fs_refresh(struct target *t)
 	do_umount(f);
 	if (f->spec.profile->mkfs && run_mkfs(t, f))
 		return -1;
-	return do_mount(t, f);
+	return do_mount(t, f) || age_after_mkfs(t, f) ? -1 : 0;
 }
 
 static const struct target_ops fs_ops = {
@@ -439,6 +466,13 @@ const struct fs_spec *target_fs_spec(const struct target *t)
 	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
 
 	return f ? &f->spec : NULL;
+}
+
+const char *target_aging(const struct target *t)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	return f ? f->aging : NULL;
 }
 
 uint64_t target_image_size(const struct target *t)
@@ -498,6 +532,8 @@ int target_set_image_size(struct target *t, uint64_t size)
 
 void target_free(struct target *t)
 {
+	if (t->ops == &fs_ops && t->priv)
+		free(((struct fs_target *)t->priv)->aging);
 	if (t->ops == &fs_ops)
 		free(t->priv);
 	t->priv = NULL;

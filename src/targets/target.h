@@ -41,12 +41,22 @@ struct target {
 int target_parse(const char *arg, struct target *t);
 
 /* How provisioned filesystems are made (fs.c). */
+struct age_profile;
 struct provision_opts {
 	uint64_t size;		/* image size, bytes (default 4 GiB) */
 	const char *image_dir;	/* where images and mount points live */
 	const char *device;	/* a real block device instead of an image */
 	int force_format;	/* format a device that holds data */
 	int direct_io;		/* loop device direct I/O (default on) */
+	/* --age: every mkfs is followed by this profile's aging, seeded
+	 * alike on every target (NULL: the filesystem is tested fresh) */
+	const struct age_profile *age;
+	uint64_t age_seed;
+	const char *age_repo;	/* a git profile's repository: only read */
+	/* aging's share done and seconds to go, about twice a second, and
+	 * done = 1 at its end */
+	void (*age_progress)(void *arg, const char *label, double done, double eta_s);
+	void *age_arg;
 };
 void provision_defaults(struct provision_opts *o);
 /* A filesystem target from --fs SPEC (not yet set up). */
@@ -61,6 +71,9 @@ int target_uses_device(const struct target *t);
 int target_set_image_size(struct target *t, uint64_t size);
 /* A --fs target's spec (NULL for a directory target). */
 const struct fs_spec *target_fs_spec(const struct target *t);
+/* What --age did at the last mkfs (the JSON record, aging/record.h, a
+ * string the target owns), or NULL: not aged. */
+const char *target_aging(const struct target *t);
 /* Its image size in bytes (0 for a directory target). */
 uint64_t target_image_size(const struct target *t);
 /* Inside fsbench's guest: the virtio disk or MTD device the host made for

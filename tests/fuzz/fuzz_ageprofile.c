@@ -27,6 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				FUZZ_ASSERT(p.ops[i] >= 0 && isfinite(p.ops[i]));
 		}
 		FUZZ_ASSERT(p.depth <= 8 && p.young >= 0 && p.young <= 1);
+		FUZZ_ASSERT(p.commits >= 1 && p.commits <= 100000);
 	} else {
 		FUZZ_ASSERT(error_get()[0]);
 	}

@@ -8,6 +8,7 @@
 
 #include "aging/ager.h"
 #include "aging/profile.h"
+#include "aging/record.h"
 #include "core/error.h"
 
 #include <ftw.h>
@@ -77,7 +78,13 @@ static void test_shipped(void **state)
 	assert_int_equal(age_profile_load(path, "media", &p), 0);
 	assert_int_equal(age_profile_load(path, "git-pull", &p), 0);
 	assert_true(p.git);
+	assert_int_equal(p.commits, 300);
 	assert_int_equal(age_profile_load(path, "none-such", &p), -1);
+	/* commits: a whole number in range, and 100 unless said */
+	assert_int_equal(age_profile_parse("g.age", "[age]\ngit = 1\n", &p), 0);
+	assert_int_equal(p.commits, 100);
+	assert_int_equal(age_profile_parse("g.age", "[age]\ngit = 1\ncommits = 2.5\n", &p), -1);
+	assert_int_equal(age_profile_parse("g.age", "[age]\ngit = 1\ncommits = 0\n", &p), -1);
 }
 
 /* Files and sizes left under dir, as "path size" lines sorted, in buf. */
@@ -188,11 +195,53 @@ static void test_full_device(void **state)
 	undo(small_fs);
 }
 
+/* The record the store keeps and the line the reports show: the figures
+ * come back by their keys, extents are spoken of only where FIEMAP mapped
+ * files (tmpfs maps none), the refusals of a full filesystem are said,
+ * and something that is not a record is said to be unreadable rather than
+ * shown as an aging that did nothing.  Catches: a field written under one
+ * key and read under another (a system table saying 0% full), "0.00
+ * extents per file" on tmpfs, a summary built from a NULL. */
+static void test_record(void **state)
+{
+	struct age_profile p;
+	struct age_result r = { .written = 12u << 20, .seconds = 3.5, .user_s = 0.25, .sys_s = 2,
+				.fullness = 0.6125, .files = 40, .mapped_files = 40, .extents = 60,
+				.frag_files = 0.25 };
+	char line[512], *rec;
+
+	(void)state;
+	assert_int_equal(age_profile_parse("dir/small.age", small, &p), 0);
+	rec = age_record_json(&p, 9, 4u << 20, NULL, &r);
+	assert_non_null(rec);
+	assert_float_equal(age_record_value(rec, "fullness"), 0.6125, 1e-12);
+	assert_float_equal(age_record_value(rec, "extents_per_file"), 1.5, 1e-12);
+	assert_float_equal(age_record_value(rec, "seed"), 9, 0);
+	assert_true(isnan(age_record_value(rec, "no such key")));
+	assert_int_equal(age_record_summary(rec, line, sizeof(line)), 0);
+	assert_non_null(strstr(line, "aged with small (seed 9): 61.3% full, 40 files"));
+	assert_non_null(strstr(line, "1.50 extents per file, 25% of files"));
+	assert_non_null(strstr(line, "3.0x its size written in 4 s"));
+	assert_null(strstr(line, "refused"));
+	free(rec);
+	r.mapped_files = r.extents = 0;
+	r.enospc = 3;
+	rec = age_record_json(&p, 9, 4u << 20, NULL, &r);
+	assert_int_equal(age_record_summary(rec, line, sizeof(line)), 0);
+	assert_null(strstr(line, "extents"));
+	assert_non_null(strstr(line, "3 operations refused for want of space"));
+	free(rec);
+	assert_int_equal(age_record_summary("{\"seed\": 1}", line, sizeof(line)), -1);
+	assert_non_null(strstr(line, "unreadable"));
+	assert_int_equal(age_record_summary(NULL, line, sizeof(line)), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_shipped),
+		cmocka_unit_test(test_record),
 		cmocka_unit_test_setup_teardown(test_same_sequence, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_full_device, setup_dir, teardown_dir),
 	};

@@ -175,14 +175,15 @@ static void test_store_round_trip_and_upgrade(void **state)
 	check_device_run(s, run);
 	store_close(s);
 
-	/* A schema-3 store (before the device group, the precision target and
-	 * the verdict rule) is upgraded in place. */
+	/* A schema-3 store (before the device group, the precision target,
+	 * the verdict rule and the aging record) is upgraded in place. */
 	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "DELETE FROM value; DELETE FROM sample; DELETE FROM metric;"
 				      " DELETE FROM test; DELETE FROM target; DELETE FROM run;"
 				      " ALTER TABLE metric DROP COLUMN grp;"
 				      " ALTER TABLE target DROP COLUMN blockdev;"
 				      " ALTER TABLE target DROP COLUMN blockdev_note;"
+				      " ALTER TABLE target DROP COLUMN aging;"
 				      " ALTER TABLE run DROP COLUMN note; ALTER TABLE run DROP COLUMN argv;"
 				      " ALTER TABLE sample DROP COLUMN series;"
 				      " ALTER TABLE test DROP COLUMN precision;"

@@ -191,6 +191,47 @@ static void test_degenerate(void **state)
 	assert_int_equal(verdict_rounds_needed(c, 3, a, 3, false, &r, 20), 0);
 }
 
+static int has(int (*p)[2], int n, int a, int b)
+{
+	for (int q = 0; q < n; q++)
+		if (p[q][0] == a && p[q][1] == b)
+			return 1;
+	return 0;
+}
+
+/* --compare-fresh: each aged target is judged against its fresh twin,
+ * though neither the baseline nor the ranking puts them side by side
+ * (xfs-aged ranks last, xfs second: no neighbours).  Catches a twin pair
+ * left out, so the runs stop before aged vs fresh is decided, a pair
+ * counted twice, and a twin with no figure paired all the same. */
+static void test_pairs_with_refs(void **state)
+{
+	(void)state;
+	/* ext4 (the baseline), ext4-aged, xfs, xfs-aged */
+	double score[] = { 10, 5, 9, 1 };
+	int ref[] = { -1, 0, -1, 2 }, p[VERDICT_MAX_PAIRS(4)][2];
+	int n = verdict_pairs(score, 4, 0, NULL, p);
+
+	assert_int_equal(n, 5);	/* 3 against ext4; xfs-ext4-aged, ext4-aged-xfs-aged */
+	assert_false(has(p, n, 3, 2));
+	n = verdict_pairs(score, 4, 0, ref, p);
+	assert_int_equal(n, 6);
+	assert_true(has(p, n, 3, 2));	/* xfs-aged against xfs, the reference second */
+	assert_true(has(p, n, 1, 0));	/* already the baseline's pair: once only */
+	for (int q = 0; q < n; q++)
+		assert_false(p[q][0] == 0 && p[q][1] == 1);
+	score[3] = NAN;
+	n = verdict_pairs(score, 4, 0, ref, p);
+	for (int q = 0; q < n; q++)
+		assert_true(p[q][0] != 3 && p[q][1] != 3);
+	/* twins already neighbours, the fresh one ranked first: the pair
+	 * turned round, aged first, so its verdict reads aged vs fresh */
+	double s2[] = { 1, 0.5, 100, 90 };
+	n = verdict_pairs(s2, 4, 0, ref, p);
+	assert_true(has(p, n, 3, 2));
+	assert_false(has(p, n, 2, 3));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_false_calls_on_equal_targets),
 		cmocka_unit_test(test_rounds_to_decide),
 		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_pairs_with_refs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,154 @@
+# test_aging.sh: `run --age` and `--compare-fresh` on real filesystems
+# (root only, issue 42): ext4 and tmpfs aged by one small profile, each
+# beside its fresh twin; the aging record stored and shown; the same
+# sequence on both; the twins judged against each other; nothing left
+# behind; a git profile replaying a repository's commits, the repository
+# untouched; and the refusals (a --target directory, --compare-fresh alone,
+# git-pull without a repository, a profile that is not there).
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ]; then
+	skip "aging" "needs root (mkfs, loop devices, mount)"
+	finish
+	exit 0
+fi
+
+IMG=$WORK/img
+mkdir -p "$IMG"
+export FSBENCH_STATE=$WORK/state
+# small enough to age in seconds: half full, the device written once over
+cat > "$WORK/small.age" <<'AGE'
+[age]
+fill = 50%
+churn = 1
+files_per_dir = 16
+depth = 2
+[sizes]
+60 = 1..16k
+40 = 16k..512k
+[ops]
+create = 30
+append = 15
+overwrite = 15
+truncate = 5
+rename = 5
+delete = 30
+AGE
+
+no_leftovers() {
+	local i
+	for i in $(seq 200); do	# loop devices detach asynchronously
+		losetup -a | grep -q "$IMG" || break
+		sleep 0.1
+	done
+	! losetup -a | grep -q "$IMG" && ! grep -q "$IMG" /proc/mounts &&
+		[ -z "$(ls -A "$IMG")" ]
+}
+
+"$FSBENCH" run fsmark:files=40,size=16k --fs ext4,tmpfs --fs-size 64M --image-dir "$IMG" \
+	--age "$WORK/small.age" --compare-fresh --runs 3 --db "$DB" --json "$WORK/a.json" \
+	--markdown "$WORK/a.md" >"$WORK/out" 2>"$WORK/err"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	ok "--age --compare-fresh on ext4 and tmpfs exits 0"
+else
+	not_ok "--age --compare-fresh on ext4 and tmpfs exits 0 (got $rc)" \
+		"fsbench said: $(grep -v '^$' "$WORK/err" | tail -5 | tr '\n' '|')"
+fi
+check "nothing left after the run" no_leftovers
+j=$WORK/a.json
+# Catches: twins missing, or not right after their fresh target.
+check "each filesystem beside its aged twin" \
+	jqt '[.targets[].label] == ["ext4", "ext4-aged", "tmpfs", "tmpfs-aged"]' "$j"
+# Catches: the fresh target aged too (--compare-fresh's point), or the
+# record lost on the way to the store.
+check "fresh targets carry no aging record" \
+	jqt '[.targets[] | select(.label | endswith("-aged") | not) | .aging] == [null, null]' "$j"
+check "aged targets record the profile, the seed and the capacity" \
+	jqt '[.targets[] | select(.label | endswith("-aged")) | .aging |
+	      .profile == "small" and .seed == 1 and .capacity == 67108864] == [true, true]' "$j"
+# The ager holds the live data near 50% of the capacity; statvfs adds the
+# filesystem's own overhead, never less.
+check "aged filesystems are about half full" \
+	jqt '[.targets[] | select(.aging) | .aging.fullness | . > 0.45 and . < 0.75] == [true, true]' "$j"
+# Catches: a sequence steered by the filesystem (statfs, readdir order):
+# both got the same operations, none refused.
+check "the same operations on ext4 and tmpfs" \
+	jqt '[.targets[] | select(.aging) | .aging | [.ops, .enospc]] | .[0] == .[1]' "$j"
+check "ext4's files are mapped by FIEMAP, tmpfs's are not" \
+	jqt '[.targets[] | select(.aging) | .aging.mapped_files > 0] == [true, false]' "$j"
+# Catches: the twin pair left out of the stopping rule and the report.
+check "each aged target is judged against its fresh twin" \
+	jqt '[.tests[0].verdicts[] | select(.a == "tmpfs-aged" and .b == "tmpfs")] | length == 1' "$j"
+# the text wraps at the terminal's width: each check reads it as one line
+check "the text report has the aged / fresh block, a cell per filesystem" \
+	sh -c "sed -n '/^Aged \/ fresh/,/^\$/p' '$WORK/out' | tr -s '\n ' '  ' |
+	       grep -q 'fsmark.*: ext4 [0-9.]* ([0-9.]*-[0-9.]*) [a-z]*; tmpfs [0-9.]* ('"
+check "the system table says what aging left" \
+	sh -c "tr -s '\n ' '  ' < '$WORK/out' | grep -q 'ext4-aged: .*aged with small (seed 1): [0-9.]*% full, [0-9]* files, [0-9.]* extents per file'"
+check "Markdown: an aging column and the aged / fresh table" \
+	sh -c "grep -q '| aging |' '$WORK/a.md' && grep -q '^## Aged / fresh' '$WORK/a.md' &&
+	       grep -q '^| fsmark[^|]* | [0-9.]* (.*) [a-z]* | [0-9.]* (' '$WORK/a.md'"
+check "show reads the record back from the store" \
+	sh -c "\"$FSBENCH\" show --db '$DB' last | tr -s '\n ' '  ' | grep -q 'tmpfs-aged: .*aged with small'"
+
+# --age without --compare-fresh: every target aged, under its own label.
+"$FSBENCH" run fsmark:files=20,size=4k --fs tmpfs --fs-size 32M --image-dir "$IMG" \
+	--age "$WORK/small.age" --age-seed 7 --runs 2 --db "$DB" --json "$WORK/b.json" \
+	>/dev/null 2>"$WORK/err2"
+check "--age alone ages the one target, with the seed given" \
+	jqt '[.targets[] | [.label, .aging.seed]] == [["tmpfs", 7]]' "$WORK/b.json"
+check "nothing left after the second run" no_leftovers
+
+# git-pull: the user's repository's last commits checked out on the
+# filesystem, the repository itself untouched.
+if command -v git >/dev/null; then
+	R=$WORK/userrepo
+	G=(git -C "$R" -c user.name=t -c user.email=t@example.org)
+	git init -q "$R" && for i in 1 2 3 4 5 6; do
+		seq "$i" 2000 > "$R/f$i"
+		[ "$i" -gt 2 ] && rm "$R/f$((i - 2))"
+		"${G[@]}" add -A && "${G[@]}" commit -q -m "c$i"
+	done
+	before=$(git -C "$R" rev-parse HEAD; git -C "$R" status --porcelain; ls -A "$R" | sort)
+	printf '[age]\ngit = 1\ncommits = 4\nfill = 30%%\n' > "$WORK/pull.age"
+	"$FSBENCH" run fsmark:files=20,size=4k --fs tmpfs --fs-size 32M --image-dir "$IMG" \
+		--age "$WORK/pull.age" --age-repo "$R" --runs 2 --db "$DB" --json "$WORK/g.json" \
+		>"$WORK/gout" 2>"$WORK/gerr"
+	check "--age with a git profile replays the repository's last commits" \
+		jqt '.targets[0].aging | .commits == 4 and .profile == "pull" and (.repo | endswith("/userrepo"))' \
+		"$WORK/g.json"
+	check "the system table names the commits replayed" \
+		sh -c "tr -s '\n ' '  ' < '$WORK/gout' | grep -q '4 commits of .*userrepo checked out'"
+	after=$(git -C "$R" rev-parse HEAD; git -C "$R" status --porcelain; ls -A "$R" | sort)
+	check "the user's repository is as it was" test "$before" = "$after"
+	check "nothing left after the git aging" no_leftovers
+else
+	skip "git-pull aging" "git is not installed (scripts/install-deps)"
+fi
+
+expect_refusal() {	# what, expected text, args...
+	local what=$1 want=$2
+	shift 2
+	"$FSBENCH" run fsmark:files=10 --db "$DB" --image-dir "$IMG" "$@" >/dev/null 2>"$WORK/rerr"
+	local rc=$?
+	if [ "$rc" -eq 2 ] && grep -q -- "$want" "$WORK/rerr"; then
+		ok "$what"
+	else
+		not_ok "$what" "exit $rc, said: $(tr '\n' '|' < "$WORK/rerr")"
+	fi
+}
+mkdir -p "$WORK/userdir"
+touch "$WORK/userdir/decoy"
+expect_refusal "a --target directory is never aged" "never aged" \
+	--target "$WORK/userdir" --age "$WORK/small.age"
+check "the decoy in the refused directory is untouched" \
+	sh -c "[ -f '$WORK/userdir/decoy' ] && [ \$(ls -A '$WORK/userdir' | wc -l) -eq 1 ]"
+expect_refusal "--compare-fresh needs --age" "goes with --age" --fs tmpfs --compare-fresh
+expect_refusal "the git-pull profile without a repository is refused" \
+	"name one with --age-repo" --fs tmpfs --age git-pull
+expect_refusal "--age-repo with a profile that replays none" "not small" --fs tmpfs \
+	--age "$WORK/small.age" --age-repo "$WORK"
+expect_refusal "a profile that is not there" "aging profile" --fs tmpfs --age nosuchprofile
+check "nothing left after the refusals" no_leftovers
+finish
