@@ -88,8 +88,11 @@ int age_record_summary(const char *json, char *buf, size_t len)
 			      "(fsbench %.1f s CPU, the kernel %.1f s)", num(o, "written") / cap,
 			      num(o, "seconds"), num(o, "user_s"), num(o, "sys_s"));
 	if (n >= 0 && (size_t)n < len && num(o, "enospc") > 0)
-		snprintf(buf + n, len - (size_t)n, "; %.0f operations refused for want of space",
-			 num(o, "enospc"));
+		n += snprintf(buf + n, len - (size_t)n, "; %.0f operations refused for want of space",
+			      num(o, "enospc"));
+	const char *reused = json_string_value(json_object_get(o, "reused"));
+	if (n >= 0 && (size_t)n < len && reused)	/* --keep-aged: paid once, earlier */
+		snprintf(buf + n, len - (size_t)n, "; the image kept as %s, reused", reused);
 	json_decref(o);
 	return 0;
 }

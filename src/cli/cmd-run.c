@@ -42,7 +42,8 @@ static const char run_about[] =
  * --fs, --fio, --only, --skip) are read from the items. */
 struct run_args {
 	uint64_t fs_size, vm_mem, ram;
-	const char *image_dir, *device, *kernel, *vm_accel, *fresh, *suite, *age, *age_repo;
+	const char *image_dir, *device, *kernel, *vm_accel, *fresh, *suite, *age, *age_repo,
+		   *keep_aged;
 	int force_format, no_direct_io, vm, vm_cpus, vm_timeout, age_seed, compare_fresh;
 	double scale, margin, precision, time_budget;
 	int runs, max_runs, warmup;
@@ -93,6 +94,9 @@ static const struct cli_opt run_opts[] = {
 	  "of (only read: cloned onto each filesystem)", CLI_STRING, A(age_repo) },
 	{ "age-seed", 1, 0, "N", "the aging sequence's seed (default 1), the same on every "
 	  "filesystem", CLI_COUNT, A(age_seed), 0, 2147483647 },
+	{ "keep-aged", 1, 0, "DIR", "with --age: keep each aged image in DIR and reuse it, in "
+	  "this run's later tests and in later runs of the same aging (only adds files there)",
+	  CLI_STRING, A(keep_aged), 0, 0, HOST },
 	{ "compare-fresh", 0, 0, NULL, "with --age: test each filesystem fresh and aged "
 	  "(LABEL-aged), and judge each aged one against its fresh twin", CLI_FLAG,
 	  A(compare_fresh) },
@@ -281,11 +285,14 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	if (o->no_direct_io)
 		c->prov.direct_io = 0;
 	if (o->age && run_age_setup(&c->age, o->age, cli_has(a, "age-seed") ? (uint64_t)o->age_seed : 1,
-				    o->age_repo, o->compare_fresh, &c->prov, &c->pg))
+				    o->age_repo, o->keep_aged, o->compare_fresh, &c->prov, &c->pg))
 		return -1;
-	if (!o->age && (cli_has(a, "age-seed") || o->compare_fresh || o->age_repo))
+	if (!o->age && (cli_has(a, "age-seed") || o->compare_fresh || o->age_repo || o->keep_aged))
 		return error_set("--%s goes with --age PROFILE", o->compare_fresh ? "compare-fresh" :
-				 o->age_repo ? "age-repo" : "age-seed");
+				 o->age_repo ? "age-repo" : o->keep_aged ? "keep-aged" : "age-seed");
+	if (o->keep_aged && o->vm)
+		return error_set("--keep-aged keeps images on the host; the guest of --vm sees the host "
+				 "read-only: age there without it");
 	if ((v = o->fresh)) {
 		if (strcmp(v, "test") && strcmp(v, "fs"))
 			return error_set("--fresh: bad value '%s' (test or fs)", v);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void on_aging(void *arg, const char *label, double done, double eta_s)
 {
@@ -31,7 +32,8 @@ static void on_aging(void *arg, const char *label, double done, double eta_s)
 }
 
 int run_age_setup(struct run_age *ra, const char *name, uint64_t seed, const char *repo,
-		  int compare_fresh, struct provision_opts *prov, struct progress **pg)
+		  const char *keep, int compare_fresh, struct provision_opts *prov,
+		  struct progress **pg)
 {
 	struct stat st;
 
@@ -47,7 +49,11 @@ int run_age_setup(struct run_age *ra, const char *name, uint64_t seed, const cha
 				 "(git-pull), not %s", ra->profile.name);
 	if (repo && (stat(repo, &st) || !S_ISDIR(st.st_mode)))
 		return error_set("--age-repo %s: not a directory", repo);
+	if (keep && (lstat(keep, &st) || !S_ISDIR(st.st_mode) || access(keep, W_OK)))
+		return error_set("--keep-aged %s: not a directory fsbench can add files to (make it "
+				 "first)", keep);
 	prov->age_repo = repo;
+	prov->age_keep = keep;
 	ra->on = 1;
 	ra->compare_fresh = compare_fresh;
 	ra->pg = pg;

@@ -18,4 +18,31 @@
 int target_age(const char *label, const char *mnt, uint64_t capacity,
 	       const struct provision_opts *o, char **record);
 
+/* --keep-aged DIR: an aged image kept for later runs and for this run's
+ * refreshes, so that aging is paid once.  Its name carries a key of what
+ * made it (the --fs spec, the image size, the profile's every figure, the
+ * seed, a git profile's repository): a kept image is reused only for the
+ * same aging.  Beside it, NAME.json: the key, the mkfs line and the
+ * aging's record. */
+struct aged_keep {
+	char img[PATH_MAX], meta[PATH_MAX];
+	char key[17];
+};
+/* The paths and key for a filesystem of spec (its text, profile name) and
+ * image size aged by o (o->age_keep set).  0, or -1 with the error set. */
+int aged_keep_name(const char *fsname, const char *spec, uint64_t size,
+		   const struct provision_opts *o, struct aged_keep *k);
+/* Whether k is kept: 1 with *record (malloc'd, marked reused) and mkfs set,
+ * 0 when nothing of that name is there, -1 (error set) when something is
+ * but it is not an image fsbench kept for this key and size. */
+int aged_keep_find(const struct aged_keep *k, uint64_t size, char **record, char *mkfs,
+		   size_t mkfs_len);
+/* Copy the kept image over image (fsbench's own, the same size). */
+int aged_keep_restore(const struct aged_keep *k, const char *image);
+/* Keep image (unmounted) as k, with the record and mkfs line: written
+ * under a temporary name made with O_EXCL and renamed into place, never
+ * over a file that is there. */
+int aged_keep_save(const struct aged_keep *k, const char *image, const char *record,
+		   const char *mkfs);
+
 #endif

@@ -7,7 +7,8 @@
  * not cache everything twice), mkfs, a mount point, and the mount: kernel
  * filesystems through libmount, FUSE ones through their helper.  A real
  * device (`--device`) replaces image and loop after the safety checks.
- * With --age, each mkfs and mount is followed by the aging (aged.c).
+ * With --age, each mkfs and mount is followed by the aging (aged.c); with
+ * --keep-aged, an image aged before is copied in instead of both.
  * Refresh (before every test by default): unmount, mkfs, mount.  Teardown:
  * unmount (waiting for a FUSE daemon to let go), detach, remove.  Every
  * step is recorded in the state file first, so `fsbench cleanup` can undo
@@ -29,10 +30,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libmount/libmount.h>
+#include <linux/fs.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -50,6 +53,8 @@ struct fs_target {
 	int loopfd, dio, mounted;
 	pid_t daemon;		/* FUSE helper's daemon, found after mount */
 	char *aging;		/* --age's record of the last mkfs, or NULL */
+	struct aged_keep keep;	/* --keep-aged: where its aged image is kept */
+	int kept;		/* 1: keep.img holds it, copied in instead of mkfs and aging */
 };
 
 void provision_defaults(struct provision_opts *o)
@@ -333,25 +338,70 @@ static void fs_teardown(struct target *t)
 	f->mnt[0] = '\0';
 }
 
+/* --keep-aged keeps an image on a loop device (the kernel's filesystems
+ * and FUSE ones over a block device): the image is what is kept. */
+static int keepable(const struct fs_target *f)
+{
+	return f->opts.age && f->opts.age_keep && f->loopdev[0] && f->image[0];
+}
+
+/* Before the first mkfs: whether an aged image of this aging is kept. */
+static int find_kept(struct target *t, struct fs_target *f)
+{
+	int r;
+
+	if (!keepable(f))
+		return 0;
+	if (aged_keep_name(f->spec.profile->name, f->spec.text, f->opts.size, &f->opts, &f->keep))
+		return -1;
+	free(f->aging);
+	f->aging = NULL;
+	r = aged_keep_find(&f->keep, f->opts.size, &f->aging, t->mkfs, sizeof(t->mkfs));
+	f->kept = r == 1;
+	return r < 0 ? -1 : 0;
+}
+
+/* mkfs; or, with an aged image kept, that image copied in, and the loop
+ * device's cached blocks of the one before dropped. */
+static int make_fs(struct target *t, struct fs_target *f)
+{
+	if (!f->kept)
+		return f->spec.profile->mkfs ? run_mkfs(t, f) : 0;
+	if (aged_keep_restore(&f->keep, f->image))
+		return error_prefix("fs '%s'", t->label);
+	if (ioctl(f->loopfd, BLKFLSBUF, 0))
+		return error_errno("fs '%s': flushing %s", t->label, f->loopdev);
+	return 0;
+}
+
 /* --age after each mkfs: the nominal capacity is the image's (tmpfs's)
  * size, which one --fs-size makes the same for every target; a device or
- * a flash partition has the size statvfs gives. */
-static int age_after_mkfs(struct target *t, struct fs_target *f)
+ * a flash partition has the size statvfs gives.  A kept image came aged,
+ * its record with it; the first aging of a keepable one is kept. */
+static int age_after_mount(struct target *t, struct fs_target *f)
 {
 	uint64_t capacity = f->opts.size;
 	struct statvfs sv;
 
+	if (!f->opts.age || f->kept)
+		return 0;
 	free(f->aging);
 	f->aging = NULL;
-	if (!f->opts.age)
-		return 0;
 	if (f->opts.device || f->spec.profile->kind == MOUNT_UBI ||
 	    f->spec.profile->kind == MOUNT_MTD) {
 		if (statvfs(f->mnt, &sv))
 			return error_errno("fs '%s': statvfs %s", t->label, f->mnt);
 		capacity = (uint64_t)sv.f_blocks * sv.f_frsize;
 	}
-	return target_age(t->label, f->mnt, capacity, &f->opts, &f->aging);
+	if (target_age(t->label, f->mnt, capacity, &f->opts, &f->aging))
+		return -1;
+	if (!keepable(f))
+		return 0;
+	do_umount(f);	/* an image at rest is what is kept */
+	if (aged_keep_save(&f->keep, f->image, f->aging, t->mkfs))
+		return error_prefix("fs '%s'", t->label);
+	f->kept = 1;
+	return do_mount(t, f);
 }
 
 static int fs_setup(struct target *t)
@@ -403,13 +453,13 @@ static int fs_setup(struct target *t)
 	/* The source as /proc/self/mountinfo will show it, which cleanup
 	 * checks before it unmounts anything. */
 	if (state_add(STATE_MOUNT, f->mnt, p->kind == MOUNT_MEMORY ? "tmpfs" : flash ? f->source : f->dev, 0, 0) ||
-	    (p->mkfs && run_mkfs(t, f)))
+	    find_kept(t, f) || make_fs(t, f))
 		goto fail;
 	test_pause("mkfs");
 	if (do_mount(t, f))
 		goto fail;
 	test_pause("mount");
-	if (age_after_mkfs(t, f))
+	if (age_after_mount(t, f))
 		goto fail;
 	str_copy(t->path, sizeof(t->path), f->mnt);
 	return 0;
@@ -423,9 +473,9 @@ static int fs_refresh(struct target *t)
 	struct fs_target *f = t->priv;
 
 	do_umount(f);
-	if (f->spec.profile->mkfs && run_mkfs(t, f))
+	if (make_fs(t, f))
 		return -1;
-	return do_mount(t, f) || age_after_mkfs(t, f) ? -1 : 0;
+	return do_mount(t, f) || age_after_mount(t, f) ? -1 : 0;
 }
 
 static const struct target_ops fs_ops = {

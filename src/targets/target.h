@@ -53,6 +53,7 @@ struct provision_opts {
 	const struct age_profile *age;
 	uint64_t age_seed;
 	const char *age_repo;	/* a git profile's repository: only read */
+	const char *age_keep;	/* --keep-aged DIR: aged images kept there (aged.h) */
 	/* aging's share done and seconds to go, about twice a second, and
 	 * done = 1 at its end */
 	void (*age_progress)(void *arg, const char *label, double done, double eta_s);

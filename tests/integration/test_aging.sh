@@ -2,7 +2,7 @@
 # (root only, issue 42): ext4 and tmpfs aged by one small profile, each
 # beside its fresh twin; the aging record stored and shown; the same
 # sequence on both; the twins judged against each other; nothing left
-# behind; a git profile replaying a repository's commits, the repository
+# behind; aged images kept and reused (--keep-aged); a git profile replaying a repository's commits, the repository
 # untouched; and the refusals (a --target directory, --compare-fresh alone,
 # git-pull without a repository, a profile that is not there).
 . "$(dirname "$0")/lib.sh"
@@ -100,6 +100,42 @@ check "--age alone ages the one target, with the seed given" \
 	jqt '[.targets[] | [.label, .aging.seed]] == [["tmpfs", 7]]' "$WORK/b.json"
 check "nothing left after the second run" no_leftovers
 
+# --keep-aged: the first run ages once and keeps the image (its second
+# test gets the kept copy, not another aging); a second run reuses it;
+# the directory only gains fsbench's two files; a file of a kept name that
+# fsbench did not keep is refused, untouched.
+K=$WORK/keep
+mkdir -p "$K"
+echo "the user's" > "$K/decoy.txt"
+for n in 1 2; do
+	"$FSBENCH" run fsmark:files=20,size=4k fsmark:files=30,size=4k --fs ext4 --fs-size 64M \
+		--image-dir "$IMG" --age "$WORK/small.age" --keep-aged "$K" --runs 2 --db "$DB" \
+		--json "$WORK/k$n.json" >"$WORK/kout$n" 2>"$WORK/kerr$n"
+done
+kept=$(ls "$K" | grep -c '^ext4-small-[0-9a-f]\{16\}\.\(img\|json\)$')
+check "the aged image and its record are kept, and nothing else added" \
+	test "$kept" = 2 -a "$(ls "$K" | wc -l)" = 3
+check "the user's file beside them is untouched" test "$(cat "$K/decoy.txt")" = "the user's"
+check "the first run aged, the second reused what it kept" \
+	jqt '.targets[0].aging | has("reused") | not' "$WORK/k1.json"
+check "the kept record is the first run's, marked reused" \
+	sh -c "jq -e --slurpfile a '$WORK/k1.json' '.targets[0].aging | .reused != null and
+	       .seconds == \$a[0].targets[0].aging.seconds and .ops == \$a[0].targets[0].aging.ops' \
+	       '$WORK/k2.json' >/dev/null"
+check "the system table says the image was reused" \
+	sh -c "tr -s '\n ' '  ' < '$WORK/kout2' | grep -q 'the image kept as .*ext4-small-.*, reused'"
+check "nothing left after the kept runs" no_leftovers
+# someone else's file under the name fsbench would keep: refused, untouched
+K2=$WORK/keep2
+mkdir -p "$K2"
+name=$(ls "$K" | grep '\.img$')
+echo "not an image" > "$K2/$name"
+"$FSBENCH" run fsmark:files=20,size=4k --fs ext4 --fs-size 64M --image-dir "$IMG" \
+	--age "$WORK/small.age" --keep-aged "$K2" --runs 1 --db "$DB" >/dev/null 2>"$WORK/kerr3"
+check "a file of a kept name that fsbench did not keep is refused" grep -q 'move it away' "$WORK/kerr3"
+check "and left as it was" test "$(cat "$K2/$name")" = "not an image" -a "$(ls "$K2" | wc -l)" = 1
+check "nothing left after the refusal" no_leftovers
+
 # git-pull: the user's repository's last commits checked out on the
 # filesystem, the repository itself untouched.
 if command -v git >/dev/null; then
@@ -150,5 +186,9 @@ expect_refusal "the git-pull profile without a repository is refused" \
 expect_refusal "--age-repo with a profile that replays none" "not small" --fs tmpfs \
 	--age "$WORK/small.age" --age-repo "$WORK"
 expect_refusal "a profile that is not there" "aging profile" --fs tmpfs --age nosuchprofile
+expect_refusal "--keep-aged into a directory that is not there" "not a directory" --fs tmpfs \
+	--age "$WORK/small.age" --keep-aged "$WORK/nosuchdir"
+expect_refusal "--keep-aged with --vm (the guest sees the host read-only)" "read-only" --fs ext4 \
+	--age "$WORK/small.age" --keep-aged "$K" --vm
 check "nothing left after the refusals" no_leftovers
 finish
