@@ -440,5 +440,6 @@ int age_measure(const char *dir, struct age_result *r)
 	if (nftw(dir, measure_one, 32, FTW_PHYS | FTW_MOUNT))
 		return error_errno("aging: walking %s", dir);
 	r->frag_files = r->mapped_files ? r->frag_files / (double)r->mapped_files : 0;
+	age_free_space(dir, r);
 	return 0;
 }

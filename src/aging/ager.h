@@ -39,6 +39,8 @@ struct age_result {
 	uint64_t files;			/* regular files */
 	uint64_t mapped_files, extents;	/* of them, those FIEMAP maps (none on tmpfs), their extents */
 	double frag_files;		/* share of the mapped files in more than one extent */
+	uint64_t free_extents;		/* free space in so many extents (0: not known) */
+	double free_extent_bytes;	/* their mean size */
 };
 
 /* Age the empty directory dir (the filesystem's root or a directory on
@@ -47,7 +49,11 @@ int age_run(const char *dir, const struct age_opts *o, struct age_result *r);
 /* A git profile's aging (git.c): o->repo cloned into dir, its commits
  * checked out one after another.  Called by age_run. */
 int age_git_run(const char *dir, const struct age_opts *o, struct age_result *r);
-/* Fullness of dir's filesystem and its files' extents (FIEMAP). */
+/* Fullness of dir's filesystem, its files' extents (FIEMAP) and its free
+ * space's (age_free_space). */
 int age_measure(const char *dir, struct age_result *r);
+/* The free extents of the filesystem mounted at mnt and their mean size,
+ * where it says (ext2/3/4, XFS: freesp.c); 0 extents where it does not. */
+void age_free_space(const char *mnt, struct age_result *r);
 
 #endif

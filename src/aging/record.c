@@ -36,6 +36,10 @@ char *age_record_json(const struct age_profile *p, uint64_t seed, uint64_t capac
 		      (double)r->extents / (double)r->mapped_files : 0.0);
 	if (!o)
 		return NULL;
+	if (r->free_extents) {	/* where the filesystem says (freesp.c) */
+		json_object_set_new(o, "free_extents", json_integer((json_int_t)r->free_extents));
+		json_object_set_new(o, "free_extent_bytes", json_real(r->free_extent_bytes));
+	}
 	if (p->git) {	/* git-pull: the commits, and whose they were */
 		json_object_set_new(o, "commits", json_integer((json_int_t)r->commits));
 		json_object_set_new(o, "repo", json_string(repo ? repo : ""));
@@ -78,15 +82,31 @@ int age_record_summary(const char *json, char *buf, size_t len)
 		n += snprintf(buf + n, len - (size_t)n, ", %.2f extents per file, %.0f%% of files "
 			      "in more than one", num(o, "extents_per_file"),
 			      100 * num(o, "fragmented_files"));
+	if (n >= 0 && (size_t)n < len && num(o, "free_extents") > 0)
+		n += snprintf(buf + n, len - (size_t)n, ", free space in %.0f extents of %.0f KiB "
+			      "on average", num(o, "free_extents"), num(o, "free_extent_bytes") / 1024);
 	const char *repo = json_string_value(json_object_get(o, "repo"));
 	if (n >= 0 && (size_t)n < len && repo)	/* git did the writing */
 		n += snprintf(buf + n, len - (size_t)n, "; %.0f commits of %s checked out in %.0f s "
 			      "(git %.1f s CPU, the kernel %.1f s)", num(o, "commits"), repo,
 			      num(o, "seconds"), num(o, "user_s"), num(o, "sys_s"));
-	else if (n >= 0 && (size_t)n < len)
+	else if (n >= 0 && (size_t)n < len) {
+		/* the ager's own CPU per operation beside the kernel's for it */
+		double ops = 0;
+		const char *k;
+		json_t *v;
+		json_object_foreach(json_object_get(o, "ops"), k, v)
+			ops += json_is_number(v) ? json_number_value(v) : 0;
+		(void)k;
 		n += snprintf(buf + n, len - (size_t)n, "; %.1fx its size written in %.0f s "
-			      "(fsbench %.1f s CPU, the kernel %.1f s)", num(o, "written") / cap,
+			      "(fsbench %.1f s CPU, the kernel %.1f s", num(o, "written") / cap,
 			      num(o, "seconds"), num(o, "user_s"), num(o, "sys_s"));
+		if (n >= 0 && (size_t)n < len && ops > 0)
+			n += snprintf(buf + n, len - (size_t)n, ": %.1f and %.1f us an operation",
+				      1e6 * num(o, "user_s") / ops, 1e6 * num(o, "sys_s") / ops);
+		if (n >= 0 && (size_t)n < len)
+			n += snprintf(buf + n, len - (size_t)n, ")");
+	}
 	if (n >= 0 && (size_t)n < len && num(o, "enospc") > 0)
 		n += snprintf(buf + n, len - (size_t)n, "; %.0f operations refused for want of space",
 			      num(o, "enospc"));

@@ -77,6 +77,9 @@ check "the same operations on ext4 and tmpfs" \
 	jqt '[.targets[] | select(.aging) | .aging | [.ops, .enospc]] | .[0] == .[1]' "$j"
 check "ext4's files are mapped by FIEMAP, tmpfs's are not" \
 	jqt '[.targets[] | select(.aging) | .aging.mapped_files > 0] == [true, false]' "$j"
+# e2freefrag on the aged ext4; tmpfs keeps no such count
+check "ext4's free extents are counted, tmpfs has none to count" \
+	jqt '[.targets[] | select(.aging) | .aging.free_extents > 0] == [true, false]' "$j"
 # Catches: the twin pair left out of the stopping rule and the report.
 check "each aged target is judged against its fresh twin" \
 	jqt '[.tests[0].verdicts[] | select(.a == "tmpfs-aged" and .b == "tmpfs")] | length == 1' "$j"

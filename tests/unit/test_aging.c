@@ -198,16 +198,19 @@ static void test_full_device(void **state)
 /* The record the store keeps and the line the reports show: the figures
  * come back by their keys, extents are spoken of only where FIEMAP mapped
  * files (tmpfs maps none), the refusals of a full filesystem are said,
- * and something that is not a record is said to be unreadable rather than
- * shown as an aging that did nothing.  Catches: a field written under one
- * key and read under another (a system table saying 0% full), "0.00
- * extents per file" on tmpfs, a summary built from a NULL. */
+ * and the free space's where the filesystem said, the ager's CPU per
+ * operation beside the kernel's, and something that is not a record is
+ * said to be unreadable rather than shown as an aging that did nothing.
+ * Catches: a field written under one key and read under another (a system
+ * table saying 0% full), "0.00 extents per file" on tmpfs, a summary
+ * built from a NULL. */
 static void test_record(void **state)
 {
 	struct age_profile p;
-	struct age_result r = { .written = 12u << 20, .seconds = 3.5, .user_s = 0.25, .sys_s = 2,
-				.fullness = 0.6125, .files = 40, .mapped_files = 40, .extents = 60,
-				.frag_files = 0.25 };
+	struct age_result r = { .ops = { 100, 50, 50, 0, 0, 50 }, .written = 12u << 20,
+				.seconds = 3.5, .user_s = 0.25, .sys_s = 2, .fullness = 0.6125,
+				.files = 40, .mapped_files = 40, .extents = 60, .frag_files = 0.25,
+				.free_extents = 7, .free_extent_bytes = 3 << 20 };
 	char line[512], *rec;
 
 	(void)state;
@@ -222,13 +225,17 @@ static void test_record(void **state)
 	assert_non_null(strstr(line, "aged with small (seed 9): 61.3% full, 40 files"));
 	assert_non_null(strstr(line, "1.50 extents per file, 25% of files"));
 	assert_non_null(strstr(line, "3.0x its size written in 4 s"));
+	assert_non_null(strstr(line, "free space in 7 extents of 3072 KiB on average"));
+	/* 250 operations: the ager's 1000 us each, the kernel's 8000 */
+	assert_non_null(strstr(line, "(fsbench 0.2 s CPU, the kernel 2.0 s: 1000.0 and 8000.0 us an "
+				     "operation)"));
 	assert_null(strstr(line, "refused"));
 	free(rec);
-	r.mapped_files = r.extents = 0;
+	r.mapped_files = r.extents = r.free_extents = 0;
 	r.enospc = 3;
 	rec = age_record_json(&p, 9, 4u << 20, NULL, &r);
 	assert_int_equal(age_record_summary(rec, line, sizeof(line)), 0);
-	assert_null(strstr(line, "extents"));
+	assert_null(strstr(line, "extents"));	/* neither the files' nor the free space's */
 	assert_non_null(strstr(line, "3 operations refused for want of space"));
 	free(rec);
 	assert_int_equal(age_record_summary("{\"seed\": 1}", line, sizeof(line)), -1);
