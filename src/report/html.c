@@ -638,6 +638,47 @@ static void verdict_section(FILE *f, const struct result *r, int base)
 	free(v);
 }
 
+/* --compare-fresh: a test per row, a filesystem per column, each cell
+ * its aged twin over it in "better" terms (report_aged_cell). */
+static void aged_section(FILE *f, const struct result *r, int base)
+{
+	int *ref = calloc((size_t)r->ntargets + 1, sizeof(int));
+
+	if (!ref || !report_age_refs(r, ref)) {
+		free(ref);
+		return;
+	}
+	fputs("<section class=\"aged\"><h2>Aged / fresh</h2>\n<p class=\"legend\">Each aged "
+	      "filesystem against its fresh twin on the primary measure, 95%: above 1 the aged "
+	      "one does better (docs/aging.md).</p>\n<table class=\"raw\"><tr><th>test</th>", f);
+	for (int i = 0; i < r->ntargets; i++)
+		if (ref[i] >= 0) {
+			fputs("<th>", f);
+			xml_escape(f, r->targets[ref[i]].label);
+			fputs("</th>", f);
+		}
+	fputs("</tr>\n", f);
+	for (int ti = 0; ti < r->ntests; ti++) {
+		const struct r_test *t = &r->tests[ti];
+		if (!t->nmetrics || report_has_outcome(t))
+			continue;
+		fputs("<tr><th>", f);
+		xml_escape(f, t->name);
+		fputs("</th>", f);
+		for (int i = 0; i < r->ntargets; i++) {
+			char cell[160];
+			if (ref[i] < 0 || report_aged_cell(r, t, i, base, cell, sizeof(cell)))
+				continue;
+			fputs("<td>", f);
+			xml_escape(f, cell);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table></section>\n", f);
+	free(ref);
+}
+
 static void run_page(FILE *f, const struct result *r, const char *baseline, struct palette *pal)
 {
 	int base = result_baseline(r, baseline);
@@ -674,8 +715,10 @@ static void run_page(FILE *f, const struct result *r, const char *baseline, stru
 	      "difference is statistically significant; &#9888; marks an undecided verdict, a "
 	      "figure from too few runs or whose runs drift, and (for runs that aimed at no "
 	      "verdict) one with a spread above 3%. Every sample is at the end.</p>\n", f);
-	if (r->ntargets > 1)
+	if (r->ntargets > 1) {
 		verdict_section(f, r, base);
+		aged_section(f, r, base);
+	}
 	system_table(f, r);
 	if (r->ntargets)
 		summary_table(f, r, base);

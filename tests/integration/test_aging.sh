@@ -47,7 +47,7 @@ no_leftovers() {
 
 "$FSBENCH" run fsmark:files=40,size=16k --fs ext4,tmpfs --fs-size 64M --image-dir "$IMG" \
 	--age "$WORK/small.age" --compare-fresh --runs 3 --db "$DB" --json "$WORK/a.json" \
-	--markdown "$WORK/a.md" >"$WORK/out" 2>"$WORK/err"
+	--markdown "$WORK/a.md" --html "$WORK/a.html" >"$WORK/out" 2>"$WORK/err"
 rc=$?
 if [ "$rc" -eq 0 ]; then
 	ok "--age --compare-fresh on ext4 and tmpfs exits 0"
@@ -92,6 +92,9 @@ check "the system table says what aging left" \
 check "Markdown: an aging column and the aged / fresh table" \
 	sh -c "grep -q '| aging |' '$WORK/a.md' && grep -q '^## Aged / fresh' '$WORK/a.md' &&
 	       grep -q '^| fsmark[^|]* | [0-9.]* (.*) [a-z]* | [0-9.]* (' '$WORK/a.md'"
+check "HTML: the aging row and the aged / fresh table" \
+	sh -c "grep -q '<th>Aging</th>' '$WORK/a.html' && grep -q '<h2>Aged / fresh</h2>' '$WORK/a.html' &&
+	       grep -q '<tr><th>fsmark[^<]*</th><td>[0-9.]* (' '$WORK/a.html'"
 check "show reads the record back from the store" \
 	sh -c "\"$FSBENCH\" show --db '$DB' last | tr -s '\n ' '  ' | grep -q 'tmpfs-aged: .*aged with small'"
 
