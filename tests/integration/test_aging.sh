@@ -169,6 +169,16 @@ else
 	skip "git-pull aging" "git is not installed (scripts/install-deps)"
 fi
 
+# Images sized for the fill: the tree test needs 416 MiB, 2G fresh; with
+# desktop's 80% fill and 8% held back for the filesystem's own overhead,
+# 10G (or a refusal naming 10G where the disk has less free).
+"$FSBENCH" run tree:files=2000,size=200M,dirs=16 --fs ext4 --image-dir "$IMG" --dry-run \
+	--db "$DB" >/dev/null 2>"$WORK/dry1"
+"$FSBENCH" run tree:files=2000,size=200M,dirs=16 --fs ext4 --image-dir "$IMG" --dry-run \
+	--age desktop --db "$DB" >/dev/null 2>"$WORK/dry2"
+check "images are made larger for the fill aging keeps" \
+	sh -c "grep -Eq '(images of|need) 2G' '$WORK/dry1' && grep -Eq '(images of|need) 10G' '$WORK/dry2'"
+
 expect_refusal() {	# what, expected text, args...
 	local what=$1 want=$2
 	shift 2
