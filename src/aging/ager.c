@@ -98,7 +98,8 @@ static void file_path(const struct ager *a, const struct live *f, char *out, siz
 	snprintf(out, len, "%s%sf%08llx", d, d[0] ? "/" : "", (unsigned long long)f->id);
 }
 
-/* Make directory k and its parents (each once). */
+/* Make directory k and its parents (each once): 0, 1 when the filesystem
+ * is full (a directory takes space too), or -1 with the error set. */
 static int make_dir(struct ager *a, uint32_t k)
 {
 	char d[64];
@@ -111,7 +112,7 @@ static int make_dir(struct ager *a, uint32_t k)
 			char c = *s;
 			*s = '\0';
 			if (mkdirat(a->root, d, 0755) && errno != EEXIST)
-				return error_errno("aging: mkdir %s", d);
+				return errno == ENOSPC ? 1 : error_errno("aging: mkdir %s", d);
 			*s = c;
 			if (!c)
 				break;
@@ -201,8 +202,9 @@ static int op_create(struct ager *a)
 	int fd;
 
 	f.dir = (uint32_t)rng_below(&a->r, ndirs(a));
-	if (make_dir(a, f.dir))
-		return -1;
+	int full = make_dir(a, f.dir);
+	if (full)
+		return full;
 	if (a->n == a->cap) {
 		size_t ncap = a->cap ? a->cap * 2 : 4096;
 		struct live *nf = realloc(a->f, ncap * sizeof(*nf));
@@ -273,9 +275,13 @@ static int op_change(struct ager *a, enum age_op op)
 		uint64_t to_size = f->size ? rng_below(&a->r, f->size) : 0;
 		fd = openat(a->root, path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd < 0 || ftruncate(fd, (off_t)to_size)) {
+			int e = errno;
 			if (fd >= 0)
 				close(fd);
-			return error_errno("aging: truncate %s", path);
+			errno = e;
+			/* a copy-on-write or log-structured filesystem may
+			 * need room to cut a file short */
+			return e == ENOSPC ? 1 : error_errno("aging: truncate %s", path);
 		}
 		close(fd);
 		a->live_bytes -= f->size - to_size;
@@ -285,11 +291,12 @@ static int op_change(struct ager *a, enum age_op op)
 	case AGE_RENAME: {
 		struct live moved = *f;
 		moved.dir = (uint32_t)rng_below(&a->r, ndirs(a));
-		if (make_dir(a, moved.dir))
-			return -1;
+		int full = make_dir(a, moved.dir);
+		if (full)
+			return full;
 		file_path(a, &moved, to, sizeof(to));
 		if (renameat(a->root, path, a->root, to))
-			return error_errno("aging: rename %s", path);
+			return errno == ENOSPC ? 1 : error_errno("aging: rename %s", path);
 		f->dir = moved.dir;
 		return 0;
 	}
@@ -359,6 +366,15 @@ int age_run(const char *dir, const struct age_opts *o, struct age_result *res)
 
 		if (r < 0)
 			goto out;
+		/* Full though every file of the aging is gone: the space is not
+		 * given back (a log-structured filesystem without its cleaner),
+		 * and deleting more cannot help. */
+		if (r > 0 && a.n == a.dead) {
+			error_set("aging: the filesystem is full though none of the aging's files is "
+				  "left (%llu refusals): it does not give deleted space back, or is "
+				  "too small for the profile", (unsigned long long)res->enospc + 1);
+			goto out;
+		}
 		if (r > 0) {
 			res->enospc++;
 			/* full: make room the same way next time round */

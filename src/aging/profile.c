@@ -194,7 +194,10 @@ int age_profile_load(const char *dir, const char *name_or_path, struct age_profi
 	char path[4096], *text;
 	int rc;
 
-	if (strchr(name_or_path, '/'))
+	size_t n = strlen(name_or_path);
+
+	/* a path: with a '/', or a file's name ending .age ("my.age") */
+	if (strchr(name_or_path, '/') || (n > 4 && !strcmp(name_or_path + n - 4, ".age")))
 		snprintf(path, sizeof(path), "%s", name_or_path);
 	else if ((size_t)snprintf(path, sizeof(path), "%s/%s.age", dir, name_or_path) >= sizeof(path))
 		return error_set("aging profile %.64s: path too long", name_or_path);

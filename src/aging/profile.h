@@ -57,7 +57,7 @@ extern const char *const age_op_names[AGE_OPS];
  * with the error set ("NAME:LINE: ..."). */
 int age_profile_parse(const char *name, const char *text, struct age_profile *out);
 /* Load DIR/NAME.age (DIR: the suites' directory, where the profiles
- * live), or a path with a '/'. */
+ * live), or a path: one with a '/' or ending .age. */
 int age_profile_load(const char *dir, const char *name_or_path, struct age_profile *out);
 
 #endif

@@ -374,9 +374,38 @@ static int make_fs(struct target *t, struct fs_target *f)
 	return 0;
 }
 
-/* --age after each mkfs: the nominal capacity is the image's (tmpfs's)
- * size, which one --fs-size makes the same for every target; a device or
- * a flash partition has the size statvfs gives.  A kept image came aged,
+/* The bytes of a device: a block device's size, an MTD partition's (its
+ * sysfs size); 0 when neither says. */
+static uint64_t device_bytes(const char *dev)
+{
+	uint64_t bytes = 0;
+	const char *base = strrchr(dev, '/');
+	int fd;
+
+	if (base && !strncmp(base + 1, "mtd", 3)) {
+		char path[128];
+		unsigned long long v;
+		snprintf(path, sizeof(path), "/sys/class/mtd/%.32s/size", base + 1);
+		FILE *fp = fopen(path, "re");
+		if (fp && fscanf(fp, "%llu", &v) == 1)
+			bytes = v;
+		if (fp)
+			fclose(fp);
+		return bytes;
+	}
+	fd = open(dev, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd >= 0 && ioctl(fd, BLKGETSIZE64, &bytes))
+		bytes = 0;
+	if (fd >= 0)
+		close(fd);
+	return bytes;
+}
+
+/* --age after each mkfs.  The nominal capacity is what the filesystem was
+ * made on, never what it reports (each reports its own overheads): the
+ * image's (tmpfs's) size, which one --fs-size makes the same for every
+ * target; a device's or an MTD partition's size (in fsbench's guest, the
+ * disks and partitions the host made alike).  A kept image came aged,
  * its record with it; the first aging of a keepable one is kept. */
 static int age_after_mount(struct target *t, struct fs_target *f)
 {
@@ -387,8 +416,9 @@ static int age_after_mount(struct target *t, struct fs_target *f)
 		return 0;
 	free(f->aging);
 	f->aging = NULL;
-	if (f->opts.device || f->spec.profile->kind == MOUNT_UBI ||
-	    f->spec.profile->kind == MOUNT_MTD) {
+	if (f->opts.device && f->spec.profile->kind != MOUNT_MEMORY)
+		capacity = device_bytes(f->opts.device);
+	if (!capacity) {	/* a device that does not say */
 		if (statvfs(f->mnt, &sv))
 			return error_errno("fs '%s': statvfs %s", t->label, f->mnt);
 		capacity = (uint64_t)sv.f_blocks * sv.f_frsize;

@@ -80,6 +80,10 @@ static void test_shipped(void **state)
 	assert_true(p.git);
 	assert_int_equal(p.commits, 300);
 	assert_int_equal(age_profile_load(path, "none-such", &p), -1);
+	/* a name ending .age is a file (here, the current directory's), not
+	 * a profile of the suites' directory: suites/desktop.age.age */
+	assert_int_equal(age_profile_load(path, "desktop.age", &p), -1);
+	assert_non_null(strstr(error_get(), "cannot open desktop.age"));
 	/* commits: a whole number in range, and 100 unless said */
 	assert_int_equal(age_profile_parse("g.age", "[age]\ngit = 1\n", &p), 0);
 	assert_int_equal(p.commits, 100);
@@ -243,6 +247,43 @@ static void test_record(void **state)
 	assert_int_equal(age_record_summary(NULL, line, sizeof(line)), -1);
 }
 
+/* A filesystem full of something else: nothing the ager may delete gives
+ * room, and it stops with an error that says so.  Catches: a loop that
+ * never ends (every write refused, a delete of nothing after it: nilfs2
+ * without its cleaner in fsbench's guest gives no space back either), and
+ * a directory the ager could not make taken for an error of its own. */
+static void test_full_of_others(void **state)
+{
+	struct age_profile p;
+	struct age_opts o = { &p, 16u << 20, 7, NULL, NULL };
+	struct age_result r;
+	char fs[512], mine[600], other[600];
+
+	(void)state;
+	if (geteuid() != 0)
+		skip_because("needs root to mount a small tmpfs");
+	assert_int_equal(age_profile_parse("small.age", small, &p), 0);
+	snprintf(fs, sizeof(fs), "%s/full", dir);
+	assert_int_equal(mkdir(fs, 0700), 0);
+	assert_int_equal(mount("tmpfs", fs, "tmpfs", 0, "size=1m"), 0);
+	made_mount(fs);
+	snprintf(mine, sizeof(mine), "%s/aged", fs);
+	snprintf(other, sizeof(other), "%s/someone-elses", fs);
+	assert_int_equal(mkdir(mine, 0700), 0);
+	int fd = open(other, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	char block[4096] = { 1 };
+	assert_true(fd >= 0);
+	while (write(fd, block, sizeof(block)) > 0)
+		;
+	close(fd);
+	assert_int_equal(age_run(mine, &o, &r), -1);
+	assert_non_null(strstr(error_get(), "full though none of the aging's files is left"));
+	struct stat st;
+	assert_int_equal(stat(other, &st), 0);	/* not the ager's: never touched */
+	assert_true(st.st_size > 0);
+	undo(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_record),
 		cmocka_unit_test_setup_teardown(test_same_sequence, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_full_device, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_full_of_others, setup_dir, teardown_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
