@@ -4,6 +4,7 @@
  * and `fsbench list runs` (the result store).
  */
 #include "cli.h"
+#include "../aging/profile.h"
 #include "../core/error.h"
 #include "../core/str.h"
 #include "../runner/suite.h"
@@ -92,6 +93,43 @@ static int is_suite_file(const struct dirent *de)
 	return n > 6 && !strcmp(de->d_name + n - 6, ".suite");
 }
 
+static int is_age_file(const struct dirent *de)
+{
+	size_t n = strlen(de->d_name);
+
+	return n > 4 && !strcmp(de->d_name + n - 4, ".age");
+}
+
+/* The aging profiles beside the suites (run --age NAME, docs/aging.md). */
+static void list_ages(void)
+{
+	struct dirent **names;
+	int n = scandir(suite_dir(), &names, is_age_file, alphasort);
+
+	if (n > 0)
+		printf("aging profiles (run --age NAME):\n");
+	for (int i = 0; i < n; i++) {
+		struct age_profile p;
+		char name[256];
+		snprintf(name, sizeof(name), "%.*s", (int)(strlen(names[i]->d_name) - 4),
+			 names[i]->d_name);
+		if (age_profile_load(suite_dir(), name, &p)) {
+			char why[2048];
+			str_escape(why, sizeof(why), error_get());
+			printf("  %-16s (unreadable: %s)\n", name, why);
+		} else if (p.git) {
+			printf("  %-16s the last %u commits of a repository (--age-repo DIR)\n", name,
+			       p.commits);
+		} else {
+			printf("  %-16s fill %g%%, %g times the device written, %d size ranges\n", name,
+			       100 * p.fill, p.churn, p.nsizes);
+		}
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
 static void list_suites(void)
 {
 	struct dirent **names;
@@ -119,6 +157,7 @@ static void list_suites(void)
 	}
 	if (n >= 0)
 		free(names);
+	list_ages();
 }
 
 static int print_run(const struct run_row *r, void *arg)

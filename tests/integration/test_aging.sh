@@ -179,6 +179,10 @@ fi
 check "images are made larger for the fill aging keeps" \
 	sh -c "grep -Eq '(images of|need) 2G' '$WORK/dry1' && grep -Eq '(images of|need) 10G' '$WORK/dry2'"
 
+check "list suites names the aging profiles" \
+	sh -c "\"$FSBENCH\" list suites | grep -q '^  desktop  *fill 80%, 5 times the device written' &&
+	       \"$FSBENCH\" list suites | grep -q '^  git-pull  *the last 300 commits'"
+
 expect_refusal() {	# what, expected text, args...
 	local what=$1 want=$2
 	shift 2
