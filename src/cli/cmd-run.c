@@ -643,8 +643,15 @@ static void vm_line(void *arg, const char *line)
 {
 	struct run_cli *c = arg;
 
+	char plain[4096];
+
 	if (vm_console_noise(line))
 		return;
+	if (!isatty(fileno(c->human))) {	/* a file, a pipe: as a host run would write */
+		snprintf(plain, sizeof(plain), "%s", line);
+		vm_strip_colour(plain);
+		line = plain;
+	}
 	fprintf(c->human, "%s\n", line);
 	fflush(c->human);
 }

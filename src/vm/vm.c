@@ -673,3 +673,22 @@ bool vm_console_noise(const char *line)
 		p++;
 	return *p == ']';
 }
+
+void vm_strip_colour(char *line)
+{
+	char *out = line;
+
+	for (const char *p = line; *p;) {
+		if (p[0] == '\033' && p[1] == '[') {
+			const char *q = p + 2;
+			while (isdigit((unsigned char)*q) || *q == ';')
+				q++;
+			if (*q == 'm') {
+				p = q + 1;
+				continue;
+			}
+		}
+		*out++ = *p++;
+	}
+	*out = '\0';
+}

@@ -81,6 +81,10 @@ int vm_nand_params(const char *spec, int nparts, uint64_t def_size, char *out, s
  * init's own ("fsbench-vm: ...") and the kernel's ("[    3.98] ..."),
  * which stay in the console record rather than on the user's terminal. */
 bool vm_console_noise(const char *line);
+/* A guest's line as it may go to a host output that is no terminal: its
+ * colour sequences (ESC [ ... m) taken out, in place.  The guest's console
+ * is a terminal, so its fsbench colours what it prints. */
+void vm_strip_colour(char *line);
 
 /* ---- inside the guest ---- */
 

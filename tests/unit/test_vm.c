@@ -188,12 +188,29 @@ static void test_nand_params(void **state)
 	assert_int_equal(vm_nand_params("", 17, 0, out, sizeof(out)), -1);
 }
 
+/* The guest's coloured lines written to a file on the host come out
+ * plain, as a host run's would; other escapes and text stay.  Catches:
+ * "\033[2m 0.77~*\033[0m" in a report redirected to a file (seen in a
+ * seed 002 run under --vm). */
+static void test_strip_colour(void **state)
+{
+	char a[] = "ubifs   \033[2m 0.77~*\033[0m  \033[31m 0.41-*\033[0m  x";
+	char b[] = "\033[1;32mok\033[m \033[2Kkept [0s] \033[";
+
+	(void)state;
+	vm_strip_colour(a);
+	assert_string_equal(a, "ubifs    0.77~*   0.41-*  x");
+	vm_strip_colour(b);
+	assert_string_equal(b, "ok \033[2Kkept [0s] \033[");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_kernel, teardown_made),
 		cmocka_unit_test_teardown(test_image_version_refuses, teardown_made),
 		cmocka_unit_test(test_nand_params),
+		cmocka_unit_test(test_strip_colour),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
