@@ -4,23 +4,19 @@
  * Parses tests and targets, checks everything before touching anything,
  * runs through the runner (which stores every sample), prints each test's
  * charts from the store as it finishes, then writes the requested files.
+ * What the parts of `run` share is run-cli.h; --vm is run-vm.c, --age
+ * run-age.c.
  */
 #define _GNU_SOURCE
-#include "cli.h"
-#include "run-age.h"
+#include "run-cli.h"
 #include "../core/comm.h"
 #include "../core/error.h"
 #include "../core/str.h"
 #include "../core/stop.h"
 #include "../report/progress.h"
 #include "../report/report.h"
-#include "../runner/runner.h"
-#include "../runner/memlimit.h"
-#include "../runner/request.h"
-#include "../runner/suite.h"
 #include "../targets/profiles.h"
 #include "../targets/state.h"
-#include "../vm/vm.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -34,8 +30,6 @@ static const char run_about[] =
 	"TEST is a workload (fsmark) or a named test (fsmark-1000x1M); see\n"
 	"`fsbench list tests`.  Each target gets a scratch directory fsbench.XXXXXX\n"
 	"that is removed afterwards.\n";
-
-#define MAX_FIO_FILES 8
 
 /* The typed options' values (cli.h): the parser fills this, zero where an
  * option was not given; the repeatable ones that go in order (--target,
@@ -160,33 +154,6 @@ static const struct cli_opt run_opts[] = {
 
 #define MAX_TARGETS RUNNER_MAX_TARGETS
 
-struct run_cli {
-	struct run_request rq;
-	struct provision_opts prov;
-	const char *db, *json, *csv, *markdown, *html;
-	struct store *store;
-	struct suite suite;
-	const char *suite_name;
-	const char *fio_files[MAX_FIO_FILES];
-	int nfio;
-	double scale;
-	uint64_t ram;
-	struct memlimit mem;
-	char ram_note[128];
-	int verbose;
-	int system_shown;	/* the system table went out with the first chart */
-	struct progress *pg;	/* the live line; the runner only reports events */
-	int vm;			/* --vm: the run happens in a guest */
-	struct vm_opts vmo;
-	struct vm_kernel kernel;	/* --vm: the guest's, found for a suite's filesystems */
-	int kernel_found;
-	char vm_text[512];	/* inside the guest: the machine, for the system table */
-	char *args_json;	/* the arguments, stored for --resume */
-	char findings[PATH_MAX];	/* run_request.findings */
-	struct run_age age;		/* --age */
-	FILE *human;		/* charts and summary: stdout, or stderr when a
-				 * document (--json - ...) takes stdout */
-};
 
 /* The suite's own list of filesystems: take what this machine (or the
  * guest, with --vm) offers.  Inside the guest the host has chosen
@@ -572,7 +539,7 @@ static void print_end(struct run_cli *c, int64_t run_id)
 			(long long)run_id, c->db ? " --db " : "", c->db ? c->db : "");
 }
 
-static int write_outputs(struct run_cli *c, int64_t run_id)
+int run_write_outputs(struct run_cli *c, int64_t run_id)
 {
 	struct result *r;
 	int rc = 0;
@@ -591,21 +558,6 @@ static int write_outputs(struct run_cli *c, int64_t run_id)
 		rc |= cli_write_output(r, "html", c->html, c->rq.baseline, 1);
 	result_free(r);
 	return rc ? -1 : 0;
-}
-
-/* Inside the guest: the run, as `fsbench export` writes it, for the host. */
-static int guest_export(struct run_cli *c, int64_t run_id)
-{
-	struct result *r;
-	char *text;
-	int rc;
-
-	if (store_load_run(c->store, run_id, &r))
-		return -1;
-	rc = report_json_text(r, &text) ? -1 : vm_guest_finish(text);
-	result_free(r);
-	free(text);
-	return rc;
 }
 
 static void free_cli(struct run_cli *c)
@@ -636,115 +588,6 @@ static void findings_dir(struct run_cli *c)
 	else if (store_findings_dir(c->db, c->findings, sizeof(c->findings)))
 		return;
 	c->rq.findings = c->findings;
-}
-
-/* A line the guest's fsbench printed, shown as if it ran here. */
-static void vm_line(void *arg, const char *line)
-{
-	struct run_cli *c = arg;
-
-	char plain[4096];
-
-	if (vm_console_noise(line))
-		return;
-	if (!isatty(fileno(c->human))) {	/* a file, a pipe: as a host run would write */
-		snprintf(plain, sizeof(plain), "%s", line);
-		vm_strip_colour(plain);
-		line = plain;
-	}
-	fprintf(c->human, "%s\n", line);
-	fflush(c->human);
-}
-
-/* --vm: the same command, without what only the host uses, run by the
- * guest; its run comes back as an export document and is imported here. */
-static int vm_run(struct run_cli *c, const struct cli_args *a)
-{
-	struct run_request *rq = &c->rq;
-	struct vm_request vr;
-	struct vm_result res;
-	char **argv = calloc((size_t)a->n + 8, sizeof(char *));
-	int argc = 0, rc = EXIT_FAIL;
-
-	if (!argv)
-		return cli_fail(EXIT_FAIL, "out of memory");
-	argv[argc++] = strdup("run");
-	for (int i = 0; i < a->n; i++) {
-		const struct cli_item *it = &a->items[i];
-		if (it->opt && (it->opt->flags & CLI_HOST_ONLY))
-			continue;
-		if (!it->opt)
-			argv[argc++] = strdup(it->value);
-		else if (it->opt->has_arg) {
-			char *w = NULL;
-			if (asprintf(&w, "--%s=%s", it->opt->name, it->value) < 0)
-				w = NULL;
-			argv[argc++] = w;
-		} else {
-			char *w = NULL;
-			if (asprintf(&w, "--%s", it->opt->name) < 0)
-				w = NULL;
-			argv[argc++] = w;
-		}
-	}
-	argv[argc++] = strdup("--db=/run/fsbench-guest/results.db");
-	argv[argc++] = strdup("--image-dir=/run/fsbench-guest");
-	for (int i = 0; i < argc; i++)
-		if (!argv[i])
-			goto out;
-	/* The deadline scales with the work: what the store says these tests
-	 * take, 40 times over for an emulated CPU, plus the boot.  Under a
-	 * time budget the guest stops itself: its minimum runs, then the
-	 * budget (on the guest's clock, which runs at the emulated speed). */
-	double work = runner_work_seconds(c->store, rq);
-	int budgeted = !rq->opts.runs && rq->opts.time_budget > 0;
-	const char *which = NULL;
-	memset(&vr, 0, sizeof(vr));
-	vr.flash_need = runner_space_needed_on(rq, 1, &which);
-	for (int i = 0; i < rq->ntests; i++)
-		vr.device_mapper |= !!(rq->tests[i].wl->flags & WL_DEVICE_MAPPER);
-	vr.opts = c->vmo;
-	if (!vr.opts.timeout)
-		vr.opts.timeout = 600 + 40 * work + (budgeted ? 1.1 * rq->opts.time_budget : 0);
-	vr.targets = rq->targets;
-	vr.ntargets = rq->ntargets;
-	vr.argv = argv;
-	vr.argc = argc;
-	vr.image_dir = c->prov.image_dir ? c->prov.image_dir : "/var/tmp";
-	vr.work_seconds = work;
-	vr.quiet = rq->opts.quiet;
-	vr.line = vm_line;
-	vr.arg = c;
-	vr.findings = c->rq.findings;
-	if (vm_execute(&vr, &res)) {
-		rc = cli_fail(stop_requested() ? EXIT_INTERRUPTED : EXIT_FAIL, "%s", error_get());
-		goto out;
-	}
-	int64_t id;
-	int existed;
-	if (store_import(c->store, res.json, res.len, &id, &existed)) {
-		rc = cli_fail(EXIT_FAIL, "the guest's run: %s", error_get());
-	} else if (write_outputs(c, id)) {
-		rc = cli_fail(EXIT_FAIL, "%s", error_get());
-	} else {
-		char where[PATH_MAX];
-		if (c->db)
-			snprintf(where, sizeof(where), "%s", c->db);
-		else if (store_default_path(where, sizeof(where)))
-			snprintf(where, sizeof(where), "the result store");
-		if (!rq->opts.quiet)
-			fprintf(c->human, "\nfsbench: run %lld stored in %s (from the virtual machine: %s, "
-				"booted in %.1f s, %.0f s in all)\n", (long long)id, where,
-				!strcmp(res.accel, "tcg") ? "TCG, an emulated CPU" : res.accel,
-				res.boot_seconds, res.seconds);
-		rc = res.guest_exit ? EXIT_FAIL : EXIT_OK;
-	}
-	free(res.json);
-out:
-	for (int i = 0; i < argc; i++)
-		free(argv[i]);
-	free(argv);
-	return rc;
 }
 
 /* --resume RUN: the stored arguments, parsed again, run into the same
@@ -870,7 +713,7 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 			free_cli(&c);
 			return cli_fail(EXIT_USAGE, "--resume: a --vm run is run again, not resumed");
 		}
-		rc = vm_run(&c, a);
+		rc = run_vm(&c, a);
 		free_cli(&c);
 		return rc;
 	}
@@ -911,7 +754,7 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 		free_cli(&c);
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}
-	if (vm_guest_job() && guest_export(&c, run_id)) {
+	if (vm_guest_job() && run_guest_export(&c, run_id)) {
 		free_cli(&c);
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}
@@ -921,7 +764,7 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 		free_cli(&c);
 		return EXIT_INTERRUPTED;
 	}
-	if (write_outputs(&c, run_id)) {
+	if (run_write_outputs(&c, run_id)) {
 		free_cli(&c);
 		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}

@@ -1,7 +1,7 @@
 /*
  * io_testutil.h: what the I/O core's tests share: a job from "k=v,..."
  * over the defaults, a refusal checked for its reason, a corrupted byte,
- * a file of data.  Included by test_io.c, test_jobfile.c, test_iotext.c,
+ * a file of data.  Included by test_io*.c, test_jobfile.c, test_iotext.c,
  * test_verify.c, test_iolog.c and test_submit.c, after testutil.h.
  */
 #ifndef FSB_IO_TESTUTIL_H

@@ -1,0 +1,67 @@
+/*
+ * run-cli.h: what the parts of `fsbench run` share.  cmd-run.c parses the
+ * command line into a struct run_cli and runs it here; run-vm.c is the
+ * --vm path (the same command handed to the guest, its run brought home)
+ * and the guest's side of it; run-age.c is --age.  Nothing outside
+ * src/cli/ sees this struct: the runner takes only its run_request.
+ */
+#ifndef FSB_CLI_RUN_CLI_H
+#define FSB_CLI_RUN_CLI_H
+
+#include "cli.h"
+#include "run-age.h"
+#include "../runner/memlimit.h"
+#include "../runner/request.h"
+#include "../runner/runner.h"
+#include "../runner/suite.h"
+#include "../store/store.h"
+#include "../vm/vm.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MAX_FIO_FILES 8
+
+/* One `run`: the request for the runner and what only the command keeps
+ * (outputs, the live line, the --vm and --age settings). */
+struct run_cli {
+	struct run_request rq;
+	struct provision_opts prov;
+	const char *db, *json, *csv, *markdown, *html;
+	struct store *store;
+	struct suite suite;
+	const char *suite_name;
+	const char *fio_files[MAX_FIO_FILES];
+	int nfio;
+	double scale;
+	uint64_t ram;
+	struct memlimit mem;
+	char ram_note[128];
+	int verbose;
+	int system_shown;	/* the system table went out with the first chart */
+	struct progress *pg;	/* the live line; the runner only reports events */
+	int vm;			/* --vm: the run happens in a guest */
+	struct vm_opts vmo;
+	struct vm_kernel kernel;	/* --vm: the guest's, found for a suite's filesystems */
+	int kernel_found;
+	char vm_text[512];	/* inside the guest: the machine, for the system table */
+	char *args_json;	/* the arguments, stored for --resume */
+	char findings[PATH_MAX];	/* run_request.findings */
+	struct run_age age;		/* --age */
+	FILE *human;		/* charts and summary: stdout, or stderr when a
+				 * document (--json - ...) takes stdout */
+};
+
+/* Write --json/--csv/--markdown/--html of stored run run_id; 0 or -1. */
+int run_write_outputs(struct run_cli *c, int64_t run_id);
+
+/* --vm (run-vm.c): the same command, without what only the host uses,
+ * run by the guest; its run imported into c->store.  An EXIT_ code. */
+int run_vm(struct run_cli *c, const struct cli_args *a);
+
+/* Inside the guest (run-vm.c): run run_id as an export document for the
+ * host.  0, or -1 with the error set. */
+int run_guest_export(struct run_cli *c, int64_t run_id);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * run-vm.c: `fsbench run --vm`, both sides.  On the host: the command line
+ * again without its host-only options, handed to a guest booted by vm/
+ * (vm_execute), the guest's lines shown as they come, its run imported
+ * into the host's store and written out as a host run's would be.  In the
+ * guest: the finished run handed back as an export document.  cmd-run.c
+ * parses and decides; this file only carries the run across.
+ */
+#define _GNU_SOURCE
+#include "run-cli.h"
+#include "../core/error.h"
+#include "../core/stop.h"
+#include "../report/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Inside the guest: the run, as `fsbench export` writes it, for the host. */
+int run_guest_export(struct run_cli *c, int64_t run_id)
+{
+	struct result *r;
+	char *text;
+	int rc;
+
+	if (store_load_run(c->store, run_id, &r))
+		return -1;
+	rc = report_json_text(r, &text) ? -1 : vm_guest_finish(text);
+	result_free(r);
+	free(text);
+	return rc;
+}
+
+/* A line the guest's fsbench printed, shown as if it ran here. */
+static void vm_line(void *arg, const char *line)
+{
+	struct run_cli *c = arg;
+
+	char plain[4096];
+
+	if (vm_console_noise(line))
+		return;
+	if (!isatty(fileno(c->human))) {	/* a file, a pipe: as a host run would write */
+		snprintf(plain, sizeof(plain), "%s", line);
+		vm_strip_colour(plain);
+		line = plain;
+	}
+	fprintf(c->human, "%s\n", line);
+	fflush(c->human);
+}
+
+int run_vm(struct run_cli *c, const struct cli_args *a)
+{
+	struct run_request *rq = &c->rq;
+	struct vm_request vr;
+	struct vm_result res;
+	char **argv = calloc((size_t)a->n + 8, sizeof(char *));
+	int argc = 0, rc = EXIT_FAIL;
+
+	if (!argv)
+		return cli_fail(EXIT_FAIL, "out of memory");
+	argv[argc++] = strdup("run");
+	for (int i = 0; i < a->n; i++) {
+		const struct cli_item *it = &a->items[i];
+		if (it->opt && (it->opt->flags & CLI_HOST_ONLY))
+			continue;
+		if (!it->opt)
+			argv[argc++] = strdup(it->value);
+		else if (it->opt->has_arg) {
+			char *w = NULL;
+			if (asprintf(&w, "--%s=%s", it->opt->name, it->value) < 0)
+				w = NULL;
+			argv[argc++] = w;
+		} else {
+			char *w = NULL;
+			if (asprintf(&w, "--%s", it->opt->name) < 0)
+				w = NULL;
+			argv[argc++] = w;
+		}
+	}
+	argv[argc++] = strdup("--db=/run/fsbench-guest/results.db");
+	argv[argc++] = strdup("--image-dir=/run/fsbench-guest");
+	for (int i = 0; i < argc; i++)
+		if (!argv[i])
+			goto out;
+	/* The deadline scales with the work: what the store says these tests
+	 * take, 40 times over for an emulated CPU, plus the boot.  Under a
+	 * time budget the guest stops itself: its minimum runs, then the
+	 * budget (on the guest's clock, which runs at the emulated speed). */
+	double work = runner_work_seconds(c->store, rq);
+	int budgeted = !rq->opts.runs && rq->opts.time_budget > 0;
+	const char *which = NULL;
+	memset(&vr, 0, sizeof(vr));
+	vr.flash_need = runner_space_needed_on(rq, 1, &which);
+	for (int i = 0; i < rq->ntests; i++)
+		vr.device_mapper |= !!(rq->tests[i].wl->flags & WL_DEVICE_MAPPER);
+	vr.opts = c->vmo;
+	if (!vr.opts.timeout)
+		vr.opts.timeout = 600 + 40 * work + (budgeted ? 1.1 * rq->opts.time_budget : 0);
+	vr.targets = rq->targets;
+	vr.ntargets = rq->ntargets;
+	vr.argv = argv;
+	vr.argc = argc;
+	vr.image_dir = c->prov.image_dir ? c->prov.image_dir : "/var/tmp";
+	vr.work_seconds = work;
+	vr.quiet = rq->opts.quiet;
+	vr.line = vm_line;
+	vr.arg = c;
+	vr.findings = c->rq.findings;
+	if (vm_execute(&vr, &res)) {
+		rc = cli_fail(stop_requested() ? EXIT_INTERRUPTED : EXIT_FAIL, "%s", error_get());
+		goto out;
+	}
+	int64_t id;
+	int existed;
+	if (store_import(c->store, res.json, res.len, &id, &existed)) {
+		rc = cli_fail(EXIT_FAIL, "the guest's run: %s", error_get());
+	} else if (run_write_outputs(c, id)) {
+		rc = cli_fail(EXIT_FAIL, "%s", error_get());
+	} else {
+		char where[PATH_MAX];
+		if (c->db)
+			snprintf(where, sizeof(where), "%s", c->db);
+		else if (store_default_path(where, sizeof(where)))
+			snprintf(where, sizeof(where), "the result store");
+		if (!rq->opts.quiet)
+			fprintf(c->human, "\nfsbench: run %lld stored in %s (from the virtual machine: %s, "
+				"booted in %.1f s, %.0f s in all)\n", (long long)id, where,
+				!strcmp(res.accel, "tcg") ? "TCG, an emulated CPU" : res.accel,
+				res.boot_seconds, res.seconds);
+		rc = res.guest_exit ? EXIT_FAIL : EXIT_OK;
+	}
+	free(res.json);
+out:
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	return rc;
+}
