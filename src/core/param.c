@@ -487,26 +487,45 @@ void param_value_text(const struct param_def *d, const void *obj, char *buf,
 	}
 }
 
+/* A scaled count: at least 1, at most max (when the row has bounds). */
+static int64_t scaled_count(int64_t v, double factor, double max, int bounded)
+{
+	double s = llround((double)v * factor);
+
+	v = s < 1 ? 1 : s > (double)INT64_MAX ? INT64_MAX : (int64_t)s;
+	return bounded && (double)v > max ? (int64_t)max : v;
+}
+
 void params_scale(const struct param_def *defs, void *obj, double factor)
 {
 	for (const struct param_def *d = defs; d->name; d++) {
 		if (!(d->flags & PF_SCALE) || !stored(d))
 			continue;
-		/* 0 means "none" or "automatic" (appstart's file_size): kept. */
+		double f = d->flags & PF_SCALE_CUBE ? cbrt(factor) : factor;
+		int bounded = d->min != d->max;
+		/* 0 means "none" or "automatic" (appstart's file_size), a
+		 * negative "this machine's" (bonnie's ram=-1): kept. */
 		if (d->type == PT_INT) {
 			int64_t *v = PARAM_AT(obj, d, int64_t);
-			double s = llround((double)*v * factor);
-			if (*v == 0)
-				continue;
-			*v = s < 1 ? 1 : (int64_t)s;
-			if (d->min != d->max && *v > d->max)
-				*v = (int64_t)d->max;
+			if (*v > 0)
+				*v = scaled_count(*v, f, d->max, bounded);
 		} else if (d->type == PT_SIZE) {
 			uint64_t *v = PARAM_AT(obj, d, uint64_t);
-			double s = llround((double)*v * factor);
+			double s = llround((double)*v * f);
 			if (*v == 0)
 				continue;
-			*v = s < 1 ? 1 : (uint64_t)s;
+			*v = s < 1 ? 1 : s >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)s;
+		} else if (d->type == PT_STRING) {
+			/* the leading count of the text, the rest as it was */
+			char *t = PARAM_AT(obj, d, char), *end, rest[PARAM_STR_MAX];
+			errno = 0;
+			long long n = strtoll(t, &end, 10);
+			if (end == t || !isdigit((unsigned char)*t) || errno || n <= 0)
+				continue;
+			long long m = scaled_count(n, f, 0, 0);
+			snprintf(rest, sizeof(rest), "%s", end);
+			if (d->max >= 1 && snprintf(NULL, 0, "%lld%s", m, rest) < (int)d->max)
+				snprintf(t, (size_t)d->max, "%lld%s", m, rest);
 		}
 	}
 }

@@ -53,7 +53,8 @@ struct param_def {
 	{ name, PT_STRING, offsetof(type, field), def, 0, \
 	  (double)sizeof(((type *)0)->field), NULL, help, 0, set }
 
-/* The parameter is a data size or count that --scale multiplies. */
+/* The parameter is a data size or count that --scale multiplies.  On a
+ * PT_STRING it is the leading count of the text (bonnie's n=16:0:0:1). */
 #define PF_SCALE 1u
 /* PT_DURATION: a number without a unit is microseconds, as fio reads its
  * thinktime (elsewhere it is seconds). */
@@ -64,6 +65,10 @@ struct param_def {
 /* A spelling that sets other rows' fields through its `set` (fio's
  * rwmixwrite): no storage of its own, no default, never formatted. */
 #define PF_DERIVED 8u
+/* With PF_SCALE: the parameter is the side of a cube of work (fileop's
+ * level L makes L x L x L directories and files), so --scale multiplies it
+ * by the cube root of the factor and the work by the factor. */
+#define PF_SCALE_CUBE 16u
 
 #define PARAM_ALIAS(alias, target) \
 	{ alias, PT_BOOL, 0, "", 0, 0, target, "fio's other name for " target, PF_ALIAS, NULL }
@@ -84,8 +89,8 @@ int params_apply(const struct param_def *defs, void *obj, const char *list);
  * non-zero return ends the walk and is returned. */
 int params_each(const char *list, int (*fn)(const char *key, const char *value, void *arg),
 		void *arg);
-/* Multiply every PF_SCALE parameter by factor (at least 1 each; a 0,
- * meaning none or automatic, stays 0). */
+/* Multiply every PF_SCALE parameter by factor (at least 1 each; a 0 or a
+ * negative value, meaning none or automatic, stays as it is). */
 void params_scale(const struct param_def *defs, void *obj, double factor);
 /* Canonical "key=value,..." of every parameter, in table order, each
  * value's commas and backslashes escaped, so that params_apply gives back

@@ -53,10 +53,13 @@ static const struct param_def bonnie_params[] = {
 	{ "size", PT_SIZE, P(size), "0", 0, 1ULL << 44, NULL,
 	  "data file size (-s); 0 = max(300M, 2 x ram), whole GiB above 512M", PF_SCALE },
 	{ "chunk", PT_SIZE, P(chunk), "8192", 256, 1 << 20, NULL, "I/O chunk, a power of two (-s size:chunk)" },
+	/* --scale shrinks ram (so the file sized from it) and n's count; a
+	 * run on a machine with more RAM than the scaled figure then says
+	 * its page cache may hold the file (bonnie_memory_note) */
 	{ "ram", PT_INT, P(ram), "-1", -1, 1 << 24, NULL,
-	  "RAM in MiB for the size rule (-r); -1 = this machine's, 0 = no check" },
-	PARAM_STRING("n", struct bonnie_params, n, "16",
-		     "file tests: number (x1024)[:max[:min[:dirs]]] (-n); 0 = none"),
+	  "RAM in MiB for the size rule (-r); -1 = this machine's, 0 = no check", PF_SCALE },
+	{ "n", PT_STRING, P(n), "16", 0, (double)sizeof(((struct bonnie_params *)0)->n), NULL,
+	  "file tests: number (x1024)[:max[:min[:dirs]]] (-n); 0 = none", PF_SCALE },
 	{ "semantics", PT_ENUM, P(semantics), "2.00", 0, 0, "1.04|2.00",
 	  "bonnie++ version to follow: 1.04 (seed 003) or 2.00 (Debian)" },
 	{ "byte_io", PT_SIZE, P(byte_io), "3M", 0, 1ULL << 40, NULL,

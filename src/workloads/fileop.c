@@ -42,10 +42,13 @@ struct fileop_params {
 
 #define P(x) offsetof(struct fileop_params, x)
 static const struct param_def fileop_params[] = {
-	{ "l", PT_INT, P(l), "0", 0, 1000, NULL, "lowest level (fileop -l); 0 = use f" },
-	{ "u", PT_INT, P(u), "0", 0, 1000, NULL, "highest level (-u)" },
+	/* a level L is L x L x L directories and files: --scale multiplies
+	 * the levels by its cube root (PF_SCALE_CUBE) */
+	{ "l", PT_INT, P(l), "0", 0, 1000, NULL, "lowest level (fileop -l); 0 = use f",
+	  PF_SCALE | PF_SCALE_CUBE },
+	{ "u", PT_INT, P(u), "0", 0, 1000, NULL, "highest level (-u)", PF_SCALE | PF_SCALE_CUBE },
 	{ "f", PT_INT, P(f), "1", 1, 1000, NULL, "force factor: the one level run without l/u (-f)",
-	  PF_SCALE },
+	  PF_SCALE | PF_SCALE_CUBE },
 	{ "i", PT_INT, P(i), "1", 1, 1000, NULL, "level increment (-i, 15-column fileop)" },
 	{ "s", PT_SIZE, P(s), "1", 1, 1 << 30, NULL, "bytes per file (-s)" },
 	{ "variant", PT_ENUM, P(variant), "13", 0, 0, "13|15",

@@ -385,6 +385,42 @@ static void test_scale(void **state)
 	params_scale(scaled, &d, 0.5);
 	assert_int_equal(d.count, 0);
 	assert_int_equal(d.size, 0);
+	/* A level of fileop is a cube of files: the cube root of the factor
+	 * (20 and 25 at 0.05: 7 and 9, 343 and 729 files where there were
+	 * 8000 and 15625); a negative count ("this machine's") is kept, as
+	 * bonnie's ram=-1 is (it became 1 MiB); a text's leading count is
+	 * scaled and the rest kept (bonnie's n=16:0:0:1).  Catches --scale
+	 * leaving fileop's levels and bonnie's file count as they were. */
+	{
+		static const struct param_def cube[] = {
+			{ "count", PT_INT, O(count), "20", -1, 1000, NULL, "a level",
+			  PF_SCALE | PF_SCALE_CUBE },
+			{ "name", PT_STRING, O(name), "16:0:0:1", 0, PARAM_STR_MAX, NULL, "n",
+			  PF_SCALE },
+			{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
+		};
+		assert_int_equal(params_defaults(cube, &d), 0);
+		params_scale(cube, &d, 0.05);
+		assert_int_equal(d.count, 7);
+		assert_string_equal(d.name, "1:0:0:1");
+		assert_int_equal(params_apply(cube, &d, "count=25,name=none"), 0);
+		params_scale(cube, &d, 0.05);
+		assert_int_equal(d.count, 9);
+		assert_string_equal(d.name, "none");	/* no leading count */
+		assert_int_equal(params_apply(cube, &d, "count=-1,name=0"), 0);
+		params_scale(cube, &d, 0.05);
+		assert_int_equal(d.count, -1);
+		assert_string_equal(d.name, "0");
+		struct test_spec ts;
+		assert_int_equal(test_spec_parse("fileop-seed002", &ts), 0);
+		test_spec_scale(&ts, 0.05);
+		assert_non_null(strstr(ts.params_text, "l=7,u=9,"));
+		test_spec_free(&ts);
+		assert_int_equal(test_spec_parse("bonnie-seed003", &ts), 0);
+		test_spec_scale(&ts, 0.125);
+		assert_non_null(strstr(ts.params_text, "ram=128,n=2,"));
+		test_spec_free(&ts);
+	}
 	/* A test's subtitle and stored parameters follow its scale. */
 	{
 		struct test_spec ts;
