@@ -11,6 +11,7 @@
 #include "run-cli.h"
 #include "../core/comm.h"
 #include "../core/error.h"
+#include "../core/exec.h"
 #include "../core/str.h"
 #include "../core/stop.h"
 #include "../report/progress.h"
@@ -195,33 +196,67 @@ static int is(const struct cli_item *it, const char *name)
 	return it->opt && !strcmp(it->opt->name, name);
 }
 
-/* --vm and its options; the checks that need the targets are in vm_run. */
+/* --vm and its options; the checks that need the targets are in vm_run.
+ * The guest's options are read without --vm too, for a run that goes to
+ * the guest by itself (guest_takes); vm_only_given() refuses them when it
+ * did not. */
 static int parse_vm(const struct cli_args *a, struct run_cli *c)
 {
 	const struct run_args *o = a->opts;
 
 	vm_opts_defaults(&c->vmo);
 	c->vm = o->vm;
-	for (const struct cli_opt *r = a->cmd->args; !c->vm && r->name; r++)
-		if ((r->flags & CLI_VM_ONLY) && cli_has(a, r->name))
-			return error_set("--%s applies only with --vm", r->name);
-	if (!c->vm)
-		return 0;
-	if (vm_guest_job())
+	if (c->vm && vm_guest_job())
 		return error_set("--vm inside fsbench's own virtual machine");
 	c->vmo.kernel = o->kernel;
 	if (o->vm_mem)
 		c->vmo.mem = o->vm_mem;
 	if (o->vm_cpus)
 		c->vmo.cpus = o->vm_cpus;
-	if (o->vm_accel && vm_accel_parse(o->vm_accel, &c->vmo.accel))
+	if (c->vm && o->vm_accel && vm_accel_parse(o->vm_accel, &c->vmo.accel))
 		return -1;
 	if (o->vm_timeout)
 		c->vmo.timeout = o->vm_timeout;
-	if (cli_has(a, "device") || cli_has(a, "target"))
+	if (c->vm && (cli_has(a, "device") || cli_has(a, "target")))
 		return error_set("--vm tests filesystems fsbench makes in the guest (--fs or a suite's); "
 				 "--device and --target DIR are for the host");
 	return 0;
+}
+
+/* Can the run go to fsbench's guest by itself (runner_check_targets said
+ * only the guest has what it needs)?  Only filesystems fsbench makes,
+ * named by --fs (a suite's own list was chosen for this kernel), nothing
+ * that stays on the host (--device, --target DIR, --keep-aged), and a
+ * guest to boot: otherwise the refusal stands, naming --vm. */
+static const char *vm_only_given(const struct cli_args *a)
+{
+	for (const struct cli_opt *r = a->cmd->args; r->name; r++)
+		if ((r->flags & CLI_VM_ONLY) && cli_has(a, r->name))
+			return r->name;
+	return NULL;
+}
+
+static int guest_takes(const struct cli_args *a, struct run_cli *c)
+{
+	const struct run_args *o = a->opts;
+	char why[256], qemu[PATH_MAX];
+
+	if (vm_guest_job() || !cli_has(a, "fs") || cli_has(a, "device") || cli_has(a, "target") ||
+	    o->keep_aged)
+		return 0;
+	for (int i = 0; i < c->rq.ntargets; i++)
+		if (strcmp(c->rq.targets[i].ops->kind, "fs"))
+			return 0;
+	if (find_program("qemu-system-x86_64", qemu, sizeof(qemu)) ||
+	    (!c->kernel_found && vm_kernel_find(c->vmo.kernel, &c->kernel)))
+		return 0;
+	c->kernel_found = 1;
+	for (int i = 0; i < c->rq.ntargets; i++) {
+		const struct fs_spec *fs = target_fs_spec(&c->rq.targets[i]);
+		if (!fs || vm_profile_available(fs->profile, &c->kernel, why, sizeof(why)))
+			return 0;
+	}
+	return 1;
 }
 
 static int parse_args(const struct cli_args *a, struct run_cli *c)
@@ -395,8 +430,23 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		if (!strcmp(rq->targets[i].ops->kind, "dir") && rq->targets[i].ops->setup(&rq->targets[i]))
 			return -1;
 	}
-	if (runner_check_targets(rq, !c->vm && !vm_guest_job()))
+	int checked = runner_check_targets(rq, !c->vm && !vm_guest_job());
+	char refusal[512];
+	str_copy(refusal, sizeof(refusal), error_get());
+	if (checked == -2 && guest_takes(a, c)) {
+		/* only the guest's kernel has what a test needs (powercut's
+		 * dm-log-writes): the run goes there, as with --vm */
+		if (o->vm_accel && vm_accel_parse(o->vm_accel, &c->vmo.accel))
+			return -1;
+		fprintf(stderr, "fsbench: %s: the run goes there, as with --vm\n", refusal);
+		c->vm = 1;
+	} else if (checked == -2) {
+		return error_set("%s: run it there with --vm", refusal);
+	} else if (checked) {
 		return -1;
+	}
+	if (!c->vm && (v = vm_only_given(a)))
+		return error_set("--%s applies only with --vm", v);
 	/* the memory of the machine the tests run on: the guest's with --vm
 	 * (the guest says it again from its own), --ram's limit when lower */
 	long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);

@@ -190,6 +190,8 @@ int runner_select_tests(struct run_request *rq, const char *const *only, int non
 
 int runner_check_targets(const struct run_request *rq, int here)
 {
+	int guest = 0;
+
 	for (int t = 0; t < rq->ntests; t++) {
 		const struct workload *wl = rq->tests[t].wl;
 
@@ -200,11 +202,16 @@ int runner_check_targets(const struct run_request *rq, int here)
 			if (wl->validate_target && !strcmp(tg->ops->kind, "dir") &&
 			    wl->validate_target(rq->tests[t].params, tg->spec))
 				return -1;
-			if (here && wl->validate_fs && fs && wl->validate_fs(rq->tests[t].params, fs->profile))
-				return -1;
+			if (here && wl->validate_fs && fs) {
+				int rc = wl->validate_fs(rq->tests[t].params, fs->profile);
+				if (rc == -2)
+					guest = 1;	/* its error stays set */
+				else if (rc)
+					return -1;
+			}
 		}
 	}
-	return 0;
+	return guest ? -2 : 0;
 }
 
 void runner_memory_notes(struct run_request *rq, uint64_t ram)

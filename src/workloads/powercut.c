@@ -572,9 +572,10 @@ static int pc_validate_fs(const void *params, const struct fs_profile *p)
 		if (access("/sys/kernel/debug/ubi", F_OK))
 			return error_set("powercut: UBI's debugfs (/sys/kernel/debug/ubi) is not there: "
 					 "its power-cut emulation needs it");
-	} else if (dmlog_available(why, sizeof(why)))
-		return error_set("powercut: %s; run it in fsbench's guest (--vm), whose kernel has "
-				 "dm-log-writes", why);
+	} else if (dmlog_available(why, sizeof(why))) {
+		error_set("powercut: %s, which fsbench's guest has (dm-log-writes)", why);
+		return -2;
+	}
 	return 0;
 }
 

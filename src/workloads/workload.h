@@ -106,7 +106,9 @@ struct workload {
 	int (*validate_target)(const void *params, const char *dir);
 	/* The same for a filesystem fsbench is to make on this machine (--fs
 	 * without --vm): what this kernel lacks for the workload is refused
-	 * before any image is made (optional). */
+	 * before any image is made (optional).  -2 (error set) where what is
+	 * missing is in fsbench's guest (powercut's dm-log-writes): `run`
+	 * then takes the run there, as --vm would. */
 	int (*validate_fs)(const void *params, const struct fs_profile *p);
 	/* Bytes the workload may occupy at once, checked against free space. */
 	uint64_t (*space_needed)(const void *params);
