@@ -27,6 +27,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+_Static_assert(REPORT_MAX_VERDICTS >= VERDICT_MAX_PAIRS(RUNNER_MAX_TARGETS),
+	       "the reports must hold every pair the runner judges");
+
 static const char run_about[] =
 	"TEST is a workload (fsmark) or a named test (fsmark-1000x1M); see\n"
 	"`fsbench list tests`.  Each target gets a scratch directory fsbench.XXXXXX\n"

@@ -135,7 +135,9 @@ void report_missed(FILE *f, const struct result *r, const struct report_opts *o)
 /* verdicts.c: the answer each report opens with.  One pair that matters
  * of a test (core/verdict.h's rule, recomputed from the samples). */
 #define REPORT_MARGIN 0.03	/* a test stored without a rule: +-3% */
-#define REPORT_MAX_VERDICTS 128
+/* room for every pair a run may judge: three per target (VERDICT_MAX_PAIRS)
+ * at the runner's 64 targets, aged twins included; cmd-run.c checks it */
+#define REPORT_MAX_VERDICTS 192
 struct report_verdict {
 	int a, b;		/* targets */
 	int direction;		/* the primary metric's: +1 higher is better */
