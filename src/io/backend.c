@@ -325,16 +325,6 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 		t->bytes[r->dir] += r->len;
 		if (r->untimed)	/* a file-operation engine's fake: fio's FIO_NOSTATS */
 			return 0;
-		if (t->plain) {	/* what the rest does when no option asks more */
-			hist_add(&t->clat[r->dir], clat);
-			winbuf_add(&t->wb, now, r->dir, r->len, clat);
-			if (t->async) {	/* a synchronous call's lat is its clat */
-				moments_add(&t->lat[r->dir], now - r->start_ns);
-				moments_add(&t->slat[r->dir], r->issue_ns - r->start_ns);
-				winbuf_add_slat(&t->wb, r->dir, r->issue_ns - r->start_ns);
-			}
-			return 0;
-		}
 		if (t->gtod)	/* nothing timed: only the counts above */
 			goto rate;
 		if (!t->no_clat)

@@ -543,11 +543,6 @@ struct io_thread {
 	 * or all but lat off (fio's gtod_reduce()): no I/O is timed and the
 	 * loop reads the clock once every 64 I/Os (fio's ts_cache) */
 	bool no_clat, no_lat, no_slat, no_bw, gtod;
-	/* fio's default statistics and nothing else to do per completion
-	 * (every figure kept, no percentile beyond clat's, no latency limit
-	 * or target, no per-I/O log, no minimum rate): complete() takes its
-	 * short path, so the options above add nothing to a job without them */
-	bool plain;
 	unsigned ts_cache_nr;
 	uint64_t ts_cache;
 	unsigned lat_qd, lat_qd_low, lat_qd_high, lat_stable;
