@@ -73,7 +73,8 @@ struct param_def {
 #define PARAM_ALIAS(alias, target) \
 	{ alias, PT_BOOL, 0, "", 0, 0, target, "fio's other name for " target, PF_ALIAS, NULL }
 
-/* Fill every parameter of obj with its default. */
+/* Fill every parameter of obj with its default.  obj starts zeroed (calloc,
+ * memset): a row's set callback may read what it set before (bs's split). */
 int params_defaults(const struct param_def *defs, void *obj);
 /* Set one parameter's field from text by its type (what a `set` callback
  * uses for the plain part of a compound value). */

@@ -238,6 +238,7 @@ static void test_round_trip_every_table(void **state)
 	/* a user's list means what fio means: an item without '=' continues
 	 * the value before it; escapes read back as written */
 	struct io_options o;
+	memset(&o, 0, sizeof(o));
 	assert_int_equal(params_defaults(io_option_defs, &o), 0);
 	assert_int_equal(params_apply(io_option_defs, &o, "cpus_allowed=0-1,3,bs=8k"), 0);
 	assert_string_equal(o.cpus_allowed, "0-1,3");
@@ -252,7 +253,9 @@ static void test_round_trip_every_table(void **state)
 	 * take them (the bug: job files alone did) */
 	struct io_options x, y;
 	static char tx[16384], ty[16384];
+	memset(&x, 0, sizeof(x));
 	assert_int_equal(params_defaults(io_option_defs, &x), 0);
+	memset(&y, 0, sizeof(y));
 	assert_int_equal(params_defaults(io_option_defs, &y), 0);
 	assert_int_equal(params_apply(io_option_defs, &x, "readwrite=randrw,blocksize=8k,"
 				      "rwmixwrite=30,io_engine=libaio,timeout=2s"), 0);
@@ -279,6 +282,7 @@ static void test_round_trip_every_table(void **state)
 	assert_int_equal(params_set(io_option_defs, &x, "bs", "8k,8k,8k,8k"), -1);
 	{
 		struct io_options tw;
+		memset(&tw, 0, sizeof(tw));
 		assert_int_equal(params_defaults(io_option_defs, &tw), 0);
 		assert_int_equal(params_apply(io_option_defs, &tw, "rw=randtrimwrite,bs=4k,4k,8k,"
 					      "ioengine=falloc"), 0);
