@@ -199,38 +199,36 @@ static int is(const struct cli_item *it, const char *name)
 	return it->opt && !strcmp(it->opt->name, name);
 }
 
-/* --vm and its options; the checks that need the targets are in vm_run.
- * The guest's options are read without --vm too, for a run that goes to
- * the guest by itself (guest_takes); vm_only_given() refuses them when it
- * did not. */
-static int parse_vm(const struct cli_args *a, struct run_cli *c)
+/* The guest's options, read when the run goes to the guest (on: --vm, or
+ * guest_takes); the checks that need the targets are in run_vm.  Given
+ * without a guest they are refused once the targets are checked
+ * (vm_only_given), since a run may still go there by itself. */
+static int parse_vm(const struct cli_args *a, struct run_cli *c, int on)
 {
 	const struct run_args *o = a->opts;
 
 	vm_opts_defaults(&c->vmo);
-	c->vm = o->vm;
-	if (c->vm && vm_guest_job())
+	c->vm = on;
+	if (!c->vm)
+		return 0;
+	if (vm_guest_job())
 		return error_set("--vm inside fsbench's own virtual machine");
 	c->vmo.kernel = o->kernel;
 	if (o->vm_mem)
 		c->vmo.mem = o->vm_mem;
 	if (o->vm_cpus)
 		c->vmo.cpus = o->vm_cpus;
-	if (c->vm && o->vm_accel && vm_accel_parse(o->vm_accel, &c->vmo.accel))
+	if (o->vm_accel && vm_accel_parse(o->vm_accel, &c->vmo.accel))
 		return -1;
 	if (o->vm_timeout)
 		c->vmo.timeout = o->vm_timeout;
-	if (c->vm && (cli_has(a, "device") || cli_has(a, "target")))
+	if (cli_has(a, "device") || cli_has(a, "target"))
 		return error_set("--vm tests filesystems fsbench makes in the guest (--fs or a suite's); "
 				 "--device and --target DIR are for the host");
 	return 0;
 }
 
-/* Can the run go to fsbench's guest by itself (runner_check_targets said
- * only the guest has what it needs)?  Only filesystems fsbench makes,
- * named by --fs (a suite's own list was chosen for this kernel), nothing
- * that stays on the host (--device, --target DIR, --keep-aged), and a
- * guest to boot: otherwise the refusal stands, naming --vm. */
+/* The first guest-only option given (--vm-mem, --kernel, ...), or NULL. */
 static const char *vm_only_given(const struct cli_args *a)
 {
 	for (const struct cli_opt *r = a->cmd->args; r->name; r++)
@@ -239,6 +237,11 @@ static const char *vm_only_given(const struct cli_args *a)
 	return NULL;
 }
 
+/* Can the run go to fsbench's guest by itself (runner_check_targets said
+ * only the guest has what it needs)?  Only filesystems fsbench makes,
+ * named by --fs (a suite's own list was chosen for this kernel), nothing
+ * that stays on the host (--device, --target DIR, --keep-aged), and a
+ * guest to boot: otherwise the refusal stands, naming --vm. */
 static int guest_takes(const struct cli_args *a, struct run_cli *c)
 {
 	const struct run_args *o = a->opts;
@@ -251,7 +254,7 @@ static int guest_takes(const struct cli_args *a, struct run_cli *c)
 		if (strcmp(c->rq.targets[i].ops->kind, "fs"))
 			return 0;
 	if (find_program("qemu-system-x86_64", qemu, sizeof(qemu)) ||
-	    (!c->kernel_found && vm_kernel_find(c->vmo.kernel, &c->kernel)))
+	    (!c->kernel_found && vm_kernel_find(o->kernel, &c->kernel)))
 		return 0;
 	c->kernel_found = 1;
 	for (int i = 0; i < c->rq.ntargets; i++) {
@@ -304,7 +307,7 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		rq->opts.fresh_per_fs = !strcmp(v, "fs");
 	}
 	c->suite_name = o->suite;
-	if (parse_vm(a, c))
+	if (parse_vm(a, c, o->vm))
 		return -1;
 	c->ram = o->ram;
 	c->scale = cli_has(a, "scale") ? o->scale : 1;
@@ -436,14 +439,13 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	int checked = runner_check_targets(rq, !c->vm && !vm_guest_job());
 	char refusal[512];
 	str_copy(refusal, sizeof(refusal), error_get());
-	if (checked == -2 && guest_takes(a, c)) {
+	if (checked == WL_GUEST_HAS_IT && guest_takes(a, c)) {
 		/* only the guest's kernel has what a test needs (powercut's
 		 * dm-log-writes): the run goes there, as with --vm */
-		if (o->vm_accel && vm_accel_parse(o->vm_accel, &c->vmo.accel))
+		if (parse_vm(a, c, 1))
 			return -1;
 		fprintf(stderr, "fsbench: %s: the run goes there, as with --vm\n", refusal);
-		c->vm = 1;
-	} else if (checked == -2) {
+	} else if (checked == WL_GUEST_HAS_IT) {
 		return error_set("%s: run it there with --vm", refusal);
 	} else if (checked) {
 		return -1;

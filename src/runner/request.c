@@ -204,14 +204,14 @@ int runner_check_targets(const struct run_request *rq, int here)
 				return -1;
 			if (here && wl->validate_fs && fs) {
 				int rc = wl->validate_fs(rq->tests[t].params, fs->profile);
-				if (rc == -2)
+				if (rc == WL_GUEST_HAS_IT)
 					guest = 1;	/* its error stays set */
 				else if (rc)
 					return -1;
 			}
 		}
 	}
-	return guest ? -2 : 0;
+	return guest ? WL_GUEST_HAS_IT : 0;
 }
 
 void runner_memory_notes(struct run_request *rq, uint64_t ram)

@@ -34,8 +34,8 @@ int runner_select_tests(struct run_request *rq, const char *const *only, int non
  * --vm, and not in the guest, whose modules are loaded later: the
  * filesystems are made on this machine as it is), a filesystem this
  * kernel must support for it (validate_fs).  0, or -1 with the error set;
- * -2 (error set, every other check passed) when only what fsbench's
- * guest has is missing here: the run can go there. */
+ * WL_GUEST_HAS_IT (error set, every other check passed) when only
+ * what fsbench's guest has is missing here: the run can go there. */
 int runner_check_targets(const struct run_request *rq, int here);
 /* Each test's memory_note for a machine of ram bytes (the one that runs
  * the tests, or its --ram limit), appended to its subtitle, so that every

@@ -574,7 +574,7 @@ static int pc_validate_fs(const void *params, const struct fs_profile *p)
 					 "its power-cut emulation needs it");
 	} else if (dmlog_available(why, sizeof(why))) {
 		error_set("powercut: %s, which fsbench's guest has (dm-log-writes)", why);
-		return -2;
+		return WL_GUEST_HAS_IT;
 	}
 	return 0;
 }

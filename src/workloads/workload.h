@@ -106,9 +106,9 @@ struct workload {
 	int (*validate_target)(const void *params, const char *dir);
 	/* The same for a filesystem fsbench is to make on this machine (--fs
 	 * without --vm): what this kernel lacks for the workload is refused
-	 * before any image is made (optional).  -2 (error set) where what is
-	 * missing is in fsbench's guest (powercut's dm-log-writes): `run`
-	 * then takes the run there, as --vm would. */
+	 * before any image is made (optional).  WL_GUEST_HAS_IT (error set)
+	 * where what is missing is in fsbench's guest (powercut's
+	 * dm-log-writes): `run` then takes the run there, as --vm would. */
 	int (*validate_fs)(const void *params, const struct fs_profile *p);
 	/* Bytes the workload may occupy at once, checked against free space. */
 	uint64_t (*space_needed)(const void *params);
@@ -131,6 +131,8 @@ struct workload {
 
 /* The workload coordinates the ranks of an MPI job itself (core/comm.h):
  * only such workloads run under mpirun. */
+/* validate_fs: this kernel lacks it, fsbench's guest has it */
+#define WL_GUEST_HAS_IT (-2)
 #define WL_MPI 1u
 /* The workload puts a dm-log-writes device under a filesystem of its own
  * (powercut): fsbench's guest loads the module for it. */
