@@ -543,6 +543,9 @@ static void on_test_done(void *arg, int64_t run_id, int test, int ntargets,
 	if (out->again)
 		fprintf(c->human, "\n(%s again: more runs, as the time budget allowed)\n",
 			c->rq.tests[test].name);
+	/* the answer as soon as the test is done, above the figures behind it
+	 * (the summary opens with every test's again at the end) */
+	report_test_verdicts(c->human, r, test, &o);
 	report_test(c->human, r, test, &o);
 	fflush(c->human);
 	result_free(r);

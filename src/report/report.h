@@ -164,6 +164,10 @@ void report_verdict_text(const struct result *r, const struct report_verdict *p,
 			 size_t len);
 /* The verdict block: a heading and one line a test (text). */
 void report_verdict_block(FILE *f, const struct result *r, const struct report_opts *o);
+/* One test's verdict line: run's live output gives it above the test's
+ * chart, as soon as the test is done. */
+void report_test_verdicts(FILE *f, const struct result *r, int test,
+			  const struct report_opts *o);
 
 /* The warning every chart of a run carries when its numbers come from an
  * emulated CPU, or when merged runs mix host and guest; NULL otherwise. */

@@ -631,6 +631,31 @@ static void aged_block(FILE *f, const struct result *r, int base, const struct r
 	free(ref);
 }
 
+/* One test's verdicts on one line ("name: a 1.26x faster than b ...");
+ * 0 when the test has none (one target, no figures). */
+static int verdict_line(FILE *f, const struct result *r, int ti, int base,
+			struct report_verdict *v, const struct report_opts *o)
+{
+	const struct r_test *t = &r->tests[ti];
+	int n = report_verdicts(r, t, base, v, REPORT_MAX_VERDICTS);
+	char line[8192];
+	size_t used;
+
+	if (!n)
+		return 0;
+	used = (size_t)snprintf(line, sizeof(line), "%s: ", t->name);
+	for (int q = 0; q < n && used < sizeof(line); q++) {
+		char one[512];
+		report_verdict_text(r, &v[q], one, sizeof(one));
+		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s", q ? "; " : "", one);
+	}
+	fputs("  ", f);
+	wrap_text(f, line, o->width - 2, 4);
+	return 1;
+}
+
+#define VERDICT_HEADING "Verdicts (95%%, the error split over the looks; docs/results.md):\n"
+
 void report_verdict_block(FILE *f, const struct result *r, const struct report_opts *o)
 {
 	int base = result_baseline(r, o->baseline), any = 0;
@@ -641,28 +666,30 @@ void report_verdict_block(FILE *f, const struct result *r, const struct report_o
 		return;
 	}
 	for (int ti = 0; ti < r->ntests; ti++) {
-		const struct r_test *t = &r->tests[ti];
-		int n = report_verdicts(r, t, base, v, REPORT_MAX_VERDICTS);
-		char line[8192];
-		size_t used;
-		if (!n)
-			continue;
-		if (!any++) {
-			fprintf(f, "\nVerdicts (95%%, the error split over the looks; "
-				   "docs/results.md):\n");
-		}
-		used = (size_t)snprintf(line, sizeof(line), "%s: ", t->name);
-		for (int q = 0; q < n && used < sizeof(line); q++) {
-			char one[512];
-			report_verdict_text(r, &v[q], one, sizeof(one));
-			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s", q ? "; " : "",
-						 one);
-		}
-		fputs("  ", f);
-		wrap_text(f, line, o->width - 2, 4);
+		/* the heading goes out with the first line, not over nothing */
+		if (!any && report_verdicts(r, &r->tests[ti], base, v, REPORT_MAX_VERDICTS))
+			fprintf(f, "\n" VERDICT_HEADING);
+		any += verdict_line(f, r, ti, base, v, o);
 	}
 	free(v);
 	aged_block(f, r, base, o);
+}
+
+/* One test's verdict line, with a blank line above it; nothing without
+ * verdicts. */
+void report_test_verdicts(FILE *f, const struct result *r, int ti, const struct report_opts *o)
+{
+	int base = result_baseline(r, o->baseline);
+	struct report_verdict *v;
+
+	if (base < 0 || r->ntargets < 2 || ti < 0 || ti >= r->ntests ||
+	    !(v = calloc(REPORT_MAX_VERDICTS, sizeof(*v))))
+		return;
+	if (report_verdicts(r, &r->tests[ti], base, v, REPORT_MAX_VERDICTS)) {
+		fputc('\n', f);
+		verdict_line(f, r, ti, base, v, o);
+	}
+	free(v);
 }
 
 /* PTS's closing figure: per target over every test, the geometric mean of
