@@ -498,12 +498,44 @@ fail:
 	return -1;
 }
 
+/* After the unmount the device must be free before a new filesystem is
+ * made on it (or a kept image is written back under it).  A filesystem
+ * detached lazily (umount_at, after EBUSY) or still mounted in another
+ * mount namespace lives on: a process started with unshare(1), a
+ * container or a service with private mounts, started while it was
+ * mounted, holds a copy of the mount until it ends, and mkfs then says
+ * only "apparently in use by the system".  A moment for a detached
+ * filesystem to go, then an error that names the likely holders. */
+static int device_released(const struct target *t, const struct fs_target *f)
+{
+	struct stat st;
+
+	if (!target_uses_device(t) || stat(f->dev, &st) || !S_ISBLK(st.st_mode))
+		return 0;
+	for (int i = 0; i < 50; i++) {
+		/* a block device's O_EXCL open fails with EBUSY while it is claimed */
+		int fd = open(f->dev, O_RDONLY | O_EXCL | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno != EBUSY)
+			return 0;	/* mkfs says what it is */
+		usleep(100000);
+	}
+	return error_set("fs '%s': %s is still in use after its filesystem was unmounted, so no "
+			 "fresh filesystem can be made for the next test: another mount namespace "
+			 "holds a copy of the mount (a process started with unshare(1), a container "
+			 "or a service with private mounts, started while it was mounted), or a "
+			 "process still has a file open there", t->label, f->dev);
+}
+
 static int fs_refresh(struct target *t)
 {
 	struct fs_target *f = t->priv;
 
 	do_umount(f);
-	if (make_fs(t, f))
+	if (device_released(t, f) || make_fs(t, f))
 		return -1;
 	return do_mount(t, f) || age_after_mount(t, f) ? -1 : 0;
 }
