@@ -631,10 +631,11 @@ static void aged_block(FILE *f, const struct result *r, int base, const struct r
 	free(ref);
 }
 
-/* One test's verdicts on one line ("name: a 1.26x faster than b ...");
- * 0 when the test has none (one target, no figures). */
+/* One test's verdicts on one line ("name: a 1.26x faster than b ..."),
+ * after `before` (a heading, a blank line); 0 and nothing printed when
+ * the test has none (one target, no figures). */
 static int verdict_line(FILE *f, const struct result *r, int ti, int base,
-			struct report_verdict *v, const struct report_opts *o)
+			struct report_verdict *v, const struct report_opts *o, const char *before)
 {
 	const struct r_test *t = &r->tests[ti];
 	int n = report_verdicts(r, t, base, v, REPORT_MAX_VERDICTS);
@@ -649,12 +650,11 @@ static int verdict_line(FILE *f, const struct result *r, int ti, int base,
 		report_verdict_text(r, &v[q], one, sizeof(one));
 		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s%s", q ? "; " : "", one);
 	}
+	fputs(before, f);
 	fputs("  ", f);
 	wrap_text(f, line, o->width - 2, 4);
 	return 1;
 }
-
-#define VERDICT_HEADING "Verdicts (95%%, the error split over the looks; docs/results.md):\n"
 
 void report_verdict_block(FILE *f, const struct result *r, const struct report_opts *o)
 {
@@ -665,12 +665,10 @@ void report_verdict_block(FILE *f, const struct result *r, const struct report_o
 		free(v);
 		return;
 	}
-	for (int ti = 0; ti < r->ntests; ti++) {
-		/* the heading goes out with the first line, not over nothing */
-		if (!any && report_verdicts(r, &r->tests[ti], base, v, REPORT_MAX_VERDICTS))
-			fprintf(f, "\n" VERDICT_HEADING);
-		any += verdict_line(f, r, ti, base, v, o);
-	}
+	/* the heading goes out with the first line, not over nothing */
+	for (int ti = 0; ti < r->ntests; ti++)
+		any += verdict_line(f, r, ti, base, v, o, any ? "" :
+				    "\nVerdicts (95%, the error split over the looks; docs/results.md):\n");
 	free(v);
 	aged_block(f, r, base, o);
 }
@@ -685,10 +683,7 @@ void report_test_verdicts(FILE *f, const struct result *r, int ti, const struct 
 	if (base < 0 || r->ntargets < 2 || ti < 0 || ti >= r->ntests ||
 	    !(v = calloc(REPORT_MAX_VERDICTS, sizeof(*v))))
 		return;
-	if (report_verdicts(r, &r->tests[ti], base, v, REPORT_MAX_VERDICTS)) {
-		fputc('\n', f);
-		verdict_line(f, r, ti, base, v, o);
-	}
+	verdict_line(f, r, ti, base, v, o, "\n");
 	free(v);
 }
 
