@@ -102,9 +102,11 @@ bool io_sleep_until(const struct io_thread *t, uint64_t until)
  * last stall, a stall is due; the queue drains first. */
 static inline void think_check(struct io_thread *t)
 {
+	if (!t->think_ns)	/* first: a job without thinktime reads nothing else */
+		return;
 	uint64_t b = t->o->thinktime_blocks_type ? t->issued_n : t->completed_n;
 
-	if (t->think_ns && b >= t->think_last + (uint64_t)t->o->thinktime_blocks) {
+	if (b >= t->think_last + (uint64_t)t->o->thinktime_blocks) {
 		t->think_due = true;
 		t->think_last = b;
 	}
@@ -294,6 +296,67 @@ static int max_latency_failed(struct io_thread *t, uint64_t lat)
 }
 
 
+/* One completed I/O's figures, as fio keeps them: clat from the issue,
+ * lat from before the submit call, slat between (async engines only),
+ * less what disable_clat, _lat, _slat and _bw_measurement turn off.
+ * `plain` is a constant at each call: true, the usual job (every figure,
+ * no extra histogram), whose flags then cost nothing per I/O; false, any
+ * other, read from the thread (figures_reduced). */
+static inline __attribute__((always_inline)) int figures(struct io_thread *t,
+							  const struct io_req *r,
+							  uint64_t now, bool plain)
+{
+	const uint64_t clat = now - r->issue_ns, lat = now - r->start_ns;
+	const bool keep_clat = plain || !t->no_clat, keep_lat = plain || !t->no_lat;
+
+	if (keep_clat)
+		hist_add(&t->clat[r->dir], clat);
+	if (plain || !t->no_bw)
+		winbuf_add(&t->wb, now, r->dir, r->len, keep_clat ? clat : 0);
+	/* a synchronous call's lat is its clat (io_job_result), unless clat
+	 * is not kept */
+	if (keep_lat && (t->async || !keep_clat))
+		moments_add(&t->lat[r->dir], lat);
+	if (t->async) {
+		if (plain || !t->no_slat) {
+			moments_add(&t->slat[r->dir], r->issue_ns - r->start_ns);
+			if (plain || !t->no_bw)
+				winbuf_add_slat(&t->wb, r->dir, r->issue_ns - r->start_ns);
+		}
+		if (!plain) {
+			if (t->lat_h)	/* lat_percentiles, slat_percentiles */
+				hist_add(&t->lat_h[r->dir], lat);
+			if (t->slat_h)
+				hist_add(&t->slat_h[r->dir], r->issue_ns - r->start_ns);
+			/* cmdprio_percentage: fio files lat under each priority
+			 * with lat_percentiles, else clat */
+			if (t->prio_h)
+				hist_add(&t->prio_h[r->dir][r->prio], t->lat_h ? lat : clat);
+		}
+	}
+	if (keep_lat) {	/* fio checks both on lat */
+		if (t->max_lat_ns && lat > t->max_lat_ns)
+			return max_latency_failed(t, lat);
+		/* latency_target: a miss counts against the window, or at 100%
+		 * steps down at once (not while draining for a new depth) */
+		if (t->lat_on && !t->lat_quiesce && lat > t->lat_target_ns) {
+			if (t->lat_pct < 100)
+				t->lat_failed++;
+			else if (io_lat_step_down(t))
+				return io_lat_target_failed(t, lat);
+		}
+	}
+	return 0;
+}
+
+/* Every job that is not plain: kept out of line so that the plain one's
+ * path stays as short as before any figure could be turned off. */
+static __attribute__((noinline)) int figures_reduced(struct io_thread *t, const struct io_req *r,
+						     uint64_t now)
+{
+	return figures(t, r, now, false);
+}
+
 static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 {
 	t->completed_n++;
@@ -318,55 +381,17 @@ static inline int complete(struct io_thread *t, struct io_req *r, uint64_t now)
 		t->last_done = r->dir;
 	}
 	if (t->stats_on) {
-		/* fio's timer placement: clat from the issue, lat from before
-		 * the submit call, slat between (async engines only) */
-		uint64_t clat = now - r->issue_ns;
 		t->ios[r->dir]++;
 		t->bytes[r->dir] += r->len;
 		if (r->untimed)	/* a file-operation engine's fake: fio's FIO_NOSTATS */
 			return 0;
-		if (t->gtod)	/* nothing timed: only the counts above */
-			goto rate;
-		if (!t->no_clat)
-			hist_add(&t->clat[r->dir], clat);
-		if (!t->no_bw)
-			winbuf_add(&t->wb, now, r->dir, r->len, t->no_clat ? 0 : clat);
-		/* a synchronous call's lat is its clat (io_job_result), unless
-		 * clat is not kept */
-		if (!t->no_lat && (t->async || t->no_clat))
-			moments_add(&t->lat[r->dir], now - r->start_ns);
-		if (t->async) {
-			if (!t->no_slat) {
-				moments_add(&t->slat[r->dir], r->issue_ns - r->start_ns);
-				if (!t->no_bw)
-					winbuf_add_slat(&t->wb, r->dir, r->issue_ns - r->start_ns);
-			}
-			if (t->lat_h)	/* lat_percentiles, slat_percentiles */
-				hist_add(&t->lat_h[r->dir], now - r->start_ns);
-			if (t->slat_h)
-				hist_add(&t->slat_h[r->dir], r->issue_ns - r->start_ns);
-			/* cmdprio_percentage: fio files lat under each priority
-			 * with lat_percentiles, else clat */
-			if (t->prio_h)
-				hist_add(&t->prio_h[r->dir][r->prio], t->lat_h ? now - r->start_ns
-										: clat);
+		if (t->plain) {
+			if (figures(t, r, now, true) || (t->log_each && log_io(t, r, now)))
+				return -1;
+		} else if (!t->gtod) {	/* gtod: nothing timed, only the counts above */
+			if (figures_reduced(t, r, now) || (t->log_each && log_io(t, r, now)))
+				return -1;
 		}
-		if (!t->no_lat) {	/* fio checks both on lat */
-			if (t->max_lat_ns && now - r->start_ns > t->max_lat_ns)
-				return max_latency_failed(t, now - r->start_ns);
-			/* latency_target: a miss counts against the window, or at
-			 * 100% steps down at once (not while draining for a new
-			 * depth) */
-			if (t->lat_on && !t->lat_quiesce && now - r->start_ns > t->lat_target_ns) {
-				if (t->lat_pct < 100)
-					t->lat_failed++;
-				else if (io_lat_step_down(t))
-					return io_lat_target_failed(t, now - r->start_ns);
-			}
-		}
-		if (t->log_each && log_io(t, r, now))
-			return -1;
-rate:
 		if (t->rmin_on && min_rate_check(t, now))
 			return -1;
 	}

@@ -490,6 +490,8 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 		if (!(t->prio_h = calloc(IO_DIRS, sizeof(*t->prio_h))))
 			return error_set("out of memory for the per-priority latencies");
 	}
+	t->plain = !t->no_clat && !t->no_lat && !t->no_slat && !t->no_bw && !t->lat_h &&
+		   !t->slat_h && !t->prio_h;
 	if (!t->files || !t->reqs || !t->free_reqs || !t->pending || (t->verify && !t->written) ||
 	    posix_memalign((void **)&t->bufmem, BUF_ALIGN, t->buf_size * t->depth))
 		return error_set("out of memory for %u requests of %zu bytes", t->depth, t->buf_size);

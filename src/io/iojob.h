@@ -543,6 +543,9 @@ struct io_thread {
 	 * or all but lat off (fio's gtod_reduce()): no I/O is timed and the
 	 * loop reads the clock once every 64 I/Os (fio's ts_cache) */
 	bool no_clat, no_lat, no_slat, no_bw, gtod;
+	/* none of those, and no lat_h, slat_h or prio_h: each completion
+	 * keeps every figure without reading a flag for each (backend.c) */
+	bool plain;
 	unsigned ts_cache_nr;
 	uint64_t ts_cache;
 	unsigned lat_qd, lat_qd_low, lat_qd_high, lat_stable;
