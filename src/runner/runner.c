@@ -414,6 +414,10 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 	 * interval, and a pair still open at 20 is a near-tie the margin and
 	 * the budget are better spent elsewhere than on. */
 	t->verdicts = o->verdicts && rq->ntargets >= 2;
+	/* a power-cut test samples crash points and is judged by its losses
+	 * (verdicts.c gives it none), so no pair of it is "undecided" */
+	if (ts->wl->flags & WL_FIXED_RUNS)
+		t->verdicts = 0;
 	if (t->verdicts && !t->fixed && !o->max_runs && t->limit > RUNNER_DEFAULT_RUNS) {
 		t->limit = RUNNER_DEFAULT_RUNS;
 		if (t->minimum > t->limit)

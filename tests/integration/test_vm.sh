@@ -91,10 +91,21 @@ check "a report of host and guest runs says it mixes them" grep -q "mix the host
 # half full, the device written once over.
 printf '[age]\nfill = 50%%\nchurn = 1\nfiles_per_dir = 16\ndepth = 2\n[sizes]\n60 = 1..16k\n40 = 16k..512k\n[ops]\ncreate = 30\nappend = 15\noverwrite = 15\ntruncate = 5\nrename = 5\ndelete = 30\n' \
 	> "$WORK/small.age"
-FSB run "fsmark:files=10,size=4k" --fs ext4,vfat --vm --fs-size 256M --image-dir "$IMG" --runs 1 \
-	--age "$WORK/small.age" --db "$DB" --json "$WORK/auto.json" >"$WORK/auto.txt" 2>&1
+# The test comes from a suite in a directory of the test's own
+# (FSBENCH_SUITES), which the guest's binary, started from its own path,
+# would not look in.
+mkdir -p "$WORK/suites"
+printf '[suite]\nname = vmsmall\ndescription = one small test\nfilesystems = ext4\nbaseline = ext4\n[test fsmark-vmsmall]\ntest = fsmark\nfiles = 10\nsize = 4k\n' \
+	>"$WORK/suites/vmsmall.suite"
+FSBENCH_SUITES=$WORK/suites FSB run --suite vmsmall --fs ext4,vfat --vm --fs-size 256M \
+	--image-dir "$IMG" --runs 1 --age "$WORK/small.age" --db "$DB" --json "$WORK/auto.json" \
+	>"$WORK/auto.txt" 2>&1
 rc=$?
 check "--vm-accel auto runs (rc $rc)" [ "$rc" -eq 0 ]
+# Catches: the guest given the suite's name, which it looked up beside its
+# own binary ("cannot read .../vmsmall.suite"), not the file the host read.
+check "a suite from FSBENCH_SUITES runs in the guest" \
+	jqt '[.tests[] | select(.name == "fsmark-vmsmall")] | length == 1' "$WORK/auto.json"
 # Catches: the guest's capacity taken from statvfs (each filesystem its
 # own), so that ext4 and vfat were aged by different sequences.
 check "--age in the guest: both aged by the same sequence, to the disk's size" \

@@ -91,7 +91,7 @@ static const struct workload *fake_wl = &fake;
 static char dir[256], dbpath[300];
 
 /* Each pass's repetitions (all targets), in the order the passes ran. */
-static struct { int test, runs; } passes[16];
+static struct { int test, runs, pairs; } passes[16];
 static int npasses;
 
 static void on_test_done(void *arg, int64_t run_id, int k, int ntargets,
@@ -99,7 +99,7 @@ static void on_test_done(void *arg, int64_t run_id, int k, int ntargets,
 {
 	(void)arg, (void)run_id, (void)ntargets;
 	if (npasses < 16)
-		passes[npasses++] = (typeof(passes[0])){ k, out->runs };
+		passes[npasses++] = (typeof(passes[0])){ k, out->runs, out->pairs };
 }
 
 static const struct runner_events events = { .test_done = on_test_done };
@@ -330,9 +330,15 @@ static void test_fixed_runs_workload(void **state)
 	assert_int_equal(nruns(r, 1, 0), 2);
 	result_free(r);
 	o.verdicts = 1;	/* the verdicts' rule: the tie of shape 5 stays open */
+	npasses = 0;
 	r = run(shape, NULL, 2, 0, &o);
 	assert_int_equal(nruns(r, 0, 0), 3);	/* the minimum, no more */
 	assert_int_equal(nruns(r, 1, 1), 3);
+	/* and no pair to decide: run's live line said "1 of 1 pair
+	 * undecided" under every power-cut test, which has no verdicts */
+	assert_true(npasses > 0);
+	for (int i = 0; i < npasses; i++)
+		assert_int_equal(passes[i].pairs, 0);
 	result_free(r);
 	fake_wl = &fake;	/* also by reset_wl when an assertion above fails */
 	r = run(shape, NULL, 2, 0, &o);	/* the same without the flag runs on */
