@@ -13,6 +13,7 @@
 #include "../report/report.h"
 #include "../runner/suite.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -68,17 +69,14 @@ int run_vm(struct run_cli *c, const struct cli_args *a)
 		if (!it->opt)
 			argv[argc++] = strdup(it->value);
 		else if (it->opt->has_arg) {
-			char *w = NULL, *file = NULL;
-			/* a suite named: the file the host read, by its absolute
-			 * path (the guest's root is the host's), as the guest's
+			char *w = NULL, *file = NULL, path[PATH_MAX];
+			/* a suite: the file the host read, by its absolute path
+			 * (the guest's root is the host's), as the guest's
 			 * binary may find no suites beside it and has not the
 			 * host's FSBENCH_SUITES */
-			if (!strcmp(it->opt->name, "suite") && !strchr(it->value, '/') &&
-			    !strstr(it->value, ".suite") && asprintf(&w, "%s/%s.suite", suite_dir(),
-								     it->value) >= 0) {
-				file = realpath(w, NULL);
-				free(w);
-				w = NULL;
+			if (!strcmp(it->opt->name, "suite")) {
+				suite_path(it->value, path, sizeof(path));
+				file = realpath(path, NULL);
 			}
 			if (asprintf(&w, "--%s=%s", it->opt->name, file ? file : it->value) < 0)
 				w = NULL;

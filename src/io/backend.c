@@ -20,7 +20,6 @@
 #include "../core/stop.h"
 
 #include <errno.h>
-#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,49 +53,6 @@ void io_advise_files(struct io_thread *t)
 }
 
 
-/* fio measures nanosleep's overshoot once (the longest of ten 1 us
- * sleeps, in whole us) and, in a rate's wait, sleeps that much short of
- * the time and spins the rest (its usec_sleep): the thread is running,
- * not waking, when its I/O is due, which a rated job's latency shows
- * (about 10% here). */
-static uint64_t sleep_slack;
-static pthread_once_t slack_once = PTHREAD_ONCE_INIT;
-
-static void measure_slack(void)
-{
-	for (int i = 0; i < 10; i++) {
-		struct timespec ts = { 0, 1000 };
-		uint64_t t0 = now_ns(), e;
-		nanosleep(&ts, NULL);
-		e = (now_ns() - t0) / 1000 * 1000;
-		if (e > sleep_slack)
-			sleep_slack = e;
-	}
-}
-
-/* Sleep until `until` (CLOCK_MONOTONIC ns) in slices a stop can cut
- * short, the last stretch spun.  False if a stop came. */
-void io_measure_slack(void)
-{
-	pthread_once(&slack_once, measure_slack);
-}
-
-bool io_sleep_until(const struct io_thread *t, uint64_t until)
-{
-	io_measure_slack();
-	for (uint64_t now = now_ns(); now < until; now = now_ns()) {
-		if (io_stopping(t))
-			return false;
-		if (until - now <= sleep_slack)
-			continue;	/* spin */
-		uint64_t step = until - now - sleep_slack;
-		struct timespec ts = { 0, (long)(step < 50000000ULL ? step : 50000000ULL) };
-		nanosleep(&ts, NULL);
-	}
-	return true;
-}
-
-
 /* fio's handle_thinktime, checked after each I/O is queued: once
  * thinktime_blocks more I/Os have completed (or been issued) since the
  * last stall, a stall is due; the queue drains first. */
@@ -110,38 +66,6 @@ static inline void think_check(struct io_thread *t)
 		t->think_due = true;
 		t->think_last = b;
 	}
-}
-
-/* The stall, with nothing in flight: spin thinktime_spin, sleep the rest
- * (both cut at the runtime's end).  With rate_ignore_thinktime, the rate's
- * schedule moves on by the stall, less a block so the next I/O goes at
- * once (fio's reckoning).  False when the runtime ended or a stop came. */
-static bool think(struct io_thread *t, int dir)
-{
-	uint64_t t0 = now_ns(), spin_end = t0 + t->think_spin_ns, end = t0 + t->think_ns;
-
-	t->think_due = false;
-	if (spin_end > t->deadline)
-		spin_end = t->deadline;
-	if (end > t->deadline)
-		end = t->deadline;
-	while (now_ns() < spin_end && !io_stopping(t))
-		;
-	if (!io_sleep_until(t, end) || now_ns() >= t->deadline)
-		return false;
-	uint64_t took = now_ns() - t0;	/* one clock read for both */
-	t->stalls++;
-	t->stalls_ns += took;
-	if (t->o->rate_ignore_thinktime && t->rate_bps[dir]) {
-		uint64_t bps = t->rate_bps[dir];
-		uint64_t missed = (uint64_t)((unsigned __int128)bps * took / 1000000000u);
-		uint64_t per_op = (uint64_t)((unsigned __int128)t->min_bs * 1000000000u / bps);
-		uint64_t over = per_op <= took ? t->min_bs : 0;
-		t->rate_issued[dir] += missed > over ? missed - over : 0;
-		t->rate_next[dir] = t->o->rate_process == RATE_POISSON ? t->rate_next[dir] + took
-								       : io_rate_schedule(t, dir);
-	}
-	return true;
 }
 
 /* fio's flow_threshold_exceeded, before each I/O: held while this
@@ -593,7 +517,7 @@ void io_run_sync(struct io_thread *t)
 			break;
 		think_check(t);
 		if (t->think_due) {
-			if (!think(t, t->last_dir))
+			if (!io_think(t, t->last_dir))
 				break;
 			now = now_ns();
 		}
@@ -667,7 +591,7 @@ void io_run_async(struct io_thread *t)
 		if (now >= t->deadline || io_stopping(t) || t->error)
 			issuing = false;
 		if (issuing && t->think_due && !inflight) {
-			if (!think(t, t->last_dir))
+			if (!io_think(t, t->last_dir))
 				issuing = false;
 			now = now_ns();
 		}

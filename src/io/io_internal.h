@@ -105,11 +105,15 @@ static inline bool io_stopping(const struct io_thread *t)
 {
 	return stop_requested() || atomic_load_explicit(&t->terminate, memory_order_relaxed);
 }
-/* Sleep until `until` (CLOCK_MONOTONIC ns) in slices a stop can cut
- * short, the last stretch spun.  False if a stop came (backend.c). */
+/* pace.c: sleep until `until` (CLOCK_MONOTONIC ns) in slices a stop can
+ * cut short, the last stretch spun.  False if a stop came. */
 bool io_sleep_until(const struct io_thread *t, uint64_t until);
 /* Measure nanosleep's overshoot, once a process (io_sleep_until's). */
 void io_measure_slack(void);
+/* pace.c: thinktime's stall, once due (think_due), with nothing in
+ * flight; dir is the last I/O's.  False when the runtime ended or a stop
+ * came. */
+bool io_think(struct io_thread *t, int dir);
 /* Drop the thread's files' cached pages (fio's invalidate; backend.c). */
 void io_invalidate_files(struct io_thread *t);
 /* offsets.c: the next request's file, direction, offset and length, a

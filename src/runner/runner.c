@@ -408,16 +408,13 @@ static int tstate_init(struct tstate *t, const struct run_request *rq, int k,
 	if (!t->fixed && (ts->wl->flags & WL_FIXED_RUNS))
 		t->fixed = t->minimum = ts->runs > 0 ? ts->runs : t->minimum;
 	t->limit = t->fixed ? t->fixed : cap;
-	/* Two targets or more: the verdicts decide, not the precision, and
+	/* Two targets or more (of a test that measures, not one that samples,
+	 * WL_FIXED_RUNS): the verdicts decide, not the precision, and
 	 * within 20 rounds unless the user said otherwise, budget or not:
 	 * every look of the schedule up to the limit is paid for in every
 	 * interval, and a pair still open at 20 is a near-tie the margin and
 	 * the budget are better spent elsewhere than on. */
-	t->verdicts = o->verdicts && rq->ntargets >= 2;
-	/* a power-cut test samples crash points and is judged by its losses
-	 * (verdicts.c gives it none), so no pair of it is "undecided" */
-	if (ts->wl->flags & WL_FIXED_RUNS)
-		t->verdicts = 0;
+	t->verdicts = o->verdicts && rq->ntargets >= 2 && !(ts->wl->flags & WL_FIXED_RUNS);
 	if (t->verdicts && !t->fixed && !o->max_runs && t->limit > RUNNER_DEFAULT_RUNS) {
 		t->limit = RUNNER_DEFAULT_RUNS;
 		if (t->minimum > t->limit)

@@ -270,13 +270,18 @@ static const char *nearest_suite(const char *name)
 	return found[0] ? found : NULL;
 }
 
+void suite_path(const char *name, char *buf, size_t len)
+{
+	if (strchr(name, '/') || strstr(name, ".suite"))
+		str_copy(buf, len, name);
+	else
+		snprintf(buf, len, "%s/%s.suite", suite_dir(), name);
+}
+
 int suite_load(const char *name, double scale, struct suite *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (strchr(name, '/') || strstr(name, ".suite"))
-		str_copy(s->path, sizeof(s->path), name);
-	else
-		snprintf(s->path, sizeof(s->path), "%s/%s.suite", suite_dir(), name);
+	suite_path(name, s->path, sizeof(s->path));
 	static const struct ini_handler handler = { 0, on_section, on_entry };
 	struct suite_parse sp;
 	memset(&sp, 0, sizeof(sp));

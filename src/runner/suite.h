@@ -40,5 +40,8 @@ int suite_load(const char *name, double scale, struct suite *s);
 void suite_free(struct suite *s);
 /* The directory built-in suites are read from. */
 const char *suite_dir(void);
+/* The file `--suite NAME|FILE` names: FILE as given, NAME's file in
+ * suite_dir(). */
+void suite_path(const char *name, char *buf, size_t len);
 
 #endif

@@ -140,7 +140,8 @@ struct workload {
 /* A repetition samples a space the parameters choose (powercut's crash
  * points, each run its own seed) rather than measuring a noisy figure:
  * the run makes exactly the runs asked for (--runs, a suite's runs =, else
- * the minimum), with no stopping rule adding more. */
+ * the minimum), with no stopping rule adding more, and the test has no
+ * verdicts (no pair of targets is decided or left undecided). */
 #define WL_FIXED_RUNS 4u
 
 /* The user asked to stop (core/stop.h): a workload ends its loop. */
