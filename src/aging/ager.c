@@ -366,21 +366,28 @@ int age_run(const char *dir, const struct age_opts *o, struct age_result *res)
 
 		if (r < 0)
 			goto out;
+		/* Full: a filesystem with a cleaner gets the time to give back
+		 * what was deleted (the refusal is counted all the same: the
+		 * operation did not happen). */
+		int back = r > 0 && o->reclaim ? o->reclaim(o->reclaim_arg) : 0;
+		if (back < 0)
+			goto out;
 		/* Full though every file of the aging is gone: the space is not
 		 * given back (a log-structured filesystem without its cleaner),
 		 * and deleting more cannot help. */
-		if (r > 0 && a.n == a.dead) {
+		if (r > 0 && a.n == a.dead && !back) {
 			error_set("aging: the filesystem is full though none of the aging's files is "
 				  "left (%llu refusals): it does not give deleted space back, or is "
 				  "too small for the profile", (unsigned long long)res->enospc + 1);
 			goto out;
 		}
 		if (r > 0) {
+			int live = a.n > a.dead;
 			res->enospc++;
 			/* full: make room the same way next time round */
-			if (op_change(&a, AGE_DELETE) < 0)
+			if (live && op_change(&a, AGE_DELETE) < 0)
 				goto out;
-			res->ops[AGE_DELETE]++;
+			res->ops[AGE_DELETE] += (uint64_t)live;
 		}
 		res->ops[op]++;
 		if (stop_requested()) {

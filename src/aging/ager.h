@@ -24,6 +24,11 @@ struct age_opts {
 	/* every half second or so: the share done and the seconds still to go */
 	void (*progress)(void *arg, double done, double eta_s);
 	void *arg;
+	/* a filesystem that gives deleted space back in its own time (NILFS2's
+	 * cleaner, targets/cleaner.h): called when it is full, before the
+	 * refusal is counted; 1 if space came back, 0 if not, -1 (error set) */
+	int (*reclaim)(void *arg);
+	void *reclaim_arg;
 };
 
 struct age_result {
@@ -32,6 +37,9 @@ struct age_result {
 	uint64_t live_bytes, live_files;
 	uint64_t enospc;		/* operations a full filesystem refused */
 	uint64_t commits;		/* a git profile: commits checked out */
+	const char *cleaner;		/* the filesystem's cleaner run meanwhile, or NULL */
+	uint64_t cleaner_waits;		/* full, and waited for it */
+	double cleaner_wait_s;		/* seconds of those waits */
 	double seconds;			/* wall */
 	double user_s, sys_s;		/* fsbench's own CPU, and the kernel's for it */
 	/* measured after (age_measure) */

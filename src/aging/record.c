@@ -40,6 +40,11 @@ char *age_record_json(const struct age_profile *p, uint64_t seed, uint64_t capac
 		json_object_set_new(o, "free_extents", json_integer((json_int_t)r->free_extents));
 		json_object_set_new(o, "free_extent_bytes", json_real(r->free_extent_bytes));
 	}
+	if (r->cleaner) {	/* NILFS2's: run by fsbench meanwhile (targets/cleaner.h) */
+		json_object_set_new(o, "cleaner", json_string(r->cleaner));
+		json_object_set_new(o, "cleaner_waits", json_integer((json_int_t)r->cleaner_waits));
+		json_object_set_new(o, "cleaner_wait_s", json_real(r->cleaner_wait_s));
+	}
 	if (p->git) {	/* git-pull: the commits, and whose they were */
 		json_object_set_new(o, "commits", json_integer((json_int_t)r->commits));
 		json_object_set_new(o, "repo", json_string(repo ? repo : ""));
@@ -110,6 +115,11 @@ int age_record_summary(const char *json, char *buf, size_t len)
 	if (n >= 0 && (size_t)n < len && num(o, "enospc") > 0)
 		n += snprintf(buf + n, len - (size_t)n, "; %.0f operations refused for want of space",
 			      num(o, "enospc"));
+	const char *cleaner = json_string_value(json_object_get(o, "cleaner"));
+	if (n >= 0 && (size_t)n < len && cleaner)
+		n += snprintf(buf + n, len - (size_t)n, "; %s reclaimed meanwhile (full %.0f times, "
+			      "%.0f s waited for it)", cleaner, num(o, "cleaner_waits"),
+			      num(o, "cleaner_wait_s"));
 	const char *reused = json_string_value(json_object_get(o, "reused"));
 	if (n >= 0 && (size_t)n < len && reused)	/* --keep-aged: paid once, earlier */
 		snprintf(buf + n, len - (size_t)n, "; the image kept as %s, reused", reused);

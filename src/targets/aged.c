@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "aged.h"
+#include "cleaner.h"
 #include "../aging/ager.h"
 #include "../aging/record.h"
 #include "../core/error.h"
@@ -36,21 +37,39 @@ static void watch(void *arg, double done, double eta_s)
 }
 
 int target_age(const char *label, const char *mnt, uint64_t capacity,
-	       const struct provision_opts *o, char **record)
+	       const struct provision_opts *o, const struct age_gc *gc, char **record)
 {
 	char dir[PATH_MAX];
 	struct age_result res;
 	struct age_watch w = { o, label };
+	struct fs_cleaner cl = { .root = -1 };
 	struct age_opts ao = { .profile = o->age, .capacity = capacity, .seed = o->age_seed,
 			       .repo = o->age_repo, .progress = o->age_progress ? watch : NULL,
 			       .arg = &w };
+	int rc;
 
 	*record = NULL;
 	if (str_join(dir, sizeof(dir), mnt, "/" AGED_DIR))
 		return error_set("fs '%s': the aging directory's path is too long", label);
 	if (mkdir(dir, 0755))
 		return error_errno("fs '%s': making %s to age the filesystem in", label, dir);
-	if (age_run(dir, &ao, &res) || age_measure(mnt, &res))
+	/* a git profile writes what a checkout takes: no cleaner needed */
+	if (gc && gc->program && !o->age->git) {
+		if (cleaner_start(&cl, gc->program, gc->workdir, gc->dev, mnt))
+			return error_prefix("fs '%s'", label);
+		ao.reclaim = cleaner_reclaim;
+		ao.reclaim_arg = &cl;
+	}
+	rc = age_run(dir, &ao, &res);
+	if (cl.root >= 0 && !rc)
+		rc = cleaner_drain(&cl);
+	if (cl.root >= 0) {
+		cleaner_stop(&cl);
+		res.cleaner = gc->program;
+		res.cleaner_waits = cl.waits;
+		res.cleaner_wait_s = cl.wait_s;
+	}
+	if (rc || age_measure(mnt, &res))
 		return error_prefix("fs '%s'", label);
 	if (o->age_progress)
 		o->age_progress(o->age_arg, label, 1, 0);

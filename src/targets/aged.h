@@ -12,11 +12,18 @@
 
 #define AGED_DIR "fsbench-aged"
 
+/* A filesystem that needs its cleaner to give deleted space back
+ * (cleaner.h): the program, the device it is on, a scratch directory of
+ * fsbench's for the cleaner's configuration. */
+struct age_gc {
+	const char *program, *dev, *workdir;
+};
 /* Age the filesystem mounted at mnt (capacity: its nominal bytes, the same
- * for every target of a comparison) by o->age, and set *record to what it
- * did (malloc'd JSON, aging/record.h).  0, or -1 with the error set. */
+ * for every target of a comparison) by o->age, with its cleaner running
+ * when gc names one, and set *record to what it did (malloc'd JSON,
+ * aging/record.h).  0, or -1 with the error set. */
 int target_age(const char *label, const char *mnt, uint64_t capacity,
-	       const struct provision_opts *o, char **record);
+	       const struct provision_opts *o, const struct age_gc *gc, char **record);
 
 /* --keep-aged DIR: an aged image kept for later runs and for this run's
  * refreshes, so that aging is paid once.  Its name carries a key of what

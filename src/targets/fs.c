@@ -423,7 +423,8 @@ static int age_after_mount(struct target *t, struct fs_target *f)
 			return error_errno("fs '%s': statvfs %s", t->label, f->mnt);
 		capacity = (uint64_t)sv.f_blocks * sv.f_frsize;
 	}
-	if (target_age(t->label, f->mnt, capacity, &f->opts, &f->aging))
+	struct age_gc gc = { f->spec.profile->cleaner, f->dev, f->workdir };
+	if (target_age(t->label, f->mnt, capacity, &f->opts, &gc, &f->aging))
 		return -1;
 	if (!keepable(f))
 		return 0;

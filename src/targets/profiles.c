@@ -32,7 +32,8 @@ static const struct fs_profile table[] = {
 	{ "f2fs-lz4", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("lz4"), "f2fs-tools", NULL, 56ULL << 20 },
 	{ "f2fs-lzo-rle", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("lzo-rle"), "f2fs-tools", NULL, 56ULL << 20 },
 	{ "f2fs-zstd", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("zstd"), "f2fs-tools", NULL, 56ULL << 20 },
-	{ "nilfs2", "nilfs2", "mkfs.nilfs2 -q -f", MOUNT_KERNEL, NULL, "", "nilfs-tools", NULL, 136ULL << 20 },
+	{ "nilfs2", "nilfs2", "mkfs.nilfs2 -q -f", MOUNT_KERNEL, NULL, "", "nilfs-tools", NULL, 136ULL << 20,
+	  "nilfs_cleanerd" },
 	{ "vfat", "vfat", "mkfs.vfat", MOUNT_KERNEL, NULL, "", "dosfstools", NULL },
 	{ "tmpfs", "tmpfs", NULL, MOUNT_MEMORY, NULL, "", NULL, NULL },
 	/* Flash: simulated NAND (nandsim) inside a virtual machine, --vm. */

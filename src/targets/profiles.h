@@ -35,6 +35,9 @@ struct fs_profile {
 	const char *package;	/* Debian package providing the tools */
 	const char *note;	/* MOUNT_NONE: why not */
 	uint64_t min_size;	/* the smallest image its mkfs accepts (0: any) */
+	/* its garbage collector, run while fsbench ages it (NULL: none;
+	 * cleaner.h): a log that gives deleted space back only through it */
+	const char *cleaner;
 };
 
 struct fs_spec {

@@ -97,7 +97,7 @@ printf '[age]\nfill = 50%%\nchurn = 1\nfiles_per_dir = 16\ndepth = 2\n[sizes]\n6
 mkdir -p "$WORK/suites"
 printf '[suite]\nname = vmsmall\ndescription = one small test\nfilesystems = ext4\nbaseline = ext4\n[test fsmark-vmsmall]\ntest = fsmark\nfiles = 10\nsize = 4k\n' \
 	>"$WORK/suites/vmsmall.suite"
-FSBENCH_SUITES=$WORK/suites FSB run --suite vmsmall --fs ext4,vfat --vm --fs-size 256M \
+FSBENCH_SUITES=$WORK/suites FSB run --suite vmsmall --fs ext4,vfat,nilfs2 --vm --fs-size 256M \
 	--image-dir "$IMG" --runs 1 --age "$WORK/small.age" --db "$DB" --json "$WORK/auto.json" \
 	>"$WORK/auto.txt" 2>&1
 rc=$?
@@ -109,8 +109,15 @@ check "a suite from FSBENCH_SUITES runs in the guest" \
 # Catches: the guest's capacity taken from statvfs (each filesystem its
 # own), so that ext4 and vfat were aged by different sequences.
 check "--age in the guest: both aged by the same sequence, to the disk's size" \
-	jqt '[.targets[].aging | [.capacity, .ops]] | length == 2 and .[0] == .[1] and .[0][0] == 268435456' \
+	jqt '[.targets[].aging | [.capacity, .ops]] | length == 3 and .[0] == .[1] and .[0][0] == 268435456' \
 	"$WORK/auto.json"
+# Catches: nilfs2 aged without its cleaner, full after one pass ("full
+# though none of the aging's files is left", as before there was one),
+# and a nilfs2 left with no room for the test after it.
+check "--age on nilfs2: its cleaner ran, and the test ran after it" \
+	jqt '([.targets[] | select(.label == "nilfs2") | .aging.cleaner] == ["nilfs_cleanerd"]) and
+	     ([.tests[].metrics[] | select(.primary) | .results[] | select(.target == "nilfs2")
+	       | .samples | length] == [1])' "$WORK/auto.json"
 if jqt '.system["Virtual Machine"] | test("TCG")' "$WORK/auto.json"; then
 	check "auto fell back to TCG and said why" grep -q "using TCG\|no usable /dev/kvm" "$WORK/auto.txt"
 else

@@ -284,6 +284,68 @@ static void test_full_of_others(void **state)
 	undo(fs);
 }
 
+/* The hook of a filesystem whose cleaner gives deleted space back in its
+ * own time (NILFS2, targets/cleaner.h): called at every refusal, before it
+ * is counted, and a full filesystem with none of the ager's files left is
+ * not given up while the hook says space came back.  Catches: the hook
+ * never called (nilfs2 full after one pass, as before the cleaner), a
+ * refusal the hook made good not counted (the record would hide that the
+ * sequence departed), and an aging that gives up on a filesystem its
+ * cleaner is still emptying. */
+struct reclaims { int calls, back; };
+
+static int count_reclaim(void *arg)
+{
+	struct reclaims *rc = arg;
+
+	rc->calls++;
+	return rc->back-- > 0;
+}
+
+static void test_reclaim_hook(void **state)
+{
+	struct age_profile p;
+	struct reclaims rc = { 0, 0 };
+	struct age_opts o = { &p, 16u << 20, 7, NULL, NULL, NULL, count_reclaim, &rc };
+	struct age_result r;
+	char fs[512], mine[600], other[600];
+
+	(void)state;
+	if (geteuid() != 0)
+		skip_because("needs root to mount a small tmpfs");
+	assert_int_equal(age_profile_parse("small.age", small, &p), 0);
+	snprintf(fs, sizeof(fs), "%s/small", dir);
+	assert_int_equal(mkdir(fs, 0700), 0);
+	assert_int_equal(mount("tmpfs", fs, "tmpfs", 0, "size=4m"), 0);
+	made_mount(fs);
+	if (age_run(fs, &o, &r))
+		fail_msg("%s", error_get());
+	assert_true(r.enospc > 0);
+	assert_int_equal(rc.calls, (int)r.enospc);
+	undo(fs);
+
+	/* full of someone else's file: three times "space came back", then
+	 * not; the fourth refusal ends it */
+	rc = (struct reclaims){ 0, 3 };
+	snprintf(fs, sizeof(fs), "%s/full", dir);
+	assert_int_equal(mkdir(fs, 0700), 0);
+	assert_int_equal(mount("tmpfs", fs, "tmpfs", 0, "size=1m"), 0);
+	made_mount(fs);
+	snprintf(mine, sizeof(mine), "%s/aged", fs);
+	snprintf(other, sizeof(other), "%s/someone-elses", fs);
+	assert_int_equal(mkdir(mine, 0700), 0);
+	int fd = open(other, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	char block[4096] = { 1 };
+	assert_true(fd >= 0);
+	while (write(fd, block, sizeof(block)) > 0)
+		;
+	close(fd);
+	assert_int_equal(age_run(mine, &o, &r), -1);
+	assert_non_null(strstr(error_get(), "full though none of the aging's files is left"));
+	assert_int_equal(rc.calls, 4);
+	undo(fs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +355,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_same_sequence, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_full_device, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_full_of_others, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_reclaim_hook, setup_dir, teardown_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
