@@ -247,6 +247,25 @@ static void test_record(void **state)
 	assert_int_equal(age_record_summary(NULL, line, sizeof(line)), -1);
 }
 
+/* A 1 MiB tmpfs at fs filled by a file that is not the ager's (other),
+ * and the ager's empty directory on it (mine). */
+static void full_of_others(char *fs, size_t fl, char *mine, char *other, size_t ml)
+{
+	snprintf(fs, fl, "%s/full", dir);
+	assert_int_equal(mkdir(fs, 0700), 0);
+	assert_int_equal(mount("tmpfs", fs, "tmpfs", 0, "size=1m"), 0);
+	made_mount(fs);
+	snprintf(mine, ml, "%s/aged", fs);
+	snprintf(other, ml, "%s/someone-elses", fs);
+	assert_int_equal(mkdir(mine, 0700), 0);
+	int fd = open(other, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	char block[4096] = { 1 };
+	assert_true(fd >= 0);
+	while (write(fd, block, sizeof(block)) > 0)
+		;
+	close(fd);
+}
+
 /* A filesystem full of something else: nothing the ager may delete gives
  * room, and it stops with an error that says so.  Catches: a loop that
  * never ends (every write refused, a delete of nothing after it: nilfs2
@@ -263,19 +282,7 @@ static void test_full_of_others(void **state)
 	if (geteuid() != 0)
 		skip_because("needs root to mount a small tmpfs");
 	assert_int_equal(age_profile_parse("small.age", small, &p), 0);
-	snprintf(fs, sizeof(fs), "%s/full", dir);
-	assert_int_equal(mkdir(fs, 0700), 0);
-	assert_int_equal(mount("tmpfs", fs, "tmpfs", 0, "size=1m"), 0);
-	made_mount(fs);
-	snprintf(mine, sizeof(mine), "%s/aged", fs);
-	snprintf(other, sizeof(other), "%s/someone-elses", fs);
-	assert_int_equal(mkdir(mine, 0700), 0);
-	int fd = open(other, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	char block[4096] = { 1 };
-	assert_true(fd >= 0);
-	while (write(fd, block, sizeof(block)) > 0)
-		;
-	close(fd);
+	full_of_others(fs, sizeof(fs), mine, other, sizeof(mine));
 	assert_int_equal(age_run(mine, &o, &r), -1);
 	assert_non_null(strstr(error_get(), "full though none of the aging's files is left"));
 	struct stat st;
@@ -327,19 +334,7 @@ static void test_reclaim_hook(void **state)
 	/* full of someone else's file: three times "space came back", then
 	 * not; the fourth refusal ends it */
 	rc = (struct reclaims){ 0, 3 };
-	snprintf(fs, sizeof(fs), "%s/full", dir);
-	assert_int_equal(mkdir(fs, 0700), 0);
-	assert_int_equal(mount("tmpfs", fs, "tmpfs", 0, "size=1m"), 0);
-	made_mount(fs);
-	snprintf(mine, sizeof(mine), "%s/aged", fs);
-	snprintf(other, sizeof(other), "%s/someone-elses", fs);
-	assert_int_equal(mkdir(mine, 0700), 0);
-	int fd = open(other, O_WRONLY | O_CREAT | O_EXCL, 0600);
-	char block[4096] = { 1 };
-	assert_true(fd >= 0);
-	while (write(fd, block, sizeof(block)) > 0)
-		;
-	close(fd);
+	full_of_others(fs, sizeof(fs), mine, other, sizeof(mine));
 	assert_int_equal(age_run(mine, &o, &r), -1);
 	assert_non_null(strstr(error_get(), "full though none of the aging's files is left"));
 	assert_int_equal(rc.calls, 4);
