@@ -4,7 +4,7 @@
  *
  * nilfs_cleanerd forks twice and prints "NILFS_CLEANERD_PID=N" before it
  * closes its standard output, so fsbench execs it with argv, reads its pid
- * from a pipe, checks that the pid is that program and records it
+ * from its output, checks that the pid is that program and records it
  * (state.h's process entry: pid, executable, start time) before the first
  * write of the aging.  `fsbench cleanup` kills it after a crash under the
  * same checks.
@@ -27,7 +27,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,57 +116,21 @@ static int write_conf(struct fs_cleaner *c, const char *workdir)
 	return close(fd) ? error_errno("writing %s", c->conf) : 0;
 }
 
-/* Exec it and read what it prints: its pid, or why it did not start. */
+/* Exec it and read what it prints: its pid, or why it did not start.
+ * exec_capture reads to the end of its output, which comes once the
+ * daemon has printed its pid and closed its standard output (or ended). */
 static int launch(struct fs_cleaner *c, const char *path, const char *dev, const char *mnt,
 		  char *out, size_t len)
 {
 	char *argv[] = { (char *)path, "-c", c->conf, "-p", "0", (char *)dev, (char *)mnt, NULL };
-	int fds[2], status;
-	size_t got = 0;
-	pid_t child;
-	double t0 = now_s();
 
-	if (pipe2(fds, O_CLOEXEC))
-		return error_errno("pipe");
-	child = fork();
-	if (child < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return error_errno("fork");
-	}
-	if (child == 0) {
-		int null = open("/dev/null", O_RDONLY);
-		if (null < 0 || dup2(null, 0) < 0 || dup2(fds[1], 1) < 0 || dup2(fds[1], 2) < 0)
-			_exit(127);
-		execv(path, argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	/* The daemon closes its output once it has printed its pid; ten
-	 * seconds bound a daemon that would not. */
-	while (got < len - 1 && now_s() - t0 < 10) {
-		struct pollfd p = { fds[0], POLLIN, 0 };
-		int pr = poll(&p, 1, 200);
-		if (pr < 0 && errno != EINTR)
-			break;
-		if (pr <= 0)
-			continue;
-		ssize_t n = read(fds[0], out + got, len - 1 - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	out[got] = '\0';
-	close(fds[0]);
-	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-		;
+	if (exec_capture(argv, out, len) < 0)
+		return -1;
 	const char *at = strstr(out, "NILFS_CLEANERD_PID=");
 	c->pid = at ? strtol(at + strlen("NILFS_CLEANERD_PID="), NULL, 10) : 0;
 	if (c->pid <= 1) {
 		c->pid = 0;
-		return error_set("%s did not start: %s", path, got ? last_line(out) : "it said nothing");
+		return error_set("%s did not start: %s", path, out[0] ? last_line(out) : "it said nothing");
 	}
 	return 0;
 }
