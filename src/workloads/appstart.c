@@ -6,7 +6,8 @@
  * Background, as S's fio job: `readers` processes read large files on the
  * target sequentially in 4 KiB buffered reads, `writers` processes write
  * others (removed and allocated again by every repetition, as fio lays
- * out a write job's file); file size is min(500 MiB, RAM/30) unless
+ * out a write job's file), each in a session of its own as fio's job
+ * processes are; file size is min(500 MiB, RAM/30) unless
  * file_size= says otherwise.  A sync starts every second while the
  * background settles (`settle`, S's 8 s), then every 2 s with writers,
  * each in the background as S's `sync &`.  They run through the whole
@@ -319,6 +320,13 @@ static void background_worker(const char *path, bool writer, uint64_t size,
 {
 	char buf[4096];
 
+	/* fio's job processes each lead a session of their own (setsid).
+	 * Where the scheduler groups tasks by session (autogroup, on in
+	 * Debian's kernels), each reader then weighs as much as the launch's
+	 * whole session against the kernel worker that serves a loop device:
+	 * as one group, the same readers left that worker more CPU, and
+	 * start-ups were shorter than S's (docs/workloads/appstart.md) */
+	setsid();
 	memset(buf, 0x5a, sizeof(buf));
 	for (;;) {
 		int fd = open(path, (writer ? O_WRONLY : O_RDONLY) | O_CLOEXEC);

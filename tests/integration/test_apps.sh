@@ -42,12 +42,23 @@ check "kv: LevelDB directory on the target" seen kv '/dbbench/CURRENT$'
 check "kv: db_bench's line kept" jqt '.tests[0].samples[0].detail | test("micros/op; +[0-9.]+ MB/s")' "$WORK/kv.json"
 
 if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/vm/drop_caches ]; then
+	# the sessions of fsbench's processes while it runs: fio's job
+	# processes each lead one, and fsbench's background must too
+	( while :; do p=$(pgrep -d, -f 'appstart:app=replay-xterm') &&
+		echo $(ps -o sid= -p "$p" | sort -u | wc -l); sleep 0.05; done ) > "$WORK/app.sids" &
+	sids=$!
 	watch_run app "appstart:app=replay-xterm,readers=2,writers=1,file_size=8m,settle=300ms"
+	kill $sids; wait $sids 2>/dev/null
 	check "appstart runs" jqt '.run.status == "complete"' "$WORK/app.json"
 	check "appstart: background files on the target" seen app '/bg_read1$'
 	check "appstart: replay files on the target" seen app '/replay1$'
 	check "appstart: background throughput recorded" jqt '.tests[0].metrics | length == 3' "$WORK/app.json"
 	check "appstart: no background process left" [ -z "$(pgrep -f 'appstart:app=replay-xterm')" ]
+	# catches the workers left in fsbench's session: where the scheduler
+	# groups by session (autogroup), three readers as one group left the
+	# launch more CPU than S's fio job does (start-ups 0.7-0.8 of S's)
+	check "appstart: each background worker leads a session, as fio's jobs" \
+		[ "$(sort -n "$WORK/app.sids" | tail -1)" -ge 4 ]
 	watch_run exec "appstart:app=exec:/usr/bin/python3,args=-c pass,readers=1,file_size=4m,settle=0,launches=1"
 	check "appstart exec: program copied to the target" seen exec '/app/bin/python3$'
 	check "appstart exec: its libc too" seen exec '/app/lib/libc.so.6$'
