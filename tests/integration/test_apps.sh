@@ -55,8 +55,9 @@ if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/vm/drop_caches ]; then
 	check "appstart: background throughput recorded" jqt '.tests[0].metrics | length == 3' "$WORK/app.json"
 	check "appstart: no background process left" [ -z "$(pgrep -f 'appstart:app=replay-xterm')" ]
 	# catches the workers left in fsbench's session: where the scheduler
-	# groups by session (autogroup), three readers as one group left the
-	# launch more CPU than S's fio job does (start-ups 0.7-0.8 of S's)
+	# groups by session (autogroup), readers in one group left the loop
+	# device's worker more CPU than S's fio job does, and start-ups were
+	# shorter than S's (docs/workloads/appstart.md); 4 = fsbench + 3 workers
 	check "appstart: each background worker leads a session, as fio's jobs" \
 		[ "$(sort -n "$WORK/app.sids" | tail -1)" -ge 4 ]
 	watch_run exec "appstart:app=exec:/usr/bin/python3,args=-c pass,readers=1,file_size=4m,settle=0,launches=1"
