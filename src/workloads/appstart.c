@@ -12,8 +12,9 @@
  * background settles (`settle`, S's 8 s), then every 2 s with writers,
  * each in the background as S's `sync &`.  They run through the whole
  * repetition and are always stopped (forked with fork_worker, so even a
- * SIGKILLed fsbench leaves none).  Each worker counts its bytes in shared
- * memory, so the throughput it got while the launches ran is recorded:
+ * SIGKILLed fsbench leaves none).  Each worker counts its bytes and
+ * times each request, as fio does, in shared memory (appstart-bg.c), so
+ * the throughput and latency it got while the launches ran are recorded:
  * a result where the background starved is visible.
  *
  * Launch: `launches` cold starts, averaged as S does, each as S times it:
@@ -33,6 +34,7 @@
 #include "../core/cache.h"
 #include "../core/error.h"
 #include "../core/exec.h"
+#include "../core/histogram.h"
 #include "../core/pattern.h"
 #include "../core/str.h"
 #include "../core/timing.h"
@@ -40,6 +42,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -96,7 +99,9 @@ static const struct param_def app_params[] = {
 static const struct metric_def app_metrics[] = {
 	{ "seconds", "Seconds", LOWER_IS_BETTER, "Seconds", 1 },
 	{ "bg_read_mbs", "MB/s", HIGHER_IS_BETTER, "Background read MB/s", 0 },
+	{ "bg_read_lat", "usec", LOWER_IS_BETTER, "Background read latency mean", 0 },
 	{ "bg_write_mbs", "MB/s", HIGHER_IS_BETTER, "Background write MB/s", 0 },
+	{ "bg_write_lat", "usec", LOWER_IS_BETTER, "Background write latency mean", 0 },
 };
 
 static const struct preset app_presets[] = {
@@ -252,9 +257,7 @@ struct app_state {
 	uint64_t trace_file;
 	char loader[PATH_MAX], libdir[PATH_MAX], program[PATH_MAX];
 	uint64_t bg_size;
-	_Atomic uint64_t *counters;	/* shared: bytes per background worker */
-	pid_t *pids;
-	int npids;
+	struct app_bg *bg;		/* the background load */
 	bool direct_refused;
 	struct s_trace strace;		/* app=trace: S's own trace */
 	struct s_replay *sreplay;
@@ -271,11 +274,6 @@ static uint64_t background_size(const struct app_params *p)
 	sysinfo(&si);
 	ram30 = (uint64_t)si.totalram * si.mem_unit / 30;
 	return ram30 < (500ULL << 20) ? ram30 : 500ULL << 20;
-}
-
-static void bg_path(const struct app_state *s, const char *kind, int i, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s%d", s->dir, kind, i);
 }
 
 static int write_file(const char *path, uint64_t size)
@@ -308,168 +306,6 @@ static int write_file(const char *path, uint64_t size)
 	close(fd);
 	free(buf);
 	return workload_stopped() ? error_set("interrupted") : rc;
-}
-
-/* A background worker, one of S's fio jobs: 4 KiB buffered sequential
- * I/O over its file until killed, counting bytes in its shared slot.
- * Each pass over the file is one of fio's loops (S gives --loops=10000):
- * the file is opened again and, as S sets fio's invalidate=1, its cached
- * pages are let go; then fio's fadvise_hint advises sequential access. */
-static void background_worker(const char *path, bool writer, uint64_t size,
-			      _Atomic uint64_t *count)
-{
-	char buf[4096];
-
-	/* fio's job processes each lead a session of their own (setsid).
-	 * Where the scheduler groups tasks by session (autogroup, on in
-	 * Debian's kernels), each reader then weighs as much as the launch's
-	 * whole session against the kernel worker that serves a loop device:
-	 * as one group, the same readers left that worker more CPU, and
-	 * start-ups were shorter than S's (docs/workloads/appstart.md) */
-	setsid();
-	memset(buf, 0x5a, sizeof(buf));
-	for (;;) {
-		int fd = open(path, (writer ? O_WRONLY : O_RDONLY) | O_CLOEXEC);
-		if (fd < 0)
-			_exit(1);
-		posix_fadvise(fd, 0, (off_t)size, POSIX_FADV_DONTNEED);
-		/* fio's default fadvise_hint for a sequential job: it doubles
-		 * the read-ahead a reader gets */
-		posix_fadvise(fd, 0, (off_t)size, POSIX_FADV_SEQUENTIAL);
-		for (uint64_t at = 0; at < size;) {
-			ssize_t n = writer ? write(fd, buf, sizeof(buf)) : read(fd, buf, sizeof(buf));
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0 && errno != ENOSPC)
-				_exit(1);
-			if (n <= 0)
-				break;	/* the end of a short file, or a full target */
-			at += (uint64_t)n;
-			atomic_fetch_add_explicit(count, (uint64_t)n, memory_order_relaxed);
-		}
-		close(fd);
-	}
-}
-
-/* S starts every sync in the background (`sync &`), so that a slow one
- * does not hold back the next: one a second while the background settles,
- * then, with writers, one every 2 s.  Threads, not processes: the
- * syncer's exit waits for them, so no sync outlives the repetition.  A
- * bound on the syncs in flight, which S has not, keeps a stalled device
- * from piling up threads. */
-#define SYNCS_MAX 32
-static _Atomic int syncs_running;
-
-static void *sync_thread(void *arg)
-{
-	(void)arg;
-	sync();
-	atomic_fetch_sub(&syncs_running, 1);
-	return NULL;
-}
-
-static void syncer(double settle, bool writers)
-{
-	pthread_attr_t attr;
-	struct timespec at;
-
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	clock_gettime(CLOCK_MONOTONIC, &at);
-	for (double t = 0;;) {
-		double step = t < settle ? 1 : 2;
-		pthread_t tid;
-
-		if (t >= settle && !writers)
-			_exit(0);
-		if (atomic_fetch_add(&syncs_running, 1) >= SYNCS_MAX ||
-		    pthread_create(&tid, &attr, sync_thread, NULL))
-			atomic_fetch_sub(&syncs_running, 1);
-		t += step;
-		at.tv_sec += (time_t)step;
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
-	}
-}
-
-/* fio's layout of a write job's file (S's writers): the file removed
- * (S removes it too), made again and allocated with fallocate(2), so
- * every repetition writes into newly allocated, unwritten blocks, as
- * every S run does.  Where fallocate is refused, fio writes anyway. */
-static int layout_writer(const char *path, uint64_t size)
-{
-	int fd;
-
-	if (unlink(path) && errno != ENOENT)
-		return error_errno("removing %s", path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return error_errno("creating %s", path);
-	if (fallocate(fd, 0, 0, (off_t)size) && errno != EOPNOTSUPP && errno != ENOSYS) {
-		int e = errno;
-		close(fd);
-		errno = e;
-		return error_errno("allocating %s", path);
-	}
-	close(fd);
-	return 0;
-}
-
-static void stop_background(struct app_state *s)
-{
-	for (int i = 0; i < s->npids; i++)
-		if (s->pids[i] > 0)
-			kill(s->pids[i], SIGKILL);
-	for (int i = 0; i < s->npids; i++)
-		if (s->pids[i] > 0)
-			waitpid(s->pids[i], NULL, 0);
-	s->npids = 0;
-}
-
-static int start_background(struct app_state *s, const struct app_params *p)
-{
-	int n = (int)(p->readers + p->writers);
-	char path[4200];
-
-	/* the syncer last, as it runs during the settle with or without writers */
-	for (int i = 0; i <= n; i++) {
-		bool writer = i >= p->readers && i < n;
-		pid_t pid;
-
-		if (i < n) {
-			bg_path(s, writer ? "bg_write" : "bg_read", writer ? i - (int)p->readers : i, path,
-				sizeof(path));
-			atomic_store(&s->counters[i], 0);
-			if (writer && layout_writer(path, s->bg_size)) {
-				stop_background(s);
-				return -1;
-			}
-		}
-		pid = fork_worker();
-		if (pid < 0) {
-			stop_background(s);
-			return error_errno("starting background I/O");
-		}
-		if (pid == 0) {
-			if (i == n)
-				syncer(p->settle, p->writers > 0);
-			background_worker(path, writer, s->bg_size, &s->counters[i]);
-		}
-		s->pids[s->npids++] = pid;
-	}
-	return 0;
-}
-
-static void background_bytes(const struct app_state *s, const struct app_params *p,
-			     uint64_t *rd, uint64_t *wr)
-{
-	*rd = *wr = 0;
-	for (int i = 0; i < p->readers + p->writers; i++) {
-		uint64_t b = atomic_load(&s->counters[i]);
-		if (i < p->readers)
-			*rd += b;
-		else
-			*wr += b;
-	}
 }
 
 /* --- prepare, launch, run ------------------------------------------------ */
@@ -565,7 +401,6 @@ static int prepare_state(struct wl_ctx *ctx)
 {
 	const struct app_params *p = ctx->params;
 	struct app_state *s = calloc(1, sizeof(*s));
-	int n = (int)(p->readers + p->writers);
 	char path[4200], app_dir[4200];
 
 	if (!s)
@@ -576,13 +411,9 @@ static int prepare_state(struct wl_ctx *ctx)
 		return error_set("appstart drops the page cache before every launch (cold start), "
 				 "which needs root: run as root, or set drop_caches=0 for warm starts");
 	s->bg_size = background_size(p);
-	s->counters = mmap(NULL, 64 * sizeof(uint64_t) + 64, PROT_READ | PROT_WRITE,
-			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	s->pids = calloc((size_t)n + 1, sizeof(pid_t));
-	if (s->counters == MAP_FAILED || !s->pids) {
-		s->counters = NULL;
-		return error_set("out of memory");
-	}
+	s->bg = app_bg_new();
+	if (!s->bg)
+		return -1;
 	snprintf(app_dir, sizeof(app_dir), "%s/app", ctx->dir);
 	if (!strncmp(p->app, "exec:", 5)) {
 		if (mkdir(app_dir, 0755) && errno != EEXIST)
@@ -601,7 +432,7 @@ static int prepare_state(struct wl_ctx *ctx)
 	/* The readers' files, which S makes once and keeps; the writers'
 	 * are made by every repetition (layout_writer). */
 	for (int i = 0; i < p->readers; i++) {
-		bg_path(s, "bg_read", i, path, sizeof(path));
+		app_bg_path(s->dir, false, i, path, sizeof(path));
 		if (write_file(path, s->bg_size))
 			return -1;
 	}
@@ -734,11 +565,12 @@ static int app_run(struct wl_ctx *ctx, double *v)
 	const struct app_params *p = ctx->params;
 	struct app_state *s = ctx->state;
 	uint64_t total = 0, launch_ns = 0, rd = 0, wr = 0;
+	struct histogram rl, wl;	/* the background's latencies during the launches */
 	char each[100 * 12] = "";	/* every launch's time, as S prints them */
 	size_t used = 0;
 	int rc = 0;
 
-	if (start_background(s, p))
+	if (app_bg_start(s->bg, s->dir, (int)p->readers, (int)p->writers, s->bg_size, p->settle))
 		return -1;
 	workload_pause(p->settle);	/* the background alone */
 	for (int i = 0; i < p->launches && !rc; i++) {
@@ -755,12 +587,14 @@ static int app_run(struct wl_ctx *ctx, double *v)
 			break;
 		}
 		usleep(200000);	/* S: `time sleep 0.2` between drop and launch */
-		background_bytes(s, p, &r0, &w0);
+		app_bg_bytes(s->bg, &r0, &w0);
+		app_bg_launching(s->bg, true);
 		t0 = now_ns();
 		rc = s->sreplay ? s_replay_run(s->sreplay, s->dir, !s->direct_refused, ++s->launched)
 		     : s->shape ? launch_replay(s) : launch_exec(s, p);
 		launch_ns = now_ns() - t0;
-		background_bytes(s, p, &r1, &w1);
+		app_bg_launching(s->bg, false);
+		app_bg_bytes(s->bg, &r1, &w1);
 		total += launch_ns;
 		if (used < sizeof(each))
 			used += (size_t)snprintf(each + used, sizeof(each) - used, "%s%.3f",
@@ -774,21 +608,34 @@ static int app_run(struct wl_ctx *ctx, double *v)
 		if (!rc && launch_ns < 2000000000ull && i + 1 < p->launches)
 			workload_pause(p->rest);
 	}
-	stop_background(s);
+	app_bg_stop(s->bg);
 	if (rc)
 		return -1;
+	app_bg_latency(s->bg, &rl, &wl);
 	v[0] = (double)total / 1e9 / (double)p->launches;
 	v[1] = (double)rd / 1e6 / ((double)total / 1e9);
-	v[2] = (double)wr / 1e6 / ((double)total / 1e9);
-	if (ctx->detail)
+	v[2] = rl.n ? rl.mean / 1e3 : NAN;	/* no request, no latency */
+	v[3] = (double)wr / 1e6 / ((double)total / 1e9);
+	v[4] = wl.n ? wl.mean / 1e3 : NAN;
+	if (ctx->detail) {
+		char lat[2][100] = { "", "" };
+		const struct histogram *h[2] = { &rl, &wl };
+
+		for (int k = 0; k < 2; k++)
+			if (h[k]->n)
+				snprintf(lat[k], sizeof(lat[k]),
+					 " (latency mean %.1f, p50 %.1f, p99 %.1f usec)",
+					 h[k]->mean / 1e3, (double)hist_percentile(h[k], 50) / 1e3,
+					 (double)hist_percentile(h[k], 99) / 1e3);
 		snprintf(ctx->detail, DETAIL_MAX,
 			 "%lld cold launch(es) of %s: %.3f s each on average (%s s); background %lld "
-			 "readers %.1f MB/s, %lld writers %.1f MB/s during the launches (files of %llu "
-			 "MiB)%s\n",
-			 (long long)p->launches, p->app, v[0], each, (long long)p->readers, v[1],
-			 (long long)p->writers, v[2], (unsigned long long)(s->bg_size >> 20),
+			 "readers %.1f MB/s%s, %lld writers %.1f MB/s%s during the launches (files of "
+			 "%llu MiB)%s\n",
+			 (long long)p->launches, p->app, v[0], each, (long long)p->readers, v[1], lat[0],
+			 (long long)p->writers, v[3], lat[1], (unsigned long long)(s->bg_size >> 20),
 			 s->direct_refused ? "; the target refuses O_DIRECT, so replay reads were "
 					     "buffered (cold)" : "");
+	}
 	return 0;
 }
 
@@ -798,10 +645,7 @@ static void app_cleanup(struct wl_ctx *ctx)
 
 	if (!s)
 		return;
-	stop_background(s);
-	if (s->counters)
-		munmap(s->counters, 64 * sizeof(uint64_t) + 64);
-	free(s->pids);
+	app_bg_free(s->bg);
 	free(s->trace);
 	s_replay_free(s->sreplay);
 	s_trace_free(&s->strace);
@@ -826,8 +670,9 @@ static int app_validate(const void *p)
 	if (!strncmp(ap->app, "exec:", 5) && access(ap->app + 5, X_OK))
 		return error_set("parameter 'app': %s: no such program (give a full path to an "
 				 "executable)", ap->app + 5);
-	if (ap->readers + ap->writers > 63)
-		return error_set("parameter 'readers': readers + writers must be at most 63");
+	if (ap->readers + ap->writers > APP_BG_MAX)
+		return error_set("parameter 'readers': readers + writers must be at most %d",
+				 APP_BG_MAX);
 	return 0;
 }
 
@@ -835,7 +680,7 @@ static int app_metrics_used(const void *p)
 {
 	const struct app_params *ap = p;
 
-	return ap->writers ? 3 : 2;
+	return ap->writers ? 5 : 3;
 }
 
 static uint64_t app_space(const void *p)
@@ -872,7 +717,7 @@ const struct workload wl_appstart = {
 	.params = app_params,
 	.params_size = sizeof(struct app_params),
 	.metrics = app_metrics,
-	.nmetrics = 3,
+	.nmetrics = 5,
 	.presets = app_presets,
 	.validate = app_validate,
 	.space_needed = app_space,

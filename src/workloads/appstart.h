@@ -1,14 +1,17 @@
 /*
  * appstart.h: the pieces of the appstart workload that tests look at: the
  * replay traces' shapes and generator, how exec: finds a program's
- * shared libraries, and S's own traces read and replayed (trace:PATH,
- * appstart-trace.c).
+ * shared libraries, S's own traces read and replayed (trace:PATH,
+ * appstart-trace.c), and the background load (appstart-bg.c).
  */
 #ifndef FSB_APPSTART_H
 #define FSB_APPSTART_H
 
+#include "../core/histogram.h"
+
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct trace_shape {
@@ -64,5 +67,24 @@ struct s_replay;
 int s_replay_prepare(const struct s_trace *t, struct s_replay **out);
 int s_replay_run(struct s_replay *rp, const char *dir, bool direct, uint64_t seed);
 void s_replay_free(struct s_replay *rp);
+
+/* The background load, S's fio job (appstart-bg.c): readers read
+ * dir/bg_read0.., writers write dir/bg_write0.. (laid out again by each
+ * start, as fio lays out a write job's file), and a syncer, until
+ * stopped.  A zeroed shared mapping; app_bg_free stops it first. */
+#define APP_BG_MAX 63
+struct app_bg;
+struct app_bg *app_bg_new(void);
+void app_bg_path(const char *dir, bool writer, int i, char *buf, size_t len);
+int app_bg_start(struct app_bg *bg, const char *dir, int readers, int writers, uint64_t size,
+		 double settle);
+void app_bg_stop(struct app_bg *bg);
+void app_bg_free(struct app_bg *bg);
+/* Files the workers' latencies from now on as during a launch, or not. */
+void app_bg_launching(struct app_bg *bg, bool on);
+/* Bytes moved by the readers and the writers since the start: any time. */
+void app_bg_bytes(const struct app_bg *bg, uint64_t *rd, uint64_t *wr);
+/* Their latencies while launches ran, merged: once stopped. */
+void app_bg_latency(const struct app_bg *bg, struct histogram *rd, struct histogram *wr);
 
 #endif

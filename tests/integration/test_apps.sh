@@ -52,7 +52,10 @@ if [ "$(id -u)" -eq 0 ] && [ -w /proc/sys/vm/drop_caches ]; then
 	check "appstart runs" jqt '.run.status == "complete"' "$WORK/app.json"
 	check "appstart: background files on the target" seen app '/bg_read1$'
 	check "appstart: replay files on the target" seen app '/replay1$'
-	check "appstart: background throughput recorded" jqt '.tests[0].metrics | length == 3' "$WORK/app.json"
+	check "appstart: background throughput and latency recorded" \
+		jqt '[.tests[0].metrics[].name] == ["seconds","bg_read_mbs","bg_read_lat","bg_write_mbs","bg_write_lat"]' "$WORK/app.json"
+	check "appstart: the background's requests timed during the launches" \
+		jqt '.tests[0].samples[0].values.bg_read_lat > 0 and .tests[0].samples[0].values.bg_write_lat > 0' "$WORK/app.json"
 	check "appstart: no background process left" [ -z "$(pgrep -f 'appstart:app=replay-xterm')" ]
 	# catches the workers left in fsbench's session: where the scheduler
 	# groups by session (autogroup), readers in one group left the loop
