@@ -31,6 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
+/* lat[0] is filled only so that a request costs the same CPU whether a
+ * launch runs or not; only lat[1] is reported. */
 struct bg_worker_stats {
 	_Atomic uint64_t bytes;
 	struct histogram lat[2];	/* [1]: while a launch runs */
