@@ -149,8 +149,9 @@ static const struct cli_opt run_opts[] = {
 	{ "skip", 1, 0, "NAME[,NAME]", "leave these tests out (repeatable)" },
 	{ "dry-run", 0, 0, NULL, "print each test x target with its parameters and an estimated "
 	  "time from earlier runs in the store, then exit", CLI_FLAG, A(dry_run) },
-	{ "verbose", 0, 0, NULL, "every chart and the means and ratio tables, not only "
-	  "each test's primary chart and the summary", CLI_FLAG, A(verbose), 0, 0, CLI_RESUMABLE },
+	{ "verbose", 0, 0, NULL, "every chart, the means, speed and device tables and every "
+	  "verdict, not only each test's primary chart and the answer block", CLI_FLAG,
+	  A(verbose), 0, 0, CLI_RESUMABLE },
 	{ NULL, 0, 0, NULL, NULL },
 };
 #undef HOST
@@ -520,19 +521,37 @@ static void on_failure(void *arg, const char *message)
 	progress_error(c->pg, "fsbench: %s", message);
 }
 
+static void show_test(struct run_cli *c, const struct result *r, int test);
+
 static void on_test_done(void *arg, int64_t run_id, int test, int ntargets,
 			 const struct test_outcome *out)
 {
 	struct run_cli *c = arg;
 	struct result *r;
-	struct report_opts o;
 
 	struct progress_done d = { out->runs, out->failed, out->met, out->fixed, out->unfinished,
 				   out->seconds, out->interval, out->precision, out->again,
 				   out->pairs, out->undecided, out->rounds };
 	progress_test_done(c->pg, c->rq.tests[test].name, ntargets, &d);
-	if (c->rq.opts.quiet || store_load_run(c->store, run_id, &r))
+	/* A test that may get more runs later (the time budget) shows its
+	 * section once, when it has them: at the end, if not before. */
+	if (c->rq.opts.quiet || out->unfinished || store_load_run(c->store, run_id, &r))
 		return;
+	show_test(c, r, test);
+	result_free(r);
+}
+
+/* One test's section of the live output, once: its charts, warnings and
+ * failures (the verdicts come together in the answer block at the end). */
+static void show_test(struct run_cli *c, const struct result *r, int test)
+{
+	struct report_opts o;
+
+	if (!c->sections)
+		c->sections = calloc((size_t)c->rq.ntests + 1, 1);
+	if (!c->sections || test < 0 || test >= r->ntests || c->sections[test])
+		return;
+	c->sections[test] = 1;
 	progress_clear(c->pg);
 	report_opts_for(c->human, &o);
 	o.baseline = c->rq.baseline;
@@ -540,15 +559,10 @@ static void on_test_done(void *arg, int64_t run_id, int test, int ntargets,
 	if (!c->system_shown)
 		report_system(c->human, r, &o);
 	c->system_shown = 1;
-	if (out->again)
-		fprintf(c->human, "\n(%s again: more runs, as the time budget allowed)\n",
-			c->rq.tests[test].name);
-	/* the answer as soon as the test is done, above the figures behind it
-	 * (the summary opens with every test's again at the end) */
-	report_test_verdicts(c->human, r, test, &o);
+	if (c->verbose)		/* the detail: each test's verdicts above its chart */
+		report_test_verdicts(c->human, r, test, &o);
 	report_test(c->human, r, test, &o);
 	fflush(c->human);
-	result_free(r);
 }
 
 /* --dry-run: each test x target, its parameters, and a time estimated from
@@ -564,7 +578,8 @@ static int dry_run(struct run_cli *c)
 	return EXIT_OK;
 }
 
-/* The end of a run: the summary, then where everything went. */
+/* The end of a run: the tests held back, the answer, then where everything
+ * went. */
 static void print_end(struct run_cli *c, int64_t run_id)
 {
 	struct result *r;
@@ -577,6 +592,8 @@ static void print_end(struct run_cli *c, int64_t run_id)
 		report_opts_for(c->human, &o);
 		o.baseline = c->rq.baseline;
 		o.verbose = c->verbose;
+		for (int ti = 0; ti < r->ntests; ti++)	/* the tests held back, now final */
+			show_test(c, r, ti);
 		report_summary(c->human, r, &o);
 		result_free(r);
 	}
@@ -620,6 +637,8 @@ int run_write_outputs(struct run_cli *c, int64_t run_id)
 
 static void free_cli(struct run_cli *c)
 {
+	free(c->sections);
+	c->sections = NULL;
 	free(c->args_json);
 	c->args_json = NULL;
 	for (int i = 0; i < c->rq.ntests; i++)

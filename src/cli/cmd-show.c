@@ -18,7 +18,8 @@ struct show_args {
 static const struct cli_opt show_args[] = {
 	{ "format", 1, 'f', "FORMAT", "text (default), json, csv, markdown or html", CLI_STRING,
 	  A(format) },
-	{ "all", 0, 'a', NULL, "every chart and the means and ratio tables (text)", CLI_FLAG, A(all) },
+	{ "all", 0, 'a', NULL, "every chart, the means, speed and device tables, every verdict "
+	  "(text)", CLI_FLAG, A(all) },
 	{ "baseline", 1, 'b', "LABEL", "target the ratios compare to (default: the run's)",
 	  CLI_STRING, A(baseline) },
 	{ "db", 1, 'd', "FILE", "result store (default ~/.local/share/fsbench/results.db)",
@@ -63,7 +64,8 @@ const struct cmd_entry cmd_show_entry = {
 	.usage = "[RUN] [--format text|json|csv|markdown|html]",
 	.summary = "re-render a stored run (default: the newest)",
 	.about = "RUN is a number from `fsbench list runs` or `last` (the default).  Text\n"
-		 "shows each test's primary chart and a summary; --all adds the rest.\n",
+		 "opens with the answer block, then each test's primary chart; --all adds\n"
+		 "every chart, the tables and every verdict.\n",
 	.args = show_args,
 	.opts_size = sizeof(struct show_args),
 	.exec = cmd_show,

@@ -41,7 +41,7 @@ static const char css[] =
 	"table{border-collapse:collapse;margin:.6em 0;font-size:.9em}"
 	"th,td{border:1px solid #bbb;padding:.2em .5em;text-align:left;vertical-align:top}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
-	"td.faster{background:#b8e0b8;font-weight:bold}td.slower{background:#f4b6b6;font-weight:bold}"
+	".faster{background:#b8e0b8;font-weight:bold}.slower{background:#f4b6b6;font-weight:bold}.same{background:#dde6f4}"
 	"td.faster-small{background:#e4f3e4}td.slower-small{background:#fbe3e3}td.noise{color:#666}"
 	"table.system{table-layout:fixed;width:100%}table.system td{overflow-wrap:anywhere}"
 	"table.system th{width:9em}"
@@ -131,8 +131,25 @@ static void warnings(FILE *f, const struct result *r, const struct r_test *t, in
 	}
 }
 
+/* A bar's last word: the target against the baseline as the verdicts
+ * call it ("×1.14 +", "baseline"), the one statistic every view shows. */
+static void against(const struct r_test *t, int i, int base, int m, char *buf, size_t len)
+{
+	struct report_speed q;
+	char x[32];
+
+	buf[0] = '\0';
+	if (base < 0 || i == base)
+		snprintf(buf, len, "%s", base < 0 ? "" : "baseline");
+	else if (!report_speed(t, i, base, m, &q)) {
+		report_speed_text(&q, x, sizeof(x), 1);
+		snprintf(buf, len, "%s %c", x, report_call_mark(q.call));
+	}
+}
+
 /* Seed 000's chart: one horizontal bar per target, CI whisker, value. */
-static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct palette *pal)
+static void chart_bars(FILE *f, const struct result *r, int ti, int mi, int base,
+		       struct palette *pal)
 {
 	const struct r_test *t = &r->tests[ti];
 	const struct r_metric *m = &t->metrics[mi];
@@ -168,13 +185,13 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 	 * ran past the chart's edge and was cut off there). */
 	int vlen = 0;
 	for (int i = 0; i < n; i++) {
-		char pr[32];
+		char vs[48];
 		if (!s[i].n)
 			continue;
 		svg_number(s[i].mean, num, sizeof(num));
 		int len = (int)(strlen(num) + 1 + strlen(m->unit));
-		if (report_precision(t, i, mi, pr, sizeof(pr)))
-			len += 1 + (int)strlen(pr) - (strncmp(pr, "+-", 2) ? 0 : 1);
+		against(t, i, base, mi, vs, sizeof(vs));
+		len += 1 + (int)strlen(vs);
 		vlen = len > vlen ? len : vlen;
 	}
 	svg_axis(hi, 5, &ax);
@@ -239,13 +256,18 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, struct p
 		svg_number(s[i].mean, num, sizeof(num));
 		fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">%s ", end + 5, y + 18, num);
 		xml_escape(f, m->unit);
-		char pr[32];
-		if (report_precision(t, i, mi, pr, sizeof(pr)))	/* "+-2.5%" or "-83%..+505%" */
-			fprintf(f, " %s%s", strncmp(pr, "+-", 2) ? "" : "&#177;", pr + (strncmp(pr, "+-", 2) ? 0 : 2));
+		char vs[48];
+		against(t, i, base, mi, vs, sizeof(vs));	/* "×1.14 +", the verdicts' call */
+		if (vs[0]) {
+			fputc(' ', f);
+			xml_escape(f, vs);
+		}
 		fputs("</text>", f);
 	}
-	fprintf(f, "</svg><figcaption>Mean of the runs; whiskers and &#177;: 95%% confidence "
-		   "interval (on the log scale, so it stays positive)");
+	fprintf(f, "</svg><figcaption>Mean of the runs; whiskers: its 95%% confidence "
+		   "interval (on the log scale, so it stays positive); &#215;F / &#247;F: F times "
+		   "as fast / F times slower than the baseline, marked as the verdicts call it (+ "
+		   "faster, - slower, = the same, ? not separated yet)");
 	if (t->precision > 0)
 		fprintf(f, "; the runs aimed at &#177;%g%%", 100 * t->precision);
 	fputs(".</figcaption></figure>\n", f);
@@ -309,112 +331,119 @@ static void system_table(FILE *f, const struct result *r)
 	fputs("</table>\n", f);
 }
 
-/* Class of a ratio cell: seed 002's colours, strong only when significant. */
-static const char *ratio_class(const struct ratio *q, int direction)
+/* Class of a ratio cell: the rule's call, strong only when decided. */
+static const char *ratio_class(const struct report_speed *q)
 {
-	double better = direction > 0 ? q->value : 1 / q->value;
-	int v = q->verdict == REPORT_TOO_FEW ? 0 : q->verdict;
-
-	if (!isfinite(better))
-		return "noise";
-	if (better >= 1.05)
-		return v > 0 ? "faster" : "faster-small";
-	if (better <= 1 / 1.05)
-		return v < 0 ? "slower" : "slower-small";
-	return "noise";
+	return q->call == REPORT_FASTER ? "faster" : q->call == REPORT_SLOWER ? "slower" :
+	       q->call == REPORT_SAME ? "same" : "noise";
 }
 
-/* "1.20 faster"; `brief` tables use the marks of the legend. */
-static void verdict_text(FILE *f, const struct ratio *q, int brief)
+/* "×1.20 faster"; `brief` tables use the marks of the legend. */
+static void verdict_text(FILE *f, const struct report_speed *q, int brief)
 {
+	char x[32];
+
+	report_speed_text(q, x, sizeof(x), 1);
 	if (brief)
-		fprintf(f, "%.2f %c", q->value, report_mark(q));
+		fprintf(f, "%s %c", x, report_call_mark(q->call));
 	else
-		fprintf(f, "%.2f %s", q->value, q->verdict == REPORT_TOO_FEW ? "(too few runs)" :
-			q->verdict > 0 ? "faster" : q->verdict < 0 ? "slower" :
-			"no significant difference");
+		fprintf(f, "%s %s", x, q->call == REPORT_OPEN ? "not separated yet" :
+			report_call_word(q->call));
 }
 
-static void summary_table(FILE *f, const struct result *r, int base)
+/* The answer first: the overall ranking, then each test's, each target's
+ * speed against the baseline in the rule's colours, the trust line and
+ * the warnings that change the answer. */
+static void answer_section(FILE *f, const struct result *r, int base)
 {
-	fprintf(f, "<h2>Summary</h2>\n<p class=\"legend\">Ratios are target / ");
-	xml_escape(f, r->targets[base].label);
-	fputs(" (the baseline) of the primary metric; faster or slower only when Welch's t-test"
-	      " on the log scale gives p &lt; 0.05 and the 95% interval of the ratio excludes 1;"
-	      " empty where either side has no figure. Colours, as in a ratio table with a &#177;5% band:"
-	      " <span style=\"background:#b8e0b8\">faster</span> /"
-	      " <span style=\"background:#f4b6b6\">slower</span> by 5% or more and significant;"
-	      " pale when beyond 5% but within the noise; grey within 5%.</p>\n"
-	      "<div class=\"scroll\"><table class=\"summary\"><tr><th>Test</th><th>Metric</th><th>Fastest</th>", f);
+	struct report_answer a;
+	char buf[6000];
+
+	if (report_answer_make(r, base, &a))
+		return;
+	fputs("<section class=\"answer\"><h2>Answer</h2>\n", f);
+	if (r->ntargets > 1 && a.speed_tests) {
+		fputs("<p class=\"legend\">Each target's geometric mean of its speed ratios to ", f);
+		xml_escape(f, r->targets[base].label);
+		fputs(" over the tests (above 1 faster), and how many tests the verdicts call faster, "
+		      "the same within the margin, slower, or not yet separated (docs/results.md)."
+		      "</p>\n", f);
+		html_chart_overall(f, r, &a);
+		fputs("<table class=\"overall cards\"><tr><th>target</th><th>speed</th><th>tests</th>"
+		      "<th>calls</th></tr>\n", f);
+		for (int k = 0; k < r->ntargets; k++) {
+			const struct answer_target *o = &a.overall[k];
+			struct report_speed g = { .speed = o->gmean };
+			fputs("<tr><th>", f);
+			xml_escape(f, r->targets[o->target].label);
+			fputs(o->target == base ? " (baseline)</th>" : "</th>", f);
+			report_speed_text(&g, buf, sizeof(buf), 1);
+			html_cell_open(f, "num", "speed");
+			xml_escape(f, buf);
+			fputs("</td>", f);
+			html_cell_open(f, "num", "tests");
+			fprintf(f, "%d</td>", o->ntests);
+			report_answer_counts(o, buf, sizeof(buf));
+			html_cell_open(f, "", "calls");
+			xml_escape(f, o->target == base ? "" : buf);
+			fputs("</td></tr>\n", f);
+		}
+		fputs("</table>\n", f);
+	}
+	fputs("<p class=\"legend\">Each test, best first: &gt;F faster by F, = the same within the "
+	      "margin, ?F not separated yet. The cells: each target against the baseline, "
+	      "<span class=\"faster\">faster</span>, <span class=\"slower\">slower</span>, "
+	      "<span class=\"same\">the same</span>, or grey: not separated yet.</p>\n"
+	      "<div class=\"scroll\"><table class=\"summary cards\"><tr><th>test</th><th>ranking</th>",
+	      f);
 	target_headers(f, r);
 	fputs("</tr>\n", f);
 	for (int ti = 0; ti < r->ntests; ti++) {
 		const struct r_test *t = &r->tests[ti];
-		int m = 0, best = -1;
-		double bestv = 0;
+		int m = 0;
 		for (int k = 0; k < t->nmetrics; k++)
 			if (t->metrics[k].primary)
 				m = k;
-		if (!t->nmetrics || report_has_outcome(t))
-			continue;	/* a power-cut test: its line follows the table */
-		struct summary b;
-		result_summary(t, base, m, &b);
-		for (int i = 0; i < r->ntargets; i++) {
-			struct summary s;
-			result_summary(t, i, m, &s);
-			if (s.n && (best < 0 || (t->metrics[m].direction > 0 ? s.mean > bestv : s.mean < bestv))) {
-				best = i;
-				bestv = s.mean;
-			}
-		}
-		fputs("<tr><td><a href=\"#", f);
-		fprintf(f, "r%lld-t%d\">", (long long)r->id, ti);
+		fprintf(f, "<tr><th><a href=\"#r%lld-t%d\">", (long long)r->id, ti);
 		xml_escape(f, t->name);
-		fputs("</a></td><td>", f);
-		xml_escape(f, t->metrics[m].label);
-		fputs("</td><td>", f);
-		xml_escape(f, best >= 0 ? r->targets[best].label : "-");
+		fputs("</a></th>", f);
+		report_test_ranking(r, &a.tests[ti], buf, sizeof(buf));
+		html_cell_open(f, "", "ranking");
+		xml_escape(f, buf);
 		fputs("</td>", f);
 		for (int i = 0; i < r->ntargets; i++) {
-			struct ratio q;
-			if (i == base || report_ratio(t, i, base, m, &q)) {
+			struct report_speed q;
+			if (!t->nmetrics || report_has_outcome(t) || report_speed(t, i, base, m, &q)) {
 				/* no ratio without both values: an empty cell */
-				fprintf(f, "<td class=\"num\">%s</td>", i == base && b.n ? "baseline" : "");
+				html_cell_open(f, "num", r->targets[i].label);
+				fputs("</td>", f);
 				continue;
 			}
-			fprintf(f, "<td class=\"num %s\">", ratio_class(&q, t->metrics[m].direction));
-			verdict_text(f, &q, 0);
+			char cls[48];
+			snprintf(cls, sizeof(cls), "num %s", i == base ? "" : ratio_class(&q));
+			html_cell_open(f, cls, r->targets[i].label);
+			if (i == base)
+				fputs("baseline", f);
+			else
+				verdict_text(f, &q, 1);
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
 	}
 	fputs("</table></div>\n", f);
-	for (int ti = 0; ti < r->ntests; ti++) {
-		char what[1536];
-		if (!report_has_outcome(&r->tests[ti]) || report_outcome_summary(r, ti, what, sizeof(what)))
-			continue;
-		fputs("<p>", f);
-		xml_escape(f, r->tests[ti].name);
-		fputs(" (power cut, promised items lost; judged by its outcome table, not by speed): ", f);
-		xml_escape(f, what);
+	if (a.pairs) {
+		report_answer_trust(&a, buf, sizeof(buf));
+		fputs("<p><b>Trust:</b> ", f);
+		xml_escape(f, buf);
+		fputs(".</p>\n", f);
+	}
+	for (int w = 0; w < a.nwarnings; w++) {
+		fputs("<p class=\"warn\">&#9888; ", f);
+		xml_escape(f, a.warnings[w]);
 		fputs("</p>\n", f);
 	}
-	/* the tests that missed their precision target, as the text says */
-	char *missed = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&missed, &len);
-	if (m) {
-		struct report_opts o = { .width = 100000 };
-		report_missed(m, r, &o);
-		fclose(m);
-		if (missed && len > 2) {
-			missed[strcspn(missed, "\n")] = '\0';
-			fputs("<p class=\"warn\">&#9888; ", f);
-			xml_escape(f, missed + 2);	/* without the text's "! " */
-			fputs("</p>\n", f);
-		}
-		free(missed);
-	}
+	fputs("</section>\n", f);
+	report_answer_free(&a);
 }
 
 void html_cell_open(FILE *f, const char *cls, const char *column)
@@ -431,8 +460,11 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 
 	for (int ratio = 0; ratio < (r->ntargets > 1 ? 2 : 1); ratio++) {
 		if (ratio) {
-			fputs("<p class=\"legend\">Ratio to the baseline: ", f);
-			xml_escape(f, REPORT_LEGEND);
+			char legend[512];
+			snprintf(legend, sizeof(legend), REPORT_LEGEND,
+				 100 * (t->looks > 0 ? t->margin : REPORT_MARGIN));
+			fputs("<p class=\"legend\">Speed against the baseline: ", f);
+			xml_escape(f, legend);
 			fputs("; empty where either side has no figure.</p>\n", f);
 		}
 		fprintf(f, "<div class=\"scroll\"><table class=\"%s cards\"><tr><th>%s</th>",
@@ -450,7 +482,7 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 			fputs("</th>", f);
 			for (int m = 0; m < t->nmetrics; m++) {
 				struct summary s, b;
-				struct ratio q;
+				struct report_speed q;
 				result_summary(t, i, m, &s);
 				result_summary(t, base, m, &b);
 				/* each cell names its column: a phone shows a row as a card */
@@ -469,14 +501,13 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 					fprintf(f, "%s</td>", num);
 				} else if (i == base) {
 					html_cell_open(f, "num", head);
-					fputs("1.00</td>", f);
-				} else if (report_ratio(t, i, base, m, &q)) {
+					fputs("baseline</td>", f);
+				} else if (report_speed(t, i, base, m, &q)) {
 					html_cell_open(f, "num", head);
 					fputs("</td>", f);
 				} else {
 					char cls[48];
-					snprintf(cls, sizeof(cls), "num %s",
-						 ratio_class(&q, t->metrics[m].direction));
+					snprintf(cls, sizeof(cls), "num %s", ratio_class(&q));
 					html_cell_open(f, cls, head);
 					verdict_text(f, &q, 1);
 					fputs("</td>", f);
@@ -498,7 +529,7 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 
 /* The device group: what reached the block device per target, then the
  * write amplification chart (device bytes / the workload's bytes). */
-static void device_section(FILE *f, const struct result *r, int ti, struct palette *pal)
+static void device_section(FILE *f, const struct result *r, int ti, int base, struct palette *pal)
 {
 	const struct r_test *t = &r->tests[ti];
 	int cols[32], n = 0;
@@ -563,7 +594,7 @@ static void device_section(FILE *f, const struct result *r, int ti, struct palet
 	int wa = report_device_metric(t, "write_amp");
 	for (int k = 0; wa >= 0 && k < n; k++)
 		if (cols[k] == wa)
-			chart_bars(f, r, ti, wa, pal);
+			chart_bars(f, r, ti, wa, base, pal);
 }
 
 static void test_section(FILE *f, const struct result *r, int ti, int base, struct palette *pal)
@@ -583,7 +614,7 @@ static void test_section(FILE *f, const struct result *r, int ti, int base, stru
 	fputs("</code></p>\n", f);
 	for (int m = 0; m < t->nmetrics; m++)
 		if (t->nmetrics <= REPORT_MAX_CHARTS || t->metrics[m].primary)
-			chart_bars(f, r, ti, m, pal);
+			chart_bars(f, r, ti, m, base, pal);
 	/* Grouped charts for every unit shared by three or more columns. */
 	for (int m = 0; m < t->nmetrics; m++) {
 		int same = 0, first = 1;
@@ -601,7 +632,7 @@ static void test_section(FILE *f, const struct result *r, int ti, int base, stru
 	html_chart_timeline(f, r, ti, pal);
 	html_chart_cdf(f, r, ti, pal);
 	report_outcome_html(f, r, ti);
-	device_section(f, r, ti, pal);
+	device_section(f, r, ti, base, pal);
 	fputs("</section>\n", f);
 }
 
@@ -709,21 +740,18 @@ static void run_page(FILE *f, const struct result *r, const char *baseline, stru
 		xml_escape(f, r->note);
 		fputs("</p>\n", f);
 	}
-	fputs("<p class=\"howto\">How to read this page: each test has a chart per "
-	      "measure (bars are means, whiskers their 95% interval), then tables of means and of "
-	      "ratios to the baseline. A ratio is marked faster or slower only when the "
-	      "difference is statistically significant; &#9888; marks an undecided verdict, a "
-	      "figure from too few runs or whose runs drift, and (for runs that aimed at no "
-	      "verdict) one with a spread above 3%. Every sample is at the end.</p>\n", f);
-	if (r->ntargets > 1) {
-		verdict_section(f, r, base);
-		aged_section(f, r, base);
-	}
+	if (r->ntargets > 1)
+		answer_section(f, r, base);
 	system_table(f, r);
-	if (r->ntargets)
-		summary_table(f, r, base);
 	for (int ti = 0; ti < r->ntests; ti++)
 		test_section(f, r, ti, base, pal);
+	if (r->ntargets > 1) {
+		fputs("<details class=\"every-verdict\"><summary>Every verdict, with its interval"
+		      "</summary>\n", f);
+		verdict_section(f, r, base);
+		aged_section(f, r, base);
+		fputs("</details>\n", f);
+	}
 	html_samples_section(f, r);
 	fputs("</article>\n", f);
 }

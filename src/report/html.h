@@ -42,6 +42,10 @@ void html_compression_groups(FILE *f, const struct result *r, int ti, struct pal
 void html_chart_timeline(FILE *f, const struct result *r, int ti, struct palette *pal);
 void html_chart_cdf(FILE *f, const struct result *r, int ti, struct palette *pal);
 
+/* The overview chart (html-answer.c): each test's speed against the
+ * baseline, the geometric mean first, log scale, the verdicts' calls. */
+void html_chart_overall(FILE *f, const struct result *r, const struct report_answer *a);
+
 /* The collapsible record: the command line, every sample, and each
  * tool's own output. */
 void html_samples_section(FILE *f, const struct result *r);

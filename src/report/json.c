@@ -71,15 +71,18 @@ static json_t *metric_json(const struct result *r, const struct r_test *t, int m
 		o = summary_json(&s);
 		json_object_set_new(o, "target", json_string(r->targets[i].label));
 		json_object_set_new(o, "samples", samples);
-		struct ratio q;
-		/* A ratio only where both sides have a value (verdict.c). */
-		if (i != base && !report_ratio(t, i, base, m, &q))
+		struct report_speed q;
+		/* A ratio only where both sides have a value, by the verdicts'
+		 * rule: value and ci95 in the metric's own terms (this target's
+		 * geometric mean over the baseline's), speedup in "faster" terms. */
+		if (i != base && !report_speed(t, i, base, m, &q)) {
+			int up = mt->direction > 0;
 			json_object_set_new(o, "ratio_to_baseline",
-				json_pack("{s:o,s:[oo],s:o,s:s}", "value", num(q.value),
-					  "ci95", num(q.lo), num(q.hi), "welch_p", num(q.p),
-					  "verdict", q.verdict == REPORT_TOO_FEW ? "too few runs" :
-					  q.verdict > 0 ? "faster" : q.verdict < 0 ? "slower" :
-					  "no significant difference"));
+				json_pack("{s:o,s:o,s:[oo],s:s,s:i}", "value",
+					  num(up ? q.speed : 1 / q.speed), "speedup", num(q.speed),
+					  "ci95", num(up ? q.lo : 1 / q.hi), num(up ? q.hi : 1 / q.lo),
+					  "verdict", report_call_word(q.call), "rounds", q.n));
+		}
 		char warn[128];
 		if (report_warning(t, i, m, warn, sizeof(warn), 0))
 			json_object_set_new(o, "warning", json_string(warn));
@@ -160,6 +163,8 @@ static json_t *test_json(const struct result *r, const struct r_test *t, int bas
 			      "subtitle", t->subtitle, "precision",
 			      t->precision > 0 ? json_real(t->precision) : json_null(), "metrics",
 			      metrics, "device", device, "samples", samples, "failures", failures);
+	if (o && t->show && t->show[0])
+		json_object_set_new(o, "show", json_string(t->show));
 	/* the verdict rule the runs stopped by, and what it decided */
 	if (o && t->looks > 0)
 		json_object_set_new(o, "verdict_rule", json_pack("{s:f,s:i}", "margin", t->margin,
@@ -172,6 +177,49 @@ static json_t *test_json(const struct result *r, const struct r_test *t, int bas
 int report_json(FILE *f, const struct result *r, const char *baseline)
 {
 	return report_json_exact(f, r, baseline, 0);
+}
+
+/* The answer block (answer.c) as data: the overall ranking, each test's
+ * ranking with its links, the pairs counted, the warnings. */
+static json_t *answer_json(const struct result *r, int base)
+{
+	struct report_answer a;
+	char buf[6000];
+
+	if (base < 0 || report_answer_make(r, base, &a))
+		return json_null();
+	json_t *overall = json_array(), *tests = json_array(), *warnings = json_array();
+	for (int k = 0; k < r->ntargets; k++) {
+		const struct answer_target *o = &a.overall[k];
+		json_array_append_new(overall, json_pack("{s:s,s:o,s:i,s:i,s:i,s:i,s:i}", "target",
+			r->targets[o->target].label, "speedup", num(o->gmean), "tests", o->ntests,
+			"faster", o->faster, "same", o->same, "slower", o->slower, "open", o->open));
+	}
+	for (int ti = 0; ti < a.ntests; ti++) {
+		const struct answer_test *at = &a.tests[ti];
+		json_t *order = json_array();
+		for (int q = 0; q < at->nranked; q++) {
+			json_t *e = json_pack("{s:s}", "target", r->targets[at->order[q]].label);
+			if (q + 1 < at->nranked) {
+				json_object_set_new(e, "over_next", num(at->link[q].speed));
+				json_object_set_new(e, "call", json_string(report_call_word(at->link[q].call)));
+			}
+			json_array_append_new(order, e);
+		}
+		report_test_ranking(r, at, buf, sizeof(buf));
+		json_array_append_new(tests, json_pack("{s:s,s:o,s:s}", "test", r->tests[ti].name,
+						       "ranking", order, "text", buf));
+	}
+	for (int w = 0; w < a.nwarnings; w++)
+		json_array_append_new(warnings, json_string(a.warnings[w]));
+	report_answer_trust(&a, buf, sizeof(buf));
+	json_t *o = json_pack("{s:s,s:o,s:o,s:{s:i,s:i,s:i,s:i,s:i,s:i},s:s,s:o}", "baseline",
+			      r->targets[base].label, "overall", overall, "tests", tests, "pairs",
+			      "all", a.pairs, "decided", a.decided, "same", a.same, "open", a.open,
+			      "close", a.close, "too_few", a.nocall, "trust", buf, "warnings",
+			      warnings);
+	report_answer_free(&a);
+	return o ? o : json_null();
 }
 
 int report_json_exact(FILE *f, const struct result *r, const char *baseline, int exact)
@@ -212,6 +260,9 @@ int report_json_exact(FILE *f, const struct result *r, const char *baseline, int
 	if (!doc)
 		return -1;
 	json_object_set_new(json_object_get(doc, "run"), "note", json_string(r->note ? r->note : ""));
+	/* the answer the text opens with, for two targets or more */
+	if (r->ntargets > 1 && r->ntests)
+		json_object_set_new(doc, "answer", answer_json(r, base));
 	/* 10 digits read well; an export keeps every bit (17 digits). */
 	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
 			    JSON_REAL_PRECISION(exact ? 17 : 10));

@@ -56,22 +56,12 @@ int report_markdown(FILE *f, const struct result *r, const struct report_opts *o
 		if (r->note && r->note[0])
 			fprintf(f, "> %s\n\n", r->note);
 	}
-	/* the answer first */
-	struct report_verdict *v = calloc(REPORT_MAX_VERDICTS, sizeof(*v));
-	int base = result_baseline(r, o->baseline), any = 0;
-	for (int ti = 0; v && base >= 0 && ti < r->ntests; ti++) {
-		int n = report_verdicts(r, &r->tests[ti], base, v, REPORT_MAX_VERDICTS);
-		for (int q = 0; q < n; q++) {
-			char text[512];
-			report_verdict_text(r, &v[q], text, sizeof(text));
-			if (!any++)
-				fputs("## Verdicts\n\n", f);
-			fprintf(f, "- %s: %s\n", r->tests[ti].name, text);
-		}
-	}
-	free(v);
-	if (any)
+	/* the answer first; every verdict with its interval after the tests */
+	int base = result_baseline(r, o->baseline);
+	if (base >= 0 && r->ntargets > 1) {
+		report_answer_text(f, r, o, 1);
 		fputc('\n', f);
+	}
 	aged_table(f, r, base);
 	if (!o->merged) {
 		fprintf(f, "| | |\n|---|---|\n");
@@ -112,6 +102,19 @@ int report_markdown(FILE *f, const struct result *r, const struct report_opts *o
 				fprintf(f, "\n**%s failed on %s:** %s\n", t->name,
 					r->targets[i].label, t->cells[i].failure);
 	}
+	struct report_verdict *v = calloc(REPORT_MAX_VERDICTS, sizeof(*v));
+	int any = 0;
+	for (int ti = 0; v && base >= 0 && ti < r->ntests; ti++) {
+		int n = report_verdicts(r, &r->tests[ti], base, v, REPORT_MAX_VERDICTS);
+		for (int q = 0; q < n; q++) {
+			char text[512];
+			report_verdict_text(r, &v[q], text, sizeof(text));
+			if (!any++)
+				fputs("\n## Every verdict\n\n", f);
+			fprintf(f, "- %s: %s\n", r->tests[ti].name, text);
+		}
+	}
+	free(v);
 	fprintf(f, "\nCommand: `%s`\n", r->cmdline);
 	return ferror(f) ? -1 : 0;
 }

@@ -15,7 +15,7 @@
 #include "../store/result.h"
 #include "../core/verdict.h"
 
-#define RESULT_SCHEMA_VERSION 3
+#define RESULT_SCHEMA_VERSION 4
 /* A test with more metrics than this gets, by default, its primary chart
  * and the raw and ratio tables in text (as seeds 002 and 003 print them);
  * in HTML one bar chart and grouped charts for the units its metrics
@@ -103,18 +103,10 @@ int report_device_metric(const struct r_test *t, const char *name);
 /* Decimals that suit a column whose largest magnitude is `max`. */
 int report_decimals(double max);
 
-/* verdict.c: one decision per cell for every renderer. */
-#define REPORT_TOO_FEW 2	/* ratio verdict: fewer than 2 runs on a side */
+/* verdict.c: what every renderer says of a figure, decided once. */
 #define REPORT_MIN_RUNS 3	/* fewer runs than this: a warning */
 #define REPORT_CV_LIMIT 0.03	/* CV at or above this: a warning */
 #define REPORT_TREND_P 0.01	/* runs drifting more surely than this: a warning */
-/* Target i / baseline for metric m: 0 with q filled, verdict in "faster"
- * terms (+1 faster, -1 slower, 0 no significant difference, or
- * REPORT_TOO_FEW); -1 when either side has no value: no ratio, an empty
- * cell. */
-int report_ratio(const struct r_test *t, int i, int base, int m, struct ratio *q);
-/* '+', '-', '~' or '?' (too few runs to test). */
-char report_mark(const struct ratio *q);
 /* 1 and a text when target i's figure for metric m is shaky ("only 2
  * runs", "+-5.1% over 10 runs, missed the +-3% target"; brief: "2 runs",
  * "+-5.1%"; a run stored without a target: "CV 7.2% over 3 runs (target <
@@ -158,6 +150,38 @@ int report_age_refs(const struct result *r, int *ref);
  * (0.98-1.02) same", "-" without a verdict; -1 when i has no twin. */
 int report_aged_cell(const struct result *r, const struct r_test *t, int i, int base, char *buf,
 		     size_t len);
+/* Any two targets on any metric, by the same rule (the test's margin and
+ * looks): every mark, colour, "fastest" and geometric mean is read from
+ * here, so none contradicts a verdict.  In "faster" terms whatever the
+ * metric's direction: speed above 1, a does better than b; lo..hi its 95%
+ * interval, in the same terms. */
+enum report_call {
+	REPORT_NOCALL,		/* too few runs, or a figure not above 0 */
+	REPORT_FASTER,
+	REPORT_SLOWER,
+	REPORT_SAME,		/* within the margin */
+	REPORT_OPEN,		/* not separated yet */
+};
+struct report_speed {
+	enum report_call call;
+	double speed, lo, hi;	/* NAN with REPORT_NOCALL */
+	double margin;
+	int n;			/* rounds (runs of the smaller side) */
+	bool paired;
+};
+/* 0, or -1 when a side has no figure (no ratio, an empty cell). */
+int report_speed(const struct r_test *t, int a, int b, int m, struct report_speed *q);
+/* '+', '-', '=' or '?'; "faster", "slower", "equivalent", "undecided",
+ * "too few runs". */
+char report_call_mark(enum report_call c);
+const char *report_call_word(enum report_call c);
+/* "x1.25" / "/17.9" (utf8: the multiplication and division signs), and
+ * "1.25x faster" / "17.9x slower". */
+void report_speed_text(const struct report_speed *q, char *buf, size_t len, int utf8);
+void report_speed_words(const struct report_speed *q, char *buf, size_t len);
+/* Each target's ranking score on a test's primary metric (higher is
+ * better; NAN: no figure), as the verdicts' pairs are chosen. */
+void report_scores(const struct r_test *t, int k, double *score);
 /* "xfs 1.26x faster than ext4 (95% 1.18-1.35, 5 rounds)", "btrfs = ext4
  * within +-3% (...)", "! exfat vs ext4 undecided after 6 rounds (...)". */
 void report_verdict_text(const struct result *r, const struct report_verdict *p, char *buf,
@@ -176,10 +200,50 @@ const char *report_vm_warning(const struct result *r);
 const char *report_vm_accel(const struct result *r);
 /* A column header with its unit, once: "Latency mean (usec)", "TPS". */
 void report_header(const struct r_metric *m, char *buf, size_t len);
-/* One legend for the marks, the same everywhere. */
-#define REPORT_LEGEND "+ faster, - slower, ~ no significant difference (Welch's t-test on " \
-	"the log scale, p < 0.05, and the 95% interval of the ratio excludes 1), ? too few " \
-	"runs to test, * beyond the +-5% band"
+/* One legend for the marks, the same everywhere (%g: the margin in %). */
+#define REPORT_LEGEND "+ faster, - slower, = the same within +-%g%%, ? not separated yet (the " \
+	"verdicts' rule, 95%%; docs/results.md); xF: F times as fast as the baseline, /F: F " \
+	"times slower"
+
+/* answer.c: the answer block (one per run, first in `show`, last in
+ * `run`): per target the geometric mean of its speed ratios to the
+ * baseline over the tests judged by speed, with the rule's calls; per
+ * test its targets ranked, linked by the rule's neighbour verdicts; how
+ * many pairs were decided; and the warnings that change the answer. */
+#define REPORT_SHORT_RUN 0.25	/* s: a median run shorter is hard to time */
+struct answer_target {
+	int target;
+	double gmean;		/* speed ratio to the baseline; NAN none */
+	int ntests;		/* tests in the geometric mean */
+	int faster, same, slower, open;
+};
+struct answer_test {
+	int test;
+	int nranked, *order;	/* targets with a figure, best first */
+	struct report_speed *link;	/* order[q] against order[q + 1] */
+};
+struct report_answer {
+	int base, ntests, speed_tests;
+	struct answer_target *overall;	/* every target, best first */
+	struct answer_test *tests;	/* [ntests] */
+	/* the pairs that matter, by the rule's call */
+	int pairs, decided, same, open, close, nocall, min_rounds, max_rounds;
+	double open_reach_lo, open_reach_hi;	/* how far from 1 open intervals reach */
+	int nwarnings;
+	char **warnings;
+};
+int report_answer_make(const struct result *r, int base, struct report_answer *a);
+void report_answer_free(struct report_answer *a);
+/* ">1.25", "=", "?1.06": a link of a ranking. */
+void report_link_text(const struct report_speed *q, char *buf, size_t len);
+/* "xfs >1.25 ext4 = btrfs; exfat failed" (a power-cut test: its losses). */
+void report_test_ranking(const struct result *r, const struct answer_test *at, char *buf,
+			 size_t len);
+/* "3 faster, 1 same, 2 open"; the trust sentence. */
+void report_answer_counts(const struct answer_target *o, char *buf, size_t len);
+void report_answer_trust(const struct report_answer *a, char *buf, size_t len);
+/* The block in text, or in Markdown (md). */
+void report_answer_text(FILE *f, const struct result *r, const struct report_opts *o, int md);
 
 int report_json(FILE *f, const struct result *r, const char *baseline);
 /* exact: every double with 17 significant digits, so `fsbench export` and

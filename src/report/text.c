@@ -93,6 +93,26 @@ static void wrap_text(FILE *f, const char *text, int width, int indent)
 	fputc('\n', f);
 }
 
+/* A chart row's last word: the target against the baseline as the
+ * verdicts call it (", x1.14+", ", base"), the one statistic every view
+ * shows; nothing with one target. */
+static void against(const struct r_test *t, int i, int base, int m, char *buf, size_t len)
+{
+	struct report_speed q;
+	char x[32];
+
+	buf[0] = '\0';
+	if (base < 0 || i == base) {
+		if (base >= 0)
+			snprintf(buf, len, ", base");
+		return;
+	}
+	if (report_speed(t, i, base, m, &q))
+		return;
+	report_speed_text(&q, x, sizeof(x), 0);
+	snprintf(buf, len, ", %s%c", x, report_call_mark(q.call));
+}
+
 void report_chart(FILE *f, const struct result *r, int ti, int mi,
 		  const struct report_opts *o)
 {
@@ -110,15 +130,15 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 		if (s[i].n && fabs(s[i].mean) > max)
 			max = fabs(s[i].mean);
 	}
-	int dec = report_decimals(max);
+	int dec = report_decimals(max), base = result_baseline(r, o->baseline);
 	for (int i = 0; i < r->ntargets; i++) {
 		if (!s[i].n)
 			continue;
 		int n = snprintf(val, sizeof(val), "%.*f", dec, s[i].mean);
 		vw = n > vw ? n : vw;
-		char pr[32];
-		report_precision(t, i, mi, pr, sizeof(pr));
-		n = snprintf(se, sizeof(se), "  SE +/- %.*f, N = %d, %s", dec, s[i].se, s[i].n, pr);
+		char vs[48];
+		against(t, i, base, mi, vs, sizeof(vs));
+		n = snprintf(se, sizeof(se), "  SE +/- %.*f, N = %d%s", dec, s[i].se, s[i].n, vs);
 		sw = n > sw ? n : sw;
 	}
 	/* A test with several metrics names the metric on the subtitle line
@@ -153,11 +173,12 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 		int bar = max > 0 ? (int)lround(fabs(s[i].mean) / max * bar_max) : 0;
 		for (int k = 0; k < bar_max; k++)
 			fputc(k < bar ? '=' : ' ', f);
-		char pr[32];
-		if (report_precision(t, i, mi, pr, sizeof(pr)))
-			fprintf(f, "  SE +/- %.*f, N = %d, %s", dec, s[i].se, s[i].n, pr);
+		char vs[48];
+		against(t, i, base, mi, vs, sizeof(vs));
+		if (s[i].n > 1)
+			fprintf(f, "  SE +/- %.*f, N = %d%s", dec, s[i].se, s[i].n, vs);
 		else
-			fprintf(f, "  N = 1");
+			fprintf(f, "  N = 1%s", vs);
 		char warn[128];
 		fprintf(f, "%s\n", report_warning(t, i, mi, warn, sizeof(warn), 0) ? " !" : "");
 	}
@@ -213,22 +234,22 @@ static void column_summary(const struct r_test *t, int c, int target, struct sum
 	free(x);
 }
 
-/* A ratio cell: empty unless both sides have a value. */
+/* A ratio cell: empty unless both sides have a value; the speed against
+ * the baseline ("x1.25", "/17.9") and the verdicts' mark. */
 static void cell_ratio(const struct r_test *t, int ti, int mi, int base, char *buf,
-		       size_t len, int *sig, int *band)
+		       size_t len, enum report_call *call)
 {
-	struct ratio q;
+	struct report_speed q;
+	char x[32];
 
-	*sig = 0;
-	*band = 0;
-	if (report_ratio(t, ti, base, mi, &q)) {
+	*call = REPORT_NOCALL;
+	if (report_speed(t, ti, base, mi, &q)) {
 		buf[0] = '\0';
 		return;
 	}
-	*sig = q.verdict == REPORT_TOO_FEW ? 0 : q.verdict;
-	double better = t->metrics[mi].direction > 0 ? q.value : 1 / q.value;
-	*band = better >= 1.05 ? 1 : better <= 1 / 1.05 ? -1 : 0;
-	snprintf(buf, len, "%.2f%c%s", q.value, report_mark(&q), *band ? "*" : "");
+	*call = q.call;
+	report_speed_text(&q, x, sizeof(x), 0);
+	snprintf(buf, len, "%s%c", x, report_call_mark(q.call));
 }
 
 static void print_cell(FILE *f, const char *text, int width, const char *color,
@@ -290,11 +311,6 @@ static void layout_columns(const struct result *r, const struct r_test *t,
 		}
 		if (cols[c].width < 7)
 			cols[c].width = 7;
-		/* bonnie++ prints a phase too fast to time as +++++, and seed 003's
-		 * tables keep the column: so do these, its "-" explained under them */
-		for (int i = 0; i < r->ntargets && cols[c].empty && c < t->nmetrics; i++)
-			if (t->cells[i].nsamples && t->workload && !strcmp(t->workload, "bonnie"))
-				cols[c].empty = 0;
 	}
 }
 
@@ -305,17 +321,17 @@ static void table_cell(const struct result *r, const struct r_test *t, int ratio
 		       size_t len, const char **color)
 {
 	struct summary s;
-	int sig, band;
+	enum report_call call;
 
 	*color = NULL;
 	if (ratio && i == base) {
 		column_summary(t, c, i, &s);
-		snprintf(buf, len, "%s", s.n ? "1.00" : "");
+		snprintf(buf, len, "%s", s.n ? "base" : "");
 	} else if (ratio) {
-		cell_ratio(t, i, c, base, buf, len, &sig, &band);
+		cell_ratio(t, i, c, base, buf, len, &call);
 		if (o->color && !markdown)
-			*color = !sig ? "\033[2m" : band > 0 && sig > 0 ? "\033[32m" :
-				 band < 0 && sig < 0 ? "\033[31m" : NULL;
+			*color = call == REPORT_FASTER ? "\033[32m" : call == REPORT_SLOWER ?
+				 "\033[31m" : call == REPORT_SAME ? NULL : "\033[2m";
 	} else {
 		column_summary(t, c, i, &s);
 		if (!s.n)
@@ -332,18 +348,21 @@ static void table_title(FILE *f, const struct result *r, const struct r_test *t,
 			int ratio, int base, int markdown, int width)
 {
 	const char *unit = common_unit(t);
-	char line[1024];
+	char line[1024], legend[512];
+
+	snprintf(legend, sizeof(legend), REPORT_LEGEND,
+		 100 * (t->looks > 0 ? t->margin : REPORT_MARGIN));
 
 	if (!ratio && markdown)
 		fprintf(f, "\nMeans (%s%s%s):\n\n", t->name, unit[0] ? ", " : "", unit);
 	else if (!ratio)
 		fprintf(f, "%s: means%s%s%s\n", t->name, unit[0] ? " (" : "", unit, unit[0] ? ")" : "");
 	else if (markdown)
-		fprintf(f, "\nRatio to %s (target / baseline; %s; empty where a side has no "
-			"figure):\n\n", r->targets[base].label, REPORT_LEGEND);
+		fprintf(f, "\nSpeed against %s (%s; empty where a side has no figure):\n\n",
+			r->targets[base].label, legend);
 	else {
-		fprintf(f, "\n%s: ratio to %s\n", t->name, r->targets[base].label);
-		snprintf(line, sizeof(line), "(%s)", REPORT_LEGEND);
+		fprintf(f, "\n%s: speed against %s\n", t->name, r->targets[base].label);
+		snprintf(line, sizeof(line), "(%s)", legend);
 		wrap_text(f, line, width, 1);
 	}
 }
@@ -493,9 +512,12 @@ targets:
 				     t->mkfs[0] ? t->mkfs : t->path, aged };
 		if (!o->verbose) {
 			/* one entry per target: what it is and how it was made */
+			/* the image's scratch path is gone after the run: --all has it */
 			char line[2600];
-			snprintf(line, sizeof(line), "%s: %s on %s, %s%s%s", t->label, t->fstype,
-				 t->disk, t->mkfs[0] ? t->mkfs : t->path, aged[0] ? "; " : "", aged);
+			const char *on = strstr(t->disk, " on /");
+			int dl = on ? (int)(on - t->disk) : (int)strlen(t->disk);
+			snprintf(line, sizeof(line), "%s: %s on %.*s, %s%s%s", t->label, t->fstype,
+				 dl, t->disk, t->mkfs[0] ? t->mkfs : t->path, aged[0] ? "; " : "", aged);
 			wrap_text(f, line, o->width, 4);
 			continue;
 		}
@@ -577,14 +599,16 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 			fputc('\n', f);
 		report_chart(f, r, ti, m, o);
 	}
-	/* A test of more columns than charts (fileop's 13, bonnie's) is read
-	 * as its seeds print it, as raw and ratio tables: by default too */
-	if (o->verbose || (t->nmetrics > REPORT_MAX_CHARTS && !report_has_outcome(t))) {
+	/* The rest is detail (show --all, run --verbose), unless a suite
+	 * asked for a seed's own table (show =): fileop-flash's raw and ratio
+	 * tables, tar-restore's repetitions, bonnie-compress's groups. */
+	if (o->verbose || result_shows(t, "tables")) {
 		fputc('\n', f);
 		report_tables(f, r, ti, o, 0);
 	}
-	compression_tables(f, r, ti);
-	if (report_has_reps(t)) {	/* seed 001's table, by default */
+	if (o->verbose || result_shows(t, "groups"))
+		compression_tables(f, r, ti);
+	if (report_has_reps(t) && (o->verbose || result_shows(t, "reps"))) {
 		fputc('\n', f);
 		report_reps(f, r, ti);
 	}
@@ -592,7 +616,7 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 		fputc('\n', f);
 		report_outcome(f, r, ti, 0);
 	}
-	if (report_has_device(r, ti)) {
+	if (report_has_device(r, ti) && (o->verbose || result_shows(t, "device"))) {
 		fputc('\n', f);
 		report_device(f, r, ti, o, 0);
 	}
@@ -687,124 +711,19 @@ void report_test_verdicts(FILE *f, const struct result *r, int ti, const struct 
 	free(v);
 }
 
-/* PTS's closing figure: per target over every test, the geometric mean of
- * its ratios to the baseline on each test's primary metric, turned so that
- * above 1 is better (a ratio of Files/s and one of seconds mean the same
- * then).  Only the tests where both have a figure count, and how many is
- * said; a target with fewer than two such tests gets none. */
-static void summary_geomean(FILE *f, const struct result *r, int base, const struct report_opts *o)
-{
-	char line[2048];
-	size_t used = 0;
-
-	for (int i = 0; i < r->ntargets && r->ntests > 1 && used < sizeof(line); i++) {
-		double logsum = 0;
-		int n = 0;
-		if (i == base)
-			continue;
-		for (int ti = 0; ti < r->ntests; ti++) {
-			const struct r_test *t = &r->tests[ti];
-			int m = primary_metric(t);
-			struct ratio q;
-			if (!t->nmetrics || report_has_outcome(t) || report_ratio(t, i, base, m, &q) ||
-			    !(q.value > 0) || !isfinite(q.value))
-				continue;
-			logsum += t->metrics[m].direction > 0 ? log(q.value) : -log(q.value);
-			n++;
-		}
-		if (n < 2)
-			continue;
-		used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %.2f (%d tests)",
-					 used ? ";" : "geometric mean of the ratios, turned so that above 1 "
-					 "is better:", r->targets[i].label, exp(logsum / n), n);
-	}
-	if (!used)
-		return;
-	fputs("  ", f);
-	wrap_text(f, line, o->width - 2, 4);
-}
-
 void report_summary(FILE *f, const struct result *r, const struct report_opts *o)
 {
 	int base = result_baseline(r, o->baseline);
 
 	if (base < 0 || !r->ntests)
 		return;
-	report_verdict_block(f, r, o);
-	int speed = 0;	/* tests judged by speed: the power-cut ones are not */
-	for (int ti = 0; ti < r->ntests; ti++)
-		speed += !report_has_outcome(&r->tests[ti]);
-	if (!speed)
-		fputs("\nSummary:\n", f);
+	/* the detail behind the answer: every verdict with its interval */
+	if (o->verbose)
+		report_verdict_block(f, r, o);
 	else
-		fprintf(f, "\nSummary: each target / %s on each test's primary metric\n",
-			r->targets[base].label);
-	if (r->ntargets > 1 && speed) {
-		char legend[512];
-		int verdicts = 0;
-		for (int ti = 0; ti < r->ntests; ti++)
-			verdicts |= r->tests[ti].looks > 0;
-		/* the full legend stands above the ratio tables (--verbose) */
-		snprintf(legend, sizeof(legend), "(%s)", o->verbose ? REPORT_LEGEND : verdicts ?
-			 "+ faster, - slower, ~ not significant (95%, one look), ? too few runs, * "
-			 "beyond +-5%; ! shaky: fewer than 3 runs, or runs that drift; the verdicts "
-			 "above are what the runs stopped by" :
-			 "+ faster, - slower, ~ not significant (95%), ? too few runs, * beyond "
-			 "+-5%; ! shaky: fewer than 3 runs, a 95% interval wider than the precision "
-			 "target, or runs that drift");
-		wrap_text(f, legend, o->width, 1);
-	}
-	for (int ti = 0; ti < r->ntests; ti++) {
-		const struct r_test *t = &r->tests[ti];
-		int m = primary_metric(t), best = -1, shaky = 0;
-		double bestv = 0;
-		char line[2048];
-		size_t used;
-
-		if (!t->nmetrics)
-			continue;
-		if (report_has_outcome(t)) {	/* judged by what it lost, not by speed */
-			char what[1536];
-			if (report_outcome_summary(r, ti, what, sizeof(what)))
-				continue;
-			snprintf(line, sizeof(line), "%s (power cut, promised items lost; the outcome "
-				 "table above): %s", t->name, what);
-			fputs("  ", f);
-			wrap_text(f, line, o->width - 2, 4);
-			continue;
-		}
-		for (int i = 0; i < r->ntargets; i++) {
-			struct summary s;
-			char warn[128];
-			result_summary(t, i, m, &s);
-			shaky += report_warning(t, i, m, warn, sizeof(warn), 0);
-			if (s.n && (best < 0 || (t->metrics[m].direction > 0 ? s.mean > bestv
-									      : s.mean < bestv))) {
-				best = i;
-				bestv = s.mean;
-			}
-		}
-		used = (size_t)snprintf(line, sizeof(line), "%s (%s, %s is better): %s%s", t->name,
-					t->metrics[m].unit, t->metrics[m].direction > 0 ? "more" : "less",
-					best >= 0 ? "fastest " : "no figure",
-					best >= 0 ? r->targets[best].label : "");
-		for (int i = 0; i < r->ntargets && used < sizeof(line); i++) {
-			struct ratio q;
-			if (i == base || report_ratio(t, i, base, m, &q))
-				continue;
-			double better = t->metrics[m].direction > 0 ? q.value : 1 / q.value;
-			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %.2f%c%s",
-						 used ? ";" : "", r->targets[i].label, q.value,
-						 report_mark(&q),
-						 better >= 1.05 || better <= 1 / 1.05 ? "*" : "");
-		}
-		if (shaky && used < sizeof(line))
-			snprintf(line + used, sizeof(line) - used, "; ! %d shaky figure%s", shaky,
-				 shaky == 1 ? "" : "s");
-		fputs("  ", f);
-		wrap_text(f, line, o->width - 2, 4);
-	}
-	summary_geomean(f, r, base, o);
+		aged_block(f, r, base, o);
+	if (r->ntargets > 1)
+		report_answer_text(f, r, o, 0);
 	report_missed(f, r, o);
 }
 
@@ -846,10 +765,20 @@ void report_missed(FILE *f, const struct result *r, const struct report_opts *o)
 	wrap_text(f, all, o->width, 2);
 }
 
+/* show: the answer first, then what it rests on. */
 void report_text(FILE *f, const struct result *r, const struct report_opts *o)
 {
+	int base = result_baseline(r, o->baseline);
+
+	if (r->ntargets > 1 && base >= 0) {
+		report_answer_text(f, r, o, 0);
+		aged_block(f, r, base, o);
+		fputc('\n', f);
+	}
 	report_system(f, r, o);
 	for (int i = 0; i < r->ntests; i++)
 		report_test(f, r, i, o);
-	report_summary(f, r, o);
+	if (o->verbose)
+		report_verdict_block(f, r, o);
+	report_missed(f, r, o);
 }

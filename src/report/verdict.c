@@ -1,9 +1,9 @@
 /*
  * verdict.c: what every renderer says about a cell, decided once.
  *
- * A ratio to the baseline exists only where both sides have a value; its
- * mark says faster, slower, no significant difference, or too few runs to
- * tell; a warning says when a figure is shaky: fewer than 3 runs, or a
+ * A ratio to the baseline exists only where both sides have a value, and
+ * its mark is the verdicts' (verdicts.c); a warning says when a figure is
+ * shaky: fewer than 3 runs, or a
  * 95% interval wider than the precision target the runs aimed at (for a
  * run stored without one, a coefficient of variation of 3% or more; for
  * runs that aimed at verdicts, an undecided verdict says it instead), or
@@ -16,26 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int report_ratio(const struct r_test *t, int i, int base, int m, struct ratio *q)
-{
-	struct summary a, b;
-
-	result_summary(t, i, m, &a);
-	result_summary(t, base, m, &b);
-	if (!a.n || !b.n || b.mean == 0 || !isfinite(a.mean) || !isfinite(b.mean))
-		return -1;
-	*q = stats_ratio(&a, &b);
-	q->verdict *= t->metrics[m].direction > 0 ? 1 : -1;	/* in "faster" terms */
-	if (a.n < 2 || b.n < 2)
-		q->verdict = REPORT_TOO_FEW;
-	return 0;
-}
-
-char report_mark(const struct ratio *q)
-{
-	return q->verdict == REPORT_TOO_FEW ? '?' : q->verdict > 0 ? '+' : q->verdict < 0 ? '-' : '~';
-}
 
 /* The trend of one cell's runs, in the order they ran (stats_trend). */
 static struct trend cell_trend(const struct r_test *t, int i, int m)

@@ -59,6 +59,127 @@ int report_age_refs(const struct result *r, int *ref)
 	return any;
 }
 
+/* The rule a test's runs stopped by; a test stored without one gets it
+ * with one look at the default margin. */
+static struct verdict_rule test_rule(const struct r_test *t)
+{
+	struct verdict_rule rule = { t->looks > 0 ? t->margin : REPORT_MARGIN,
+				     t->looks > 0 ? t->looks : 1 };
+
+	return rule;
+}
+
+/* Targets a and b on metric m by the rule, paired by round when every
+ * run of both gave a figure in the same rounds. */
+static struct verdict pair_verdict(const struct r_test *t, int a, int b, int m)
+{
+	struct verdict_rule rule = test_rule(t);
+	int na = t->cells[a].nsamples, nb = t->cells[b].nsamples;
+	double *xa = calloc((size_t)na + 1, sizeof(double)), *xb = calloc((size_t)nb + 1,
+									    sizeof(double));
+	int *ra = calloc((size_t)na + 1, sizeof(int)), *rb = calloc((size_t)nb + 1, sizeof(int));
+	struct verdict v = { VERDICT_NONE, NAN, NAN, NAN, 0, false };
+
+	if (xa && xb && ra && rb) {
+		int fa = figures(t, a, m, xa, na, ra), fb = figures(t, b, m, xb, nb, rb);
+		bool paired = fa == na && fb == nb && fa == fb;
+		for (int i = 0; paired && i < fa; i++)
+			paired = ra[i] == rb[i];
+		v = verdict_pair(xa, fa, xb, fb, paired, &rule);
+	}
+	free(xa);
+	free(xb);
+	free(ra);
+	free(rb);
+	return v;
+}
+
+int report_speed(const struct r_test *t, int a, int b, int m, struct report_speed *q)
+{
+	struct summary sa, sb;
+
+	memset(q, 0, sizeof(*q));
+	q->speed = q->lo = q->hi = NAN;
+	if (a < 0 || b < 0 || m < 0 || m >= t->nmetrics + t->ndevice)
+		return -1;
+	result_summary(t, a, m, &sa);
+	result_summary(t, b, m, &sb);
+	if (!sa.n || !sb.n)
+		return -1;
+	q->margin = test_rule(t).margin;
+	if (a == b) {
+		q->call = REPORT_SAME;
+		q->speed = q->lo = q->hi = 1;
+		q->n = sa.n;
+		return 0;
+	}
+	struct verdict v = pair_verdict(t, a, b, m);
+	int up = t->metrics[m].direction > 0;
+	q->n = v.n;
+	q->paired = v.paired;
+	if (v.kind == VERDICT_NONE) {
+		/* too few runs to judge: the ratio of the geometric means alone */
+		q->call = REPORT_NOCALL;
+		if (sa.log_scale && sb.log_scale)
+			q->speed = exp(up ? sa.lmean - sb.lmean : sb.lmean - sa.lmean);
+		return 0;
+	}
+	/* in "faster" terms: above 1, a does better, whatever the direction */
+	q->speed = up ? v.ratio : 1 / v.ratio;
+	q->lo = up ? v.lo : 1 / v.hi;
+	q->hi = up ? v.hi : 1 / v.lo;
+	q->call = v.kind == VERDICT_EQUIVALENT ? REPORT_SAME :
+		  v.kind == VERDICT_UNDECIDED ? REPORT_OPEN :
+		  (v.kind == VERDICT_GREATER) == up ? REPORT_FASTER : REPORT_SLOWER;
+	return 0;
+}
+
+char report_call_mark(enum report_call c)
+{
+	return c == REPORT_FASTER ? '+' : c == REPORT_SLOWER ? '-' : c == REPORT_SAME ? '=' : '?';
+}
+
+const char *report_call_word(enum report_call c)
+{
+	static const char *const words[] = { "too few runs", "faster", "slower", "equivalent",
+					      "undecided" };
+
+	return words[c];
+}
+
+/* A factor in a few characters: 1.25, 17.9, 104. */
+static void factor(double x, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*f", x < 9.995 ? 2 : x < 99.95 ? 1 : 0, x);
+}
+
+void report_speed_text(const struct report_speed *q, char *buf, size_t len, int utf8)
+{
+	char f[32];
+
+	if (!isfinite(q->speed) || !(q->speed > 0)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	factor(q->speed >= 1 ? q->speed : 1 / q->speed, f, sizeof(f));
+	if (q->speed >= 1)
+		snprintf(buf, len, "%s%s", utf8 ? "\xc3\x97" : "x", f);
+	else
+		snprintf(buf, len, "%s%s", utf8 ? "\xc3\xb7" : "/", f);
+}
+
+void report_speed_words(const struct report_speed *q, char *buf, size_t len)
+{
+	char f[32];
+
+	if (!isfinite(q->speed) || !(q->speed > 0)) {
+		snprintf(buf, len, "no ratio");
+		return;
+	}
+	factor(q->speed >= 1 ? q->speed : 1 / q->speed, f, sizeof(f));
+	snprintf(buf, len, "%sx %s", f, q->speed >= 1 ? "faster" : "slower");
+}
+
 int report_verdicts(const struct result *r, const struct r_test *t, int base,
 		    struct report_verdict *out, int max)
 {
@@ -78,41 +199,34 @@ int report_verdicts(const struct result *r, const struct r_test *t, int base,
 		return 0;
 	}
 	int dir = t->metrics[m].direction > 0 ? 1 : -1;
-	for (int i = 0; i < k; i++) {
-		struct summary s;
-		result_summary(t, i, m, &s);
-		score[i] = s.n && s.log_scale ? dir * s.lmean : NAN;
-	}
+	report_scores(t, k, score);
 	npairs = verdict_pairs(score, k, base, report_age_refs(r, ref) ? ref : NULL, pairs);
-	struct verdict_rule rule = { t->looks > 0 ? t->margin : REPORT_MARGIN,
-				     t->looks > 0 ? t->looks : 1 };
 	for (int q = 0; q < npairs && n < max; q++) {
-		int a = pairs[q][0], b = pairs[q][1];
-		int na = t->cells[a].nsamples, nb = t->cells[b].nsamples;
-		double *xa = calloc((size_t)na + 1, sizeof(double)), *xb = calloc((size_t)nb + 1,
-										    sizeof(double));
-		int *ra = calloc((size_t)na + 1, sizeof(int)), *rb = calloc((size_t)nb + 1, sizeof(int));
-		if (xa && xb && ra && rb) {
-			int fa = figures(t, a, m, xa, na, ra), fb = figures(t, b, m, xb, nb, rb);
-			bool paired = fa == na && fb == nb && fa == fb;
-			for (int i = 0; paired && i < fa; i++)
-				paired = ra[i] == rb[i];
-			out[n].a = a;
-			out[n].b = b;
-			out[n].direction = dir;
-			out[n].margin = rule.margin;
-			out[n].v = verdict_pair(xa, fa, xb, fb, paired, &rule);
-			n++;
-		}
-		free(xa);
-		free(xb);
-		free(ra);
-		free(rb);
+		out[n].a = pairs[q][0];
+		out[n].b = pairs[q][1];
+		out[n].direction = dir;
+		out[n].margin = test_rule(t).margin;
+		out[n].v = pair_verdict(t, out[n].a, out[n].b, m);
+		n++;
 	}
 	free(score);
 	free(pairs);
 	free(ref);
 	return n;
+}
+
+void report_scores(const struct r_test *t, int k, double *score)
+{
+	int m = primary(t), dir = t->nmetrics && t->metrics[m].direction > 0 ? 1 : -1;
+
+	for (int i = 0; i < k; i++) {
+		struct summary s;
+		score[i] = NAN;
+		if (!t->nmetrics)
+			continue;
+		result_summary(t, i, m, &s);
+		score[i] = s.n && s.log_scale ? dir * s.lmean : NAN;
+	}
 }
 
 /* A ratio's bound: two decimals; a whole number from 100 up (104, not

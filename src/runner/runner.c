@@ -219,6 +219,7 @@ static void store_test_row(const struct test_spec *ts, struct r_test *row,
 	row->params = (char *)ts->params_text;
 	row->title = (char *)ts->title;
 	row->subtitle = (char *)ts->subtitle;
+	row->show = (char *)ts->show;
 	row->nmetrics = ts->nmetrics;
 	row->ndevice = DM_COUNT;
 	row->metrics = metrics;

@@ -6,6 +6,7 @@
 #include "../core/param.h"
 #include "../core/str.h"
 #include "../core/suggest.h"
+#include "../store/result.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -49,7 +50,7 @@ const char *suite_dir(void)
 
 /* One [test NAME] section being collected. */
 struct pending {
-	char name[128], workload[128], title[128], subtitle[256], params[2048];
+	char name[128], workload[128], title[128], subtitle[256], params[2048], show[64];
 	int runs, warmup, line;
 };
 
@@ -106,6 +107,7 @@ static int finish_test(struct suite *s, struct pending *p, double scale)
 		str_copy(ts.title, sizeof(ts.title), p->title);
 	if (p->subtitle[0] && scale == 1)
 		str_copy(ts.subtitle, sizeof(ts.subtitle), p->subtitle);
+	str_copy(ts.show, sizeof(ts.show), p->show);
 	ts.runs = p->runs ? p->runs : s->runs;
 	ts.warmup = p->warmup;
 	struct test_spec *nt = realloc(s->tests, sizeof(*nt) * (size_t)(s->ntests + 1));
@@ -226,6 +228,13 @@ static int on_entry(void *arg, const char *key, const char *val, int line)
 		return set_field(s, line, key, p->title, sizeof(p->title), val);
 	if (!strcmp(key, "subtitle"))
 		return set_field(s, line, key, p->subtitle, sizeof(p->subtitle), val);
+	if (!strcmp(key, "show")) {
+		/* what the default text view adds to the chart: a seed's table */
+		if (result_show_valid(val))
+			return error_set("%s:%d: show: '%s' is not a list of %s", s->path, line, val,
+					 RESULT_SHOW_WORDS);
+		return set_field(s, line, key, p->show, sizeof(p->show), val);
+	}
 	if (!strcmp(key, "runs"))
 		return parse_count(s, line, key, val, 1, 1000, &p->runs);
 	if (!strcmp(key, "warmup"))

@@ -15,6 +15,7 @@ struct test_spec {
 	char params_text[8192];	/* canonical key=value list, every parameter (params_format) */
 	char title[128];
 	char subtitle[256];
+	char show[64];		/* a suite's show = : the text view's extra tables */
 	int runs;		/* a suite's runs = (the minimum); 0 = as the run says */
 	int warmup;		/* a suite's warmup = : unrecorded runs first, per target */
 	int nmetrics;		/* metrics these parameters produce */

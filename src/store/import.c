@@ -159,11 +159,16 @@ static int test_from(json_t *t, struct imp_test *it)
 					 "looks: 1 to 100}", f[0]);
 		margin = json_number_value(jm);
 	}
+	/* what a suite asked the text view to show (version 4): optional */
+	json_t *show = json_object_get(t, "show");
+	if (show && (!json_is_string(show) || result_show_valid(json_string_value(show))))
+		return error_set("import: test %s: show is not a list of %s", f[0], RESULT_SHOW_WORDS);
 	it->row = (struct r_test){ .name = (char *)f[0], .workload = (char *)f[1],
 				   .params = (char *)f[2], .title = (char *)f[3],
 				   .subtitle = (char *)f[4], .nmetrics = (int)nm, .ndevice = (int)nd,
 				   .metrics = it->metrics, .precision = precision,
-				   .margin = margin, .looks = (int)looks };
+				   .margin = margin, .looks = (int)looks,
+				   .show = show ? (char *)json_string_value(show) : NULL };
 	return 0;
 }
 
@@ -297,8 +302,8 @@ int store_import(struct store *s, const char *text, size_t len, int64_t *run_id,
 	const char *schema = str_of(doc, "schema", "document");
 	json_int_t ver;
 	if (!json_is_object(doc) || !schema || strcmp(schema, "fsbench.result") ||
-	    !whole(json_object_get(doc, "schema_version"), 1, 3, &ver)) {
-		error_set("import: not an fsbench run (schema fsbench.result, version 1 to 3)");
+	    !whole(json_object_get(doc, "schema_version"), 1, 4, &ver)) {
+		error_set("import: not an fsbench run (schema fsbench.result, version 1 to 4)");
 		goto out;
 	}
 	run = json_object_get(doc, "run");

@@ -248,11 +248,12 @@ static void fill_test(sqlite3_stmt *st, void *elem)
 	t->precision = sqlite3_column_type(st, 6) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 6);
 	t->margin = sqlite3_column_type(st, 7) == SQLITE_NULL ? 0 : sqlite3_column_double(st, 7);
 	t->looks = sqlite3_column_type(st, 8) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 8);
+	t->show = col_dup(st, 9);
 }
 
 static int load_tests(struct store *s, int64_t id, struct result *r)
 {
-	int rc = load_rows(s, "test", "run_id", "id,name,workload,params,title,subtitle,precision,margin,looks", id,
+	int rc = load_rows(s, "test", "run_id", "id,name,workload,params,title,subtitle,precision,margin,looks,show", id,
 			   sizeof(*r->tests), (void **)&r->tests, &r->ntests, fill_test);
 
 	for (int i = 0; i < r->ntests && !rc; i++) {

@@ -49,6 +49,7 @@ static void free_test(struct r_test *t, int ntargets)
 	free(t->params);
 	free(t->title);
 	free(t->subtitle);
+	free(t->show);
 	for (int i = 0; i < t->nmetrics + t->ndevice && t->metrics; i++) {
 		free(t->metrics[i].name);
 		free(t->metrics[i].unit);
@@ -107,4 +108,32 @@ void result_free(struct result *r)
 		free_test(&r->tests[i], r->ntargets);
 	free(r->tests);
 	free(r);
+}
+
+/* Whether word is an item of the comma-separated list. */
+static int in_list(const char *list, const char *word, size_t len)
+{
+	for (const char *p = list; p && *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == len && !strncmp(p, word, len))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+int result_show_valid(const char *list)
+{
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		if (!n || !in_list(RESULT_SHOW_WORDS, p, n))
+			return -1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+int result_shows(const struct r_test *t, const char *word)
+{
+	return t->show && in_list(t->show, word, strlen(word));
 }

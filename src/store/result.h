@@ -50,6 +50,9 @@ struct r_test {
 	 * (one target, --precision, a run from before schema 6). */
 	double margin;
 	int looks;
+	/* What a suite asked the default text view to show beyond the chart
+	 * (RESULT_SHOW_WORDS, comma-separated), "" for none (schema 8). */
+	char *show;
 };
 
 struct r_target {
@@ -83,6 +86,15 @@ struct result {
 	int ntests;
 	struct r_test *tests;
 };
+
+/* The words of a suite's `show =`: seed 002's raw and ratio tables,
+ * seed 001's repetitions, seed 003's groups by compression, the device
+ * table.  By default the text view gives each test its chart alone. */
+#define RESULT_SHOW_WORDS "tables,reps,groups,device"
+/* 0 when every word of list is one of RESULT_SHOW_WORDS; whether test t
+ * asked for word. */
+int result_show_valid(const char *list);
+int result_shows(const struct r_test *t, const char *word);
 
 void result_free(struct result *r);
 /* One metric of one cell: its finite values in the order the runs ran,

@@ -34,7 +34,7 @@ static const char schema[] =
 	"CREATE TABLE test(id INTEGER PRIMARY KEY,"
 	" run_id INTEGER NOT NULL REFERENCES run(id), ord INTEGER, name TEXT,"
 	" workload TEXT, params TEXT, title TEXT, subtitle TEXT, precision REAL, margin REAL,"
-	" looks INTEGER);"
+	" looks INTEGER, show TEXT);"
 	"CREATE TABLE metric(id INTEGER PRIMARY KEY,"
 	" test_id INTEGER NOT NULL REFERENCES test(id), ord INTEGER, name TEXT,"
 	" unit TEXT, label TEXT, direction INTEGER, is_primary INTEGER, grp TEXT);"
@@ -265,7 +265,8 @@ int store_open(const char *path, struct store **out)
 		 * timeline;
 		 * 4 -> 5: a test's precision target (--precision);
 		 * 5 -> 6: the verdict rule it stopped by (margin, looks);
-		 * 6 -> 7: what --age did to a target (target.aging, JSON). */
+		 * 6 -> 7: what --age did to a target (target.aging, JSON);
+		 * 7 -> 8: what a suite asks the text view to show (test.show). */
 		if (exec(s, "BEGIN") ||
 		    (v < 2 && exec(s, "ALTER TABLE target ADD COLUMN spec TEXT;"
 				      " ALTER TABLE target ADD COLUMN mkfs TEXT;")) ||
@@ -280,6 +281,7 @@ int store_open(const char *path, struct store **out)
 		    (v < 6 && exec(s, "ALTER TABLE test ADD COLUMN margin REAL;"
 				      " ALTER TABLE test ADD COLUMN looks INTEGER;")) ||
 		    (v < 7 && exec(s, "ALTER TABLE target ADD COLUMN aging TEXT;")) ||
+		    (v < 8 && exec(s, "ALTER TABLE test ADD COLUMN show TEXT;")) ||
 		    exec(s, sql) || exec(s, "COMMIT"))
 			goto fail;
 	} else if (v > STORE_SCHEMA_VERSION) {
@@ -590,7 +592,7 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 	if (exec(s, "SAVEPOINT one"))
 		return -1;
 	if (store_prepare(s, "INSERT INTO test(run_id,ord,name,workload,params,title,subtitle,"
-		       "precision,margin,looks) VALUES(?,?,?,?,?,?,?,?,?,?)", &st))
+		       "precision,margin,looks,show) VALUES(?,?,?,?,?,?,?,?,?,?,?)", &st))
 		goto fail;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int(st, 2, ord);
@@ -610,6 +612,7 @@ int store_add_test(struct store *s, int64_t run_id, int ord,
 		sqlite3_bind_null(st, 9);
 		sqlite3_bind_null(st, 10);
 	}
+	store_bind_text(st, 11, t->show ? t->show : "");
 	if (step_done(s, st, "recording a test"))
 		goto fail;
 	*test_id = sqlite3_last_insert_rowid(s->db);

@@ -20,7 +20,7 @@
 
 struct store;
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 /* Default path; fills buf.  Creates no directories. */
 int store_default_path(char *buf, unsigned len);

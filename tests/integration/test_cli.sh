@@ -13,10 +13,14 @@ rc=$?
 check "run exits 0" [ "$rc" -eq 0 ]
 check "chart title and direction" grep -qx "Files/s > Higher Is Better" "$out"
 check "chart rows: dotted label, value, bar, SE and N" \
-	grep -Eq '^a \.+ [0-9.]+ +\|=+ +SE \+/- [0-9.]+, N = 3, (\+-[0-9.]+%|-[0-9]+%\.\.\+[0-9]+%)( !)?$' "$out"
+	grep -Eq '^a \.+ [0-9.]+ +\|=+ +SE \+/- [0-9.]+, N = 3, base( !)?$' "$out"
+# b's row ends with its speed against a as the verdicts call it: one
+# statistic on the chart, not a third one of its own (issue 68)
+check "chart row for b: its speed against a and the verdicts' mark" \
+	grep -Eq '^b \.+ [0-9.]+ +\|=+ +SE \+/- [0-9.]+, N = 3, [x/][0-9.]+[-+=?]( !)?$' "$out"
 check "chart row for b" grep -Eq '^b \.+ [0-9.]+ +\|=+' "$out"
 check "lower-is-better metric charted" grep -qx "usec < Lower Is Better" "$out"
-check "ratio table against a" grep -q "ratio to a" "$out"
+check "speed table against a" grep -q "speed against a" "$out"
 check "system table" grep -q "Processor: " "$out"
 check "target file system shown" grep -q "File-System: " "$out"
 check "lines fit 80 columns (but the paths on the last lines)" \
@@ -31,7 +35,7 @@ check "no scratch directories left" [ -z "$(find "$A" "$B" -name 'fsbench.*')" ]
 
 j=$WORK/r.json
 check "JSON parses" jqt . "$j"
-check "JSON schema and version" jqt '.schema == "fsbench.result" and .schema_version == 3' "$j"
+check "JSON schema and version" jqt '.schema == "fsbench.result" and .schema_version == 4' "$j"
 check "JSON targets" jqt '[.targets[].label] == ["a","b"]' "$j"
 check "JSON 3 samples per target per metric" \
 	jqt '[.tests[0].metrics[0].results[].samples | length] == [3,3]' "$j"
@@ -62,7 +66,11 @@ check "JSON: the pair's verdict, a over b, with its interval and rounds" jqt '.t
 # its place would still be off by far more (4e-4 at +-3%).
 check "JSON each result's precision" jqt '.tests[0].metrics[0].results[0] | .precision > 0 and
 	 (.precision - (((.ci95[1] / .ci95[0]) | sqrt) - 1) | fabs) < 1e-8 * (1 + .precision)' "$j"
-check "the summary opens with the verdicts" sh -c "grep -n -e '^Verdicts' -e '^Summary' '$out' | head -1 | grep -q Verdicts"
+# The answer block comes last, after every chart and the verdicts' detail
+check "the run ends with the answer block" sh -c "[ \$(grep -n '^Answer: ' '$out' | cut -d: -f1) -gt \
+	\$(grep -n -e 'Is Better' -e '^Verdicts (' '$out' | tail -1 | cut -d: -f1) ]"
+check "JSON: the answer block, its ranking from the verdicts" jqt '.answer.baseline == "a" and
+	(.answer.overall | length) == 2 and (.answer.tests[0].ranking | length) == 2' "$j"
 # The live output gives a test's verdicts as soon as it is done, above its
 # chart, not only in the summary after every chart (catches a live output
 # whose first answer waits for the last test).
@@ -92,24 +100,41 @@ check "verdicts: between 3 and --max-runs rounds, two looks paid for" \
 	jqt '.tests[0].verdict_rule.looks == 2 and ([.tests[0].metrics[0].results[].n] | all(. >= 3 and . <= 4))' "$WORK/v.json"
 check "verdicts: the test's line says whether the pair was decided" \
 	grep -Eq '^fsmark:files=20,size=4k: done, [0-9]+ runs on 2 targets, [0-9.]+ s; (the pair decided after [34] rounds|1 of 1 pair undecided after 4 rounds)' "$WORK/verr"
-check "verdicts: one line for the test, in words" \
-	grep -Eq '^  fsmark:files=20,size=4k: ([ab] [0-9.]+x faster than [ab]|[ab] = [ab] within \+-3%|! [ab] vs [ab] undecided)' "$WORK/vout"
+check "verdicts: the answer ranks the test's two targets, linked by the verdict" \
+	grep -Eq '^  fsmark:files=20,size=4k +[ab] (>[0-9.]+|=|\?[0-9.]*) [ab]$' "$WORK/vout"
+# README's excerpt of the answer block has a real run's shape: the same
+# heads in the same order, target rows with a speed, ranking rows with
+# the rule's links (the bug it catches: a README that describes an output
+# the program no longer prints).
+readme=$(dirname "$0")/../../README.md
+answer_shape() {	# the block's kinds of line, numbers and names left out
+	awk '/^ *Answer: / { on = 1 } on && /^ *$/ { exit } on' | sed 's/^    //' | sed -E \
+		-e 's/^(Answer|Trust): .*/\1/' -e 's/^(Each test),.*/\1/' -e 's/^! .*/!/' \
+		-e 's/^  [^ ].* +[x\/][0-9]+\.[0-9]+( .*)?$/TARGET/' \
+		-e 's/^  [^ ]+ +[^ ]+ (>[0-9.]+|=|\?[0-9.]*) [^ ].*/RANKING/' \
+		-e '/^(Answer|Each test|Trust|!|TARGET|RANKING)$/!d' | uniq | grep -v '^!$'
+}
+check "README's answer excerpt has the shape of a real run's answer" \
+	diff <(sed -n '/^The last block is the answer/,$p' "$readme" | answer_shape) <(answer_shape < "$WORK/vout")
+check "verdicts: the default output gives no verdict line of its own (once, in the answer)" \
+	sh -c "! grep -q 'faster than\\|undecided after' '$WORK/vout'"
 
 id=$(jq -r .run.id "$j")
 FSB show "$id" --db "$DB" --format json > "$WORK/show.json"
 check "show --format json equals run --json" cmp -s "$WORK/show.json" "$j"
 FSB show "$id" --db "$DB" --all > "$WORK/show.txt"
 check "show re-renders the charts" grep -Eq '^a \.+ [0-9.]+ +\|=+' "$WORK/show.txt"
-# (less the live verdict line above the chart, which show leaves to its
-# summary: the test's line and its continuations, before "Verdicts")
+# From the system table to the verdicts' detail (show puts the answer
+# first, run last), less the live verdict line above the chart, which
+# show leaves to the detail: the test's line and its continuations.
 check "show --all text matches run --verbose output" \
-	diff -B <(grep -v '^fsbench' "$out" | awk '/^Verdicts \(/ { s = 1 }
-		!s && index($0, "  fsmark:files=30,size=16k: ") == 1 { skip = 1; next }
-		!s && skip && /^    / { next } { skip = 0; print }') \
-		<(grep -v '^fsbench' "$WORK/show.txt")
+	diff -B <(grep -v '^fsbench' "$out" | awk '/Processor: / { s = 1 } /^Verdicts \(/ { s = 0 }
+		s && index($0, "  fsmark:files=30,size=16k: ") == 1 { skip = 1; next }
+		s && skip && /^    / { next } s { skip = 0; print }') \
+		<(grep -v '^fsbench' "$WORK/show.txt" | awk '/Processor: / { s = 1 } /^Verdicts \(/ { s = 0 } s')
 FSB show "$id" --db "$DB" > "$WORK/brief.txt"
-check "show without --all: the primary chart and the summary, no tables" \
-	sh -c "grep -q '^Summary: ' '$WORK/brief.txt' && ! grep -q 'ratio to a$' '$WORK/brief.txt' &&
+check "show without --all: the answer first, the primary chart, no tables" \
+	sh -c "head -2 '$WORK/brief.txt' | grep -q '^Answer: ' && ! grep -q 'speed against a$' '$WORK/brief.txt' &&
 	       [ \$(wc -l < '$WORK/brief.txt') -lt \$(wc -l < '$WORK/show.txt') ]"
 check "show csv" sh -c "\"$FSBENCH\" show $id --db \"$DB\" --format csv | cmp -s - \"$WORK/r.csv\""
 check "list runs" sh -c "\"$FSBENCH\" list runs --db \"$DB\" | grep -Eq '^ +$id .* complete .*a, b'"

@@ -70,7 +70,10 @@ check "tmpfs: the reason is stored with the target" \
 check "ext4: its loop device is named" \
 	jqt '.targets[] | select(.label == "ext4") | .block_device | test("^loop[0-9]+$")' "$WORK/r.json"
 
-FSB show last --db "$DB" > "$WORK/show.txt" 2>&1
+# the device tables are detail: show --all, not the default view (issue 68)
+FSB show last --db "$DB" > "$WORK/brief.txt" 2>&1
+check "text: no device table by default" sh -c "! grep -q ': device, means per run' '$WORK/brief.txt'"
+FSB show last --db "$DB" --all > "$WORK/show.txt" 2>&1
 check "text: a device table per test" [ "$(grep -c ': device, means per run' "$WORK/show.txt")" -eq 4 ]
 check "text: tmpfs says n/a and why" grep -q 'tmpfs: tmpfs keeps its data in memory: no block device' "$WORK/show.txt"
 check "text: the device tables fit 80 columns" \

@@ -10,7 +10,7 @@ mkdir -p "$WORK/a" "$WORK/b"
 FSB run fsmark:files=20 "io:rw=randread,size=4m,bs=4k" --target a="$WORK/a" --target b="$WORK/b" --runs 2 \
 	--db "$DB" --label from-a --note "machine A" -q >/dev/null 2>&1
 FSB export last --db "$DB" -o "$WORK/run.json"
-check "export writes the document" jqt '.schema == "fsbench.result" and .schema_version == 3 and .run.label == "from-a"' "$WORK/run.json"
+check "export writes the document" jqt '.schema == "fsbench.result" and .schema_version == 4 and .run.label == "from-a"' "$WORK/run.json"
 
 # validate: the JSON Schema itself, the exported document, run --json's,
 # and a document the schema must reject

@@ -176,7 +176,8 @@ static void test_store_round_trip_and_upgrade(void **state)
 	store_close(s);
 
 	/* A schema-3 store (before the device group, the precision target,
-	 * the verdict rule and the aging record) is upgraded in place. */
+	 * the verdict rule, the aging record and a suite's show =) is
+	 * upgraded in place. */
 	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "DELETE FROM value; DELETE FROM sample; DELETE FROM metric;"
 				      " DELETE FROM test; DELETE FROM target; DELETE FROM run;"
@@ -188,6 +189,7 @@ static void test_store_round_trip_and_upgrade(void **state)
 				      " ALTER TABLE sample DROP COLUMN series;"
 				      " ALTER TABLE test DROP COLUMN precision;"
 				      " ALTER TABLE test DROP COLUMN margin; ALTER TABLE test DROP COLUMN looks;"
+				      " ALTER TABLE test DROP COLUMN show;"
 				      " PRAGMA user_version=3;", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(store_open(p, &s), 0);
