@@ -130,7 +130,7 @@ fuzz-long: fuzz
 # one under /dev/shm, and says so.
 RUN_FS = ext4,xfs,btrfs,btrfs:compress=zstd,exfat-fuse
 run: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -s all
 	@if [ "$$(id -u)" -eq 0 ]; then \
 		./fsbench run --suite quick --fs $(RUN_FS) --fs-size 1G; \
 	else \

@@ -522,6 +522,7 @@ static void on_failure(void *arg, const char *message)
 }
 
 static void show_test(struct run_cli *c, const struct result *r, int test);
+static char *sections(struct run_cli *c);
 
 static void on_test_done(void *arg, int64_t run_id, int test, int ntargets,
 			 const struct test_outcome *out)
@@ -534,11 +535,28 @@ static void on_test_done(void *arg, int64_t run_id, int test, int ntargets,
 				   out->pairs, out->undecided, out->rounds };
 	progress_test_done(c->pg, c->rq.tests[test].name, ntargets, &d);
 	/* A test that may get more runs later (the time budget) shows its
-	 * section once, when it has them: at the end, if not before. */
-	if (c->rq.opts.quiet || out->unfinished || store_load_run(c->store, run_id, &r))
+	 * section once, when it has them: at the end, if not before; the
+	 * sections go out in the tests' order. */
+	if (c->rq.opts.quiet || !sections(c))
 		return;
-	show_test(c, r, test);
+	if (!out->unfinished && c->sections[test] < 2)
+		c->sections[test] = 1;
+	int k = 0;
+	while (k < c->rq.ntests && c->sections[k] == 2)
+		k++;
+	if (k >= c->rq.ntests || c->sections[k] != 1 || store_load_run(c->store, run_id, &r))
+		return;
+	for (; k < c->rq.ntests && c->sections[k] == 1; k++)
+		show_test(c, r, k);
 	result_free(r);
+}
+
+/* Each test's section: 0 not done, 1 done and not yet shown, 2 shown. */
+static char *sections(struct run_cli *c)
+{
+	if (!c->sections)
+		c->sections = calloc((size_t)c->rq.ntests + 1, 1);
+	return c->sections;
 }
 
 /* One test's section of the live output, once: its charts, warnings and
@@ -547,11 +565,9 @@ static void show_test(struct run_cli *c, const struct result *r, int test)
 {
 	struct report_opts o;
 
-	if (!c->sections)
-		c->sections = calloc((size_t)c->rq.ntests + 1, 1);
-	if (!c->sections || test < 0 || test >= r->ntests || c->sections[test])
+	if (!sections(c) || test < 0 || test >= r->ntests || c->sections[test] == 2)
 		return;
-	c->sections[test] = 1;
+	c->sections[test] = 2;
 	progress_clear(c->pg);
 	report_opts_for(c->human, &o);
 	o.baseline = c->rq.baseline;

@@ -40,7 +40,7 @@ struct run_cli {
 	char ram_note[128];
 	int verbose;
 	int system_shown;	/* the system table went out with the first chart */
-	char *sections;		/* [ntests]: 1 once a test's section went out */
+	char *sections;		/* [ntests]: 0 not done, 1 to show, 2 shown */
 	struct progress *pg;	/* the live line; the runner only reports events */
 	int vm;			/* --vm: the run happens in a guest */
 	struct vm_opts vmo;

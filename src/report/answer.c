@@ -114,17 +114,21 @@ static void test_warnings(struct report_answer *a, const struct result *r, int t
 	else if (used)
 		add_warning(a, "%s: runs of %s-%s s on %s, too short to time well (a larger "
 			    "size or --scale gives figures of the medium)", t->name, l, h, who);
-	for (int i = 0; t->nmetrics && i < r->ntargets; i++) {
+	used = 0;	/* the targets whose runs drift, on one line */
+	for (int i = 0; t->nmetrics && i < r->ntargets && used < sizeof(who); i++) {
 		double *x;
 		int n = result_values(t, i, m, &x);
 		struct trend tr = stats_trend(x, n);
 		double limit = t->looks > 0 ? t->margin : REPORT_CV_LIMIT;
 		free(x);
 		if (tr.p < REPORT_TREND_P && fabs(tr.change) > limit)
-			add_warning(a, "%s: %s's runs drift (the last third %+.0f%% from the first): the "
-				    "machine changed during them, which no interval counts", t->name,
-				    r->targets[i].label, 100 * tr.change);
+			used += (size_t)snprintf(who + used, sizeof(who) - used, "%s%s %+.0f%%",
+						 used ? ", " : "", r->targets[i].label,
+						 100 * tr.change);
 	}
+	if (used)
+		add_warning(a, "%s: the runs drift (the last third against the first: %s): the "
+			    "machine changed during them, which no interval counts", t->name, who);
 	for (int i = 0; i < r->ntargets; i++)
 		if (t->cells[i].failure)
 			add_warning(a, "%s failed on %s", t->name, r->targets[i].label);
@@ -389,13 +393,12 @@ void report_answer_trust(const struct report_answer *a, char *buf, size_t len)
 	else
 		snprintf(rounds, sizeof(rounds), "%d-%d", a->min_rounds, a->max_rounds);
 	if (a->open > a->close)
-		snprintf(wide, sizeof(wide), ", %d wide (the widest reaching %.2fx either way)",
-			 a->open - a->close, 1 + a->open_reach_hi);
+		snprintf(wide, sizeof(wide), ", %d wide (up to %.2fx either way)", a->open - a->close,
+			 1 + a->open_reach_hi);
 	if (a->open && used < len)
-		used += (size_t)snprintf(buf + used, len - used, "; %d not separated yet after %s "
-					 "rounds: %d close (95%% intervals within +-%.0f%%: more rounds "
-					 "may call them the same)%s", a->open, rounds, a->close,
-					 100 * ANSWER_CLOSE, wide);
+		used += (size_t)snprintf(buf + used, len - used, "; %d open after %s rounds: %d close "
+					 "(within +-%.0f%%: more rounds may call them the same)%s",
+					 a->open, rounds, a->close, 100 * ANSWER_CLOSE, wide);
 	if (a->nocall && used < len)
 		snprintf(buf + used, len - used, "; %d with too few runs to judge", a->nocall);
 }
@@ -426,10 +429,9 @@ void report_answer_text(FILE *f, const struct result *r, const struct report_opt
 	else
 		fprintf(f, "\n");
 	if (a.speed_tests) {
-		snprintf(line, sizeof(line), "%d test%s on %d targets against %s (speed: the "
-			 "geometric mean of the speed ratios, above 1 faster; the verdicts' calls):",
-			 a.speed_tests, a.speed_tests == 1 ? "" : "s", r->ntargets,
-			 r->targets[base].label);
+		snprintf(line, sizeof(line), "against %s, over %d test%s (speed: the geometric "
+			 "mean of the speed ratios; the verdicts' calls):", r->targets[base].label,
+			 a.speed_tests, a.speed_tests == 1 ? "" : "s");
 		wrap(f, md ? "" : "Answer: ", line, width, 2);
 		if (md)
 			fprintf(f, "\n| target | speed | tests | calls |\n|---|---:|---:|---|\n");
@@ -450,8 +452,8 @@ void report_answer_text(FILE *f, const struct result *r, const struct report_opt
 	} else if (!md) {
 		fprintf(f, "Answer:\n");
 	}
-	snprintf(line, sizeof(line), "best first (>F faster by F, = the same within +-%g%%, ?F "
-		 "not separated yet):", 100 * margin);
+	snprintf(line, sizeof(line), "best first (>F faster by F, = same within +-%g%%, ?F not "
+		 "separated):", 100 * margin);
 	if (md)
 		fprintf(f, "\nEach test, %s\n\n", a.speed_tests ? line : "");
 	else if (a.speed_tests)

@@ -147,6 +147,19 @@ static void against(const struct r_test *t, int i, int base, int m, char *buf, s
 	}
 }
 
+/* Cut text to at most max bytes with "..." at a character's start, so
+ * that a line inside a chart stays inside it and stays UTF-8. */
+static void cut_text(char *text, size_t max)
+{
+	size_t k = max - 3;
+
+	if (strlen(text) <= max)
+		return;
+	while (k && ((unsigned char)text[k] & 0xC0) == 0x80)
+		k--;
+	memcpy(text + k, "...", 4);
+}
+
 /* Seed 000's chart: one horizontal bar per target, CI whisker, value. */
 static void chart_bars(FILE *f, const struct result *r, int ti, int mi, int base,
 		       struct palette *pal)
@@ -204,7 +217,7 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, int base
 		label_w = 70;
 	if (label_w > 260)
 		label_w = 260;
-	double plot_w = CHART_W - label_w - value_w, row = 28, top = 6;
+	double plot_w = CHART_W - label_w - value_w, row = 28, top = 44;
 	double height = top + n * row + 24;
 
 	/* Seed 000's header: what is measured, then which way is better. */
@@ -227,6 +240,30 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, int base
 	fputs(": ", f);
 	xml_escape(f, m->label);
 	fputs("</title>", f);
+	/* the title inside the image, so a chart saved or cropped alone still
+	 * says what it shows: the test, its options, the measure, its unit,
+	 * which way is better, and how many runs */
+	int nmin = 0, nmax = 0;
+	for (int i = 0; i < n; i++)
+		if (s[i].n) {
+			nmin = !nmin || s[i].n < nmin ? s[i].n : nmin;
+			nmax = s[i].n > nmax ? s[i].n : nmax;
+		}
+	char head[512], sub[512], nn[32];
+	if (nmin == nmax)
+		snprintf(nn, sizeof(nn), "N = %d", nmax);
+	else
+		snprintf(nn, sizeof(nn), "N = %d-%d", nmin, nmax);
+	snprintf(head, sizeof(head), "%s: %s (%s, %s is better; %s)", t->title, m->label, m->unit,
+		 m->direction > 0 ? "more" : "less", nn);
+	snprintf(sub, sizeof(sub), "%s", t->subtitle[0] ? t->subtitle : t->name);
+	cut_text(head, 100);
+	cut_text(sub, 118);
+	fputs("<text class=\"title\" x=\"4\" y=\"15\" font-weight=\"bold\">", f);
+	xml_escape(f, head);
+	fputs("</text><text class=\"sub\" x=\"4\" y=\"31\" font-size=\"11\" fill=\"#444\">", f);
+	xml_escape(f, sub);
+	fputs("</text>", f);
 	html_ticks(f, &ax, label_w, plot_w, top, top + n * row, 0);
 	for (int i = 0; i < n; i++) {
 		double y = top + i * row;
@@ -385,7 +422,7 @@ static void answer_section(FILE *f, const struct result *r, int base)
 			fprintf(f, "%d</td>", o->ntests);
 			report_answer_counts(o, buf, sizeof(buf));
 			html_cell_open(f, "", "calls");
-			xml_escape(f, o->target == base ? "" : buf);
+			xml_escape(f, o->target == base ? "the baseline" : buf);
 			fputs("</td></tr>\n", f);
 		}
 		fputs("</table>\n", f);

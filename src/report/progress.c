@@ -228,8 +228,8 @@ void progress_test_done(struct progress *p, const char *test, int ntargets,
 		fprintf(stderr, "%s: %s, %d%s run%s on %d target%s, %.1f s%s\n", test,
 			out->failed ? "FAILED" : "done", out->runs, more, out->runs == 1 ? "" : "s",
 			ntargets, ntargets == 1 ? "" : "s", out->seconds, how);
-	else if (!p->quiet && out->pairs > 0 && out->undecided && !out->fixed)
-		fprintf(stderr, "%s: %s\n", test, how + 2);
+	else if (!p->quiet && out->pairs > 0 && out->undecided && !out->fixed && !out->unfinished)
+		fprintf(stderr, "%s: %s\n", test, how + 2);	/* more runs may come: said at the end */
 	else if (!p->quiet && out->interval >= 0 && out->precision > 0 && !out->fixed && !out->met)
 		fprintf(stderr, "%s: +-%.1f%% after %d%s run%s on %d target%s, missed the +-%g%% "
 			"target%s\n", test, 100 * out->interval, out->runs, more,

@@ -248,6 +248,10 @@ static void cell_ratio(const struct r_test *t, int ti, int mi, int base, char *b
 		return;
 	}
 	*call = q.call;
+	if (!isfinite(q.speed)) {	/* a figure of 0: no ratio (said under the table) */
+		snprintf(buf, len, "n/a");
+		return;
+	}
 	report_speed_text(&q, x, sizeof(x), 0);
 	snprintf(buf, len, "%s%c", x, report_call_mark(q.call));
 }
@@ -395,6 +399,7 @@ void report_tables(FILE *f, const struct result *r, int ti,
 			nvis[1] += c < t->nmetrics;
 		}
 	const char *why = NULL;	/* a "-" of the means: what it stands for */
+	int na = 0;		/* an "n/a" of the speeds, likewise */
 	for (int ratio = 0; ratio < (r->ntargets > 1 ? 2 : 1) && nvis[ratio]; ratio++) {
 		int n = nvis[ratio];	/* metric columns come first in vis */
 		if (ratio && why) {	/* after the means: a "-" is not left unexplained */
@@ -432,6 +437,7 @@ void report_tables(FILE *f, const struct result *r, int ti,
 					if (!ratio && !why && !strcmp(buf, "-") && c < t->nmetrics &&
 					    t->cells[i].nsamples)
 						why = report_no_figure(r, t, i, c);
+					na |= ratio && !strcmp(buf, "n/a");
 					print_cell(f, buf, cols[c].width, color, markdown);
 				}
 				fputc('\n', f);
@@ -441,6 +447,9 @@ void report_tables(FILE *f, const struct result *r, int ti,
 	}
 	if (why)	/* one target: no ratio table followed */
 		fprintf(f, "%s-: %s\n", markdown ? "\n" : "", why);
+	if (na)
+		fprintf(f, "%sn/a: no speed, as a side's figure is 0 (a ratio to or of nothing)\n",
+			markdown ? "\n" : "");
 	free(vis);
 	free(cols);
 }

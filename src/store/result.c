@@ -124,13 +124,14 @@ static int in_list(const char *list, const char *word, size_t len)
 
 int result_show_valid(const char *list)
 {
-	for (const char *p = list; *p;) {
+	for (const char *p = list;; p++) {	/* no empty item, first or last */
 		size_t n = strcspn(p, ",");
 		if (!n || !in_list(RESULT_SHOW_WORDS, p, n))
 			return -1;
-		p += n + (p[n] == ',');
+		p += n;
+		if (!*p)
+			return 0;
 	}
-	return 0;
 }
 
 int result_shows(const struct r_test *t, const char *word)
