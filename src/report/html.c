@@ -313,7 +313,7 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, int base
 }
 
 /* <th> cells with every target's label, in order. */
-static void target_headers(FILE *f, const struct result *r)
+void html_target_headers(FILE *f, const struct result *r)
 {
 	for (int i = 0; i < r->ntargets; i++) {
 		fputs("<th>", f);
@@ -335,7 +335,7 @@ static void system_table(FILE *f, const struct result *r)
 		fputs("</td></tr>", f);
 	}
 	fputs("\n<tr><th></th>", f);
-	target_headers(f, r);
+	html_target_headers(f, r);
 	fputs("</tr>\n", f);
 	static const char *names[] = { "File-System", "Mount Options", "mkfs", "Disk",
 				       "I/O Scheduler", "Directory" };
@@ -366,121 +366,6 @@ static void system_table(FILE *f, const struct result *r)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
-}
-
-/* Class of a ratio cell: the rule's call, strong only when decided. */
-static const char *ratio_class(const struct report_speed *q)
-{
-	return q->call == REPORT_FASTER ? "faster" : q->call == REPORT_SLOWER ? "slower" :
-	       q->call == REPORT_SAME ? "same" : "noise";
-}
-
-/* "×1.20 faster"; `brief` tables use the marks of the legend. */
-static void verdict_text(FILE *f, const struct report_speed *q, int brief)
-{
-	char x[32];
-
-	report_speed_text(q, x, sizeof(x), 1);
-	if (brief)
-		fprintf(f, "%s %c", x, report_call_mark(q->call));
-	else
-		fprintf(f, "%s %s", x, q->call == REPORT_OPEN ? "not separated yet" :
-			report_call_word(q->call));
-}
-
-/* The answer first: the overall ranking, then each test's, each target's
- * speed against the baseline in the rule's colours, the trust line and
- * the warnings that change the answer. */
-static void answer_section(FILE *f, const struct result *r, int base)
-{
-	struct report_answer a;
-	char buf[6000];
-
-	if (report_answer_make(r, base, &a))
-		return;
-	fputs("<section class=\"answer\"><h2>Answer</h2>\n", f);
-	if (r->ntargets > 1 && a.speed_tests) {
-		fputs("<p class=\"legend\">Each target's geometric mean of its speed ratios to ", f);
-		xml_escape(f, r->targets[base].label);
-		fputs(" over the tests (above 1 faster), and how many tests the verdicts call faster, "
-		      "the same within the margin, slower, or not yet separated (docs/results.md)."
-		      "</p>\n", f);
-		html_chart_overall(f, r, &a);
-		fputs("<table class=\"overall cards\"><tr><th>target</th><th>speed</th><th>tests</th>"
-		      "<th>calls</th></tr>\n", f);
-		for (int k = 0; k < r->ntargets; k++) {
-			const struct answer_target *o = &a.overall[k];
-			struct report_speed g = { .speed = o->gmean };
-			fputs("<tr><th>", f);
-			xml_escape(f, r->targets[o->target].label);
-			fputs(o->target == base ? " (baseline)</th>" : "</th>", f);
-			report_speed_text(&g, buf, sizeof(buf), 1);
-			html_cell_open(f, "num", "speed");
-			xml_escape(f, buf);
-			fputs("</td>", f);
-			html_cell_open(f, "num", "tests");
-			fprintf(f, "%d</td>", o->ntests);
-			report_answer_counts(o, buf, sizeof(buf));
-			html_cell_open(f, "", "calls");
-			xml_escape(f, o->target == base ? "the baseline" : buf);
-			fputs("</td></tr>\n", f);
-		}
-		fputs("</table>\n", f);
-	}
-	fputs("<p class=\"legend\">Each test, best first: &gt;F faster by F, = the same within the "
-	      "margin, ?F not separated yet. The cells: each target against the baseline, "
-	      "<span class=\"faster\">faster</span>, <span class=\"slower\">slower</span>, "
-	      "<span class=\"same\">the same</span>, or grey: not separated yet.</p>\n"
-	      "<div class=\"scroll\"><table class=\"summary cards\"><tr><th>test</th><th>ranking</th>",
-	      f);
-	target_headers(f, r);
-	fputs("</tr>\n", f);
-	for (int ti = 0; ti < r->ntests; ti++) {
-		const struct r_test *t = &r->tests[ti];
-		int m = 0;
-		for (int k = 0; k < t->nmetrics; k++)
-			if (t->metrics[k].primary)
-				m = k;
-		fprintf(f, "<tr><th><a href=\"#r%lld-t%d\">", (long long)r->id, ti);
-		xml_escape(f, t->name);
-		fputs("</a></th>", f);
-		report_test_ranking(r, &a.tests[ti], buf, sizeof(buf));
-		html_cell_open(f, "", "ranking");
-		xml_escape(f, buf);
-		fputs("</td>", f);
-		for (int i = 0; i < r->ntargets; i++) {
-			struct report_speed q;
-			if (!t->nmetrics || report_has_outcome(t) || report_speed(t, i, base, m, &q)) {
-				/* no ratio without both values: an empty cell */
-				html_cell_open(f, "num", r->targets[i].label);
-				fputs("</td>", f);
-				continue;
-			}
-			char cls[48];
-			snprintf(cls, sizeof(cls), "num %s", i == base ? "" : ratio_class(&q));
-			html_cell_open(f, cls, r->targets[i].label);
-			if (i == base)
-				fputs("baseline", f);
-			else
-				verdict_text(f, &q, 1);
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
-	}
-	fputs("</table></div>\n", f);
-	if (a.pairs) {
-		report_answer_trust(&a, buf, sizeof(buf));
-		fputs("<p><b>Trust:</b> ", f);
-		xml_escape(f, buf);
-		fputs(".</p>\n", f);
-	}
-	for (int w = 0; w < a.nwarnings; w++) {
-		fputs("<p class=\"warn\">&#9888; ", f);
-		xml_escape(f, a.warnings[w]);
-		fputs("</p>\n", f);
-	}
-	fputs("</section>\n", f);
-	report_answer_free(&a);
 }
 
 void html_cell_open(FILE *f, const char *cls, const char *column)
@@ -544,9 +429,9 @@ static void test_tables(FILE *f, const struct result *r, int ti, int base)
 					fputs("</td>", f);
 				} else {
 					char cls[48];
-					snprintf(cls, sizeof(cls), "num %s", ratio_class(&q));
+					snprintf(cls, sizeof(cls), "num %s", html_speed_class(&q));
 					html_cell_open(f, cls, head);
-					verdict_text(f, &q, 1);
+					html_speed_cell(f, &q, 1);
 					fputs("</td>", f);
 				}
 			}
@@ -778,7 +663,7 @@ static void run_page(FILE *f, const struct result *r, const char *baseline, stru
 		fputs("</p>\n", f);
 	}
 	if (r->ntargets > 1)
-		answer_section(f, r, base);
+		html_answer_section(f, r, base);
 	system_table(f, r);
 	for (int ti = 0; ti < r->ntests; ti++)
 		test_section(f, r, ti, base, pal);

@@ -1,7 +1,8 @@
 /*
  * html.h: what the HTML page's files share (html.c, the page and its bar
- * charts; html-grouped.c, its grouped charts; html-detail.c, its line
- * charts and samples).  Not for outside report/.
+ * charts; html-answer.c, its answer and overview chart; html-grouped.c,
+ * its grouped charts; html-detail.c, its line charts and samples).  Not
+ * for outside report/.
  */
 #ifndef FSB_REPORT_HTML_H
 #define FSB_REPORT_HTML_H
@@ -42,9 +43,16 @@ void html_compression_groups(FILE *f, const struct result *r, int ti, struct pal
 void html_chart_timeline(FILE *f, const struct result *r, int ti, struct palette *pal);
 void html_chart_cdf(FILE *f, const struct result *r, int ti, struct palette *pal);
 
-/* The overview chart (html-answer.c): each test's speed against the
- * baseline, the geometric mean first, log scale, the verdicts' calls. */
+/* html-answer.c: the answer section the page opens with; its overview
+ * chart (each test's speed against the baseline, the geometric mean
+ * first, log scale, the verdicts' calls); a speed cell's class (the
+ * call's colour) and text ("×1.20 +", or "×1.20 faster"). */
+void html_answer_section(FILE *f, const struct result *r, int base);
 void html_chart_overall(FILE *f, const struct result *r, const struct report_answer *a);
+const char *html_speed_class(const struct report_speed *q);
+void html_speed_cell(FILE *f, const struct report_speed *q, int brief);
+/* <th> cells with every target's label, in order (html.c). */
+void html_target_headers(FILE *f, const struct result *r);
 
 /* The collapsible record: the command line, every sample, and each
  * tool's own output. */
