@@ -24,14 +24,6 @@
  * may yet call it the same; a wider one is not separated at all. */
 #define ANSWER_CLOSE 0.10
 
-static int primary(const struct r_test *t)
-{
-	for (int m = 0; m < t->nmetrics; m++)
-		if (t->metrics[m].primary)
-			return m;
-	return 0;
-}
-
 /* Tests judged by speed: a power-cut test is judged by what it lost. */
 static int speed_test(const struct r_test *t)
 {
@@ -92,7 +84,7 @@ static void test_warnings(struct report_answer *a, const struct result *r, int t
 	char who[1024];
 	size_t used = 0;
 	double lo = INFINITY, hi = 0;
-	int m = primary(t);
+	int m = report_primary(t);
 
 	if (sub && speed_test(t))
 		add_warning(a, "%s: %s (left out of the geometric mean)", t->name, sub);
@@ -138,7 +130,7 @@ static void test_warnings(struct report_answer *a, const struct result *r, int t
 static int rank_test(const struct result *r, int ti, struct answer_test *at)
 {
 	const struct r_test *t = &r->tests[ti];
-	int k = r->ntargets, m = primary(t);
+	int k = r->ntargets, m = report_primary(t);
 	double *score = calloc((size_t)k, sizeof(double));
 
 	at->test = ti;
@@ -188,8 +180,6 @@ static void count_pairs(struct report_answer *a, const struct result *r, int ti,
 			double reach = fmax(x->hi, 1 / x->lo) - 1;
 			a->open++;
 			a->close += reach <= ANSWER_CLOSE;
-			a->open_reach_lo = a->open == 1 || reach < a->open_reach_lo ? reach
-										: a->open_reach_lo;
 			a->open_reach_hi = reach > a->open_reach_hi ? reach : a->open_reach_hi;
 		}
 	}
@@ -206,7 +196,7 @@ static void overall(struct report_answer *a, const struct result *r)
 		for (int ti = 0; ti < r->ntests; ti++) {
 			const struct r_test *t = &r->tests[ti];
 			struct report_speed q;
-			if (!speed_test(t) || report_speed(t, i, a->base, primary(t), &q))
+			if (!speed_test(t) || report_speed(t, i, a->base, report_primary(t), &q))
 				continue;
 			o->faster += q.call == REPORT_FASTER;
 			o->slower += q.call == REPORT_SLOWER;
@@ -288,8 +278,7 @@ void report_link_text(const struct report_speed *q, char *buf, size_t len)
 		snprintf(buf, len, "?");
 		return;
 	}
-	double x = q->speed >= 1 ? q->speed : 1 / q->speed;
-	snprintf(f, sizeof(f), "%.*f", x < 9.995 ? 2 : x < 99.95 ? 1 : 0, x);
+	report_factor(q->speed >= 1 ? q->speed : 1 / q->speed, f, sizeof(f));
 	snprintf(buf, len, "%s%s", q->call == REPORT_OPEN ? "?" : q->speed >= 1 ? ">" : "<", f);
 }
 

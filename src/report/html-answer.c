@@ -33,9 +33,7 @@ static void log_range(const struct result *r, const struct report_answer *a, dou
 		for (int q = 0; q < r->ntargets; q++) {
 			struct report_speed s;
 			const struct r_test *t = &r->tests[ti];
-			int m = 0;
-			for (int k = 0; k < t->nmetrics; k++)
-				m = t->metrics[k].primary ? k : m;
+			int m = report_primary(t);
 			if (!t->nmetrics || report_has_outcome(t) || report_speed(t, q, a->base, m, &s) ||
 			    !(s.speed > 0) || !isfinite(s.speed))
 				continue;
@@ -56,19 +54,23 @@ static void bar(FILE *f, struct palette *pal, const struct result *r, int i, dou
 {
 	double one = xpos(1, lo, hi, x0, w), x = xpos(speed, lo, hi, x0, w);
 	int decided = call == REPORT_FASTER || call == REPORT_SLOWER;
+	/* decided: solid; the same or open: pale and dashed; no call of its
+	 * own (the geometric mean): half-tone */
+	const char *opacity = decided ? "1" : call == REPORT_NOCALL ? "0.55" : "0.25";
 	char word[64];
 
 	snprintf(word, sizeof(word), "%s: ", r->targets[i].label);
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" "
 		   "fill-opacity=\"%s\" stroke=\"%s\"%s><title>", fmin(one, x), y,
 		fmax(fabs(x - one), 1), ROW_H - 1, svg_colour(html_colour(pal, r->targets[i].label)),
-		decided ? "1" : "0.25", svg_colour(html_colour(pal, r->targets[i].label)),
-		decided ? "" : " stroke-dasharray=\"2,2\"");
+		opacity, svg_colour(html_colour(pal, r->targets[i].label)),
+		decided || call == REPORT_NOCALL ? "" : " stroke-dasharray=\"2,2\"");
 	xml_escape(f, word);
 	struct report_speed q = { .speed = speed, .call = call };
 	report_speed_words(&q, word, sizeof(word));
 	xml_escape(f, word);
 	fprintf(f, " (%s)</title></rect>", call == REPORT_OPEN ? "not separated yet" :
+		call == REPORT_NOCALL ? "the geometric mean: no verdict of its own" :
 		report_call_word(call));
 }
 
@@ -95,7 +97,8 @@ void html_chart_overall(FILE *f, const struct result *r, const struct report_ans
 	xml_escape(f, r->targets[a->base].label);
 	fprintf(f, ", each test's primary measure (log scale; right is faster)</text>"
 		   "<text x=\"4\" y=\"32\" font-size=\"11\">solid: faster or slower by the verdicts; "
-		   "pale, dashed: the same within the margin, or not separated yet; %d test%s</text>",
+		   "pale, dashed: the same within the margin, or not separated yet; half-tone: "
+		   "the geometric mean (no verdict); %d test%s</text>",
 		   rows, rows == 1 ? "" : "s");
 	/* ticks: 1, 2, 5 x 10^k and their inverses inside the range */
 	static const double ticks[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100 };
@@ -119,20 +122,16 @@ void html_chart_overall(FILE *f, const struct result *r, const struct report_ans
 		if (o->target == a->base)
 			continue;
 		if (isfinite(o->gmean) && o->gmean > 0)
-			bar(f, &pal, r, o->target, o->gmean,
-			    o->faster && !o->slower && !o->open && !o->same ? REPORT_FASTER :
-			    o->slower && !o->faster && !o->open && !o->same ? REPORT_SLOWER : REPORT_OPEN,
-			    y + row * ROW_H, lo, hi, label_w, w);
+			bar(f, &pal, r, o->target, o->gmean, REPORT_NOCALL, y + row * ROW_H, lo, hi,
+			    label_w, w);
 		row++;
 	}
 	y += group;
 	for (int ti = 0; ti < a->ntests; ti++) {
 		const struct r_test *t = &r->tests[ti];
-		int m = 0;
+		int m = report_primary(t);
 		if (!t->nmetrics || report_has_outcome(t))
 			continue;
-		for (int q = 0; q < t->nmetrics; q++)
-			m = t->metrics[q].primary ? q : m;
 		/* a long name is cut to its column, whole in the tooltip */
 		char name[32];
 		snprintf(name, sizeof(name), "%.24s%s", t->name, strlen(t->name) > 24 ? "..." : "");
@@ -177,18 +176,16 @@ const char *html_speed_class(const struct report_speed *q)
 /* "×1.20 faster"; `brief` tables use the marks of the legend. */
 void html_speed_cell(FILE *f, const struct report_speed *q, int brief)
 {
-	char x[32];
+	char x[48];
 
-	if (!isfinite(q->speed)) {	/* a figure of 0: no ratio to or of it */
-		fputs("n/a", f);
+	if (brief) {
+		report_speed_cell(q, x, sizeof(x), 1);
+		xml_escape(f, x);
 		return;
 	}
 	report_speed_text(q, x, sizeof(x), 1);
-	if (brief)
-		fprintf(f, "%s %c", x, report_call_mark(q->call));
-	else
-		fprintf(f, "%s %s", x, q->call == REPORT_OPEN ? "not separated yet" :
-			report_call_word(q->call));
+	fprintf(f, "%s %s", x, q->call == REPORT_OPEN ? "not separated yet" :
+		report_call_word(q->call));
 }
 
 /* The answer first: the overall ranking, then each test's, each target's
@@ -240,10 +237,7 @@ void html_answer_section(FILE *f, const struct result *r, int base)
 	fputs("</tr>\n", f);
 	for (int ti = 0; ti < r->ntests; ti++) {
 		const struct r_test *t = &r->tests[ti];
-		int m = 0;
-		for (int k = 0; k < t->nmetrics; k++)
-			if (t->metrics[k].primary)
-				m = k;
+		int m = report_primary(t);
 		fprintf(f, "<tr><th><a href=\"#r%lld-t%d\">", (long long)r->id, ti);
 		xml_escape(f, t->name);
 		fputs("</a></th>", f);

@@ -131,22 +131,6 @@ static void warnings(FILE *f, const struct result *r, const struct r_test *t, in
 	}
 }
 
-/* A bar's last word: the target against the baseline as the verdicts
- * call it ("×1.14 +", "baseline"), the one statistic every view shows. */
-static void against(const struct r_test *t, int i, int base, int m, char *buf, size_t len)
-{
-	struct report_speed q;
-	char x[32];
-
-	buf[0] = '\0';
-	if (base < 0 || i == base)
-		snprintf(buf, len, "%s", base < 0 ? "" : "baseline");
-	else if (!report_speed(t, i, base, m, &q)) {
-		report_speed_text(&q, x, sizeof(x), 1);
-		snprintf(buf, len, "%s %c", x, report_call_mark(q.call));
-	}
-}
-
 /* Cut text to at most max bytes with "..." at a character's start, so
  * that a line inside a chart stays inside it and stays UTF-8. */
 static void cut_text(char *text, size_t max)
@@ -203,7 +187,7 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, int base
 			continue;
 		svg_number(s[i].mean, num, sizeof(num));
 		int len = (int)(strlen(num) + 1 + strlen(m->unit));
-		against(t, i, base, mi, vs, sizeof(vs));
+		report_against(t, i, base, mi, vs, sizeof(vs), 1);
 		len += 1 + (int)strlen(vs);
 		vlen = len > vlen ? len : vlen;
 	}
@@ -294,7 +278,7 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, int base
 		fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">%s ", end + 5, y + 18, num);
 		xml_escape(f, m->unit);
 		char vs[48];
-		against(t, i, base, mi, vs, sizeof(vs));	/* "×1.14 +", the verdicts' call */
+		report_against(t, i, base, mi, vs, sizeof(vs), 1);	/* "×1.14 +", the verdicts' call */
 		if (vs[0]) {
 			fputc(' ', f);
 			xml_escape(f, vs);

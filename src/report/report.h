@@ -176,9 +176,19 @@ int report_speed(const struct r_test *t, int a, int b, int m, struct report_spee
 char report_call_mark(enum report_call c);
 const char *report_call_word(enum report_call c);
 /* "x1.25" / "/17.9" (utf8: the multiplication and division signs), and
- * "1.25x faster" / "17.9x slower". */
+ * "1.25x faster" / "17.9x slower"; a factor alone: "1.25", "17.9", "104". */
 void report_speed_text(const struct report_speed *q, char *buf, size_t len, int utf8);
 void report_speed_words(const struct report_speed *q, char *buf, size_t len);
+void report_factor(double x, char *buf, size_t len);
+/* A cell: the speed and its mark, "x1.25+" (utf8: "\u00d71.25 +"), "n/a"
+ * for a speed to or of a zero. */
+void report_speed_cell(const struct report_speed *q, char *buf, size_t len, int utf8);
+/* Target i against the baseline on metric m, as every chart row and
+ * table ends: "baseline", a speed cell, or "" (no figure, no baseline). */
+void report_against(const struct r_test *t, int i, int base, int m, char *buf, size_t len,
+		    int utf8);
+/* The index of a test's primary metric (0 when none is marked). */
+int report_primary(const struct r_test *t);
 /* Each target's ranking score on a test's primary metric (higher is
  * better; NAN: no figure), as the verdicts' pairs are chosen. */
 void report_scores(const struct r_test *t, int k, double *score);
@@ -228,7 +238,7 @@ struct report_answer {
 	struct answer_test *tests;	/* [ntests] */
 	/* the pairs that matter, by the rule's call */
 	int pairs, decided, same, open, close, nocall, min_rounds, max_rounds;
-	double open_reach_lo, open_reach_hi;	/* how far from 1 open intervals reach */
+	double open_reach_hi;	/* how far from 1 the widest open interval reaches */
 	int nwarnings;
 	char **warnings;
 };

@@ -93,24 +93,15 @@ static void wrap_text(FILE *f, const char *text, int width, int indent)
 	fputc('\n', f);
 }
 
-/* A chart row's last word: the target against the baseline as the
- * verdicts call it (", x1.14+", ", base"), the one statistic every view
+/* A chart row's last word: ", baseline" or the target's speed against it
+ * as the verdicts call it (", x1.14+"), the one statistic every view
  * shows; nothing with one target. */
 static void against(const struct r_test *t, int i, int base, int m, char *buf, size_t len)
 {
-	struct report_speed q;
-	char x[32];
+	char vs[40];
 
-	buf[0] = '\0';
-	if (base < 0 || i == base) {
-		if (base >= 0)
-			snprintf(buf, len, ", base");
-		return;
-	}
-	if (report_speed(t, i, base, m, &q))
-		return;
-	report_speed_text(&q, x, sizeof(x), 0);
-	snprintf(buf, len, ", %s%c", x, report_call_mark(q.call));
+	report_against(t, i, base, m, vs, sizeof(vs), 0);
+	snprintf(buf, len, "%s%s", vs[0] ? ", " : "", vs);
 }
 
 void report_chart(FILE *f, const struct result *r, int ti, int mi,
@@ -240,7 +231,6 @@ static void cell_ratio(const struct r_test *t, int ti, int mi, int base, char *b
 		       size_t len, enum report_call *call)
 {
 	struct report_speed q;
-	char x[32];
 
 	*call = REPORT_NOCALL;
 	if (report_speed(t, ti, base, mi, &q)) {
@@ -248,12 +238,7 @@ static void cell_ratio(const struct r_test *t, int ti, int mi, int base, char *b
 		return;
 	}
 	*call = q.call;
-	if (!isfinite(q.speed)) {	/* a figure of 0: no ratio (said under the table) */
-		snprintf(buf, len, "n/a");
-		return;
-	}
-	report_speed_text(&q, x, sizeof(x), 0);
-	snprintf(buf, len, "%s%c", x, report_call_mark(q.call));
+	report_speed_cell(&q, buf, len, 0);	/* "n/a" is said under the table */
 }
 
 static void print_cell(FILE *f, const char *text, int width, const char *color,
@@ -535,14 +520,6 @@ targets:
 	}
 }
 
-static int primary_metric(const struct r_test *t)
-{
-	for (int m = 0; m < t->nmetrics; m++)
-		if (t->metrics[m].primary)
-			return m;
-	return 0;
-}
-
 /* Seed 003's groups by compression (groups.c), as tables: for each group,
  * the throughput columns (K/s) of its targets, then their CPU.  Nothing
  * when no target compresses or the test has no K/s columns. */
@@ -601,7 +578,7 @@ void report_test(FILE *f, const struct result *r, int ti, const struct report_op
 	 * --all, run --verbose): every chart, one per metric (fileop's 13
 	 * columns get 13, as --all promises), and the tables. */
 	for (int m = 0; m < t->nmetrics; m++) {
-		int primary = m == primary_metric(t);
+		int primary = m == report_primary(t);
 		if (!primary && !o->verbose)
 			continue;
 		if (m && o->verbose)
@@ -747,7 +724,7 @@ void report_missed(FILE *f, const struct result *r, const struct report_opts *o)
 
 	for (int ti = 0; ti < r->ntests && used < sizeof(line); ti++) {
 		const struct r_test *t = &r->tests[ti];
-		int m = primary_metric(t);
+		int m = report_primary(t);
 		double worst = 0;
 		if (!t->nmetrics || !(t->precision > 0))
 			continue;

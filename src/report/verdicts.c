@@ -33,7 +33,7 @@ static int figures(const struct r_test *t, int i, int m, double *x, int cap, int
 	return n;
 }
 
-static int primary(const struct r_test *t)
+int report_primary(const struct r_test *t)
 {
 	for (int m = 0; m < t->nmetrics; m++)
 		if (t->metrics[m].primary)
@@ -147,8 +147,7 @@ const char *report_call_word(enum report_call c)
 	return words[c];
 }
 
-/* A factor in a few characters: 1.25, 17.9, 104. */
-static void factor(double x, char *buf, size_t len)
+void report_factor(double x, char *buf, size_t len)
 {
 	snprintf(buf, len, "%.*f", x < 9.995 ? 2 : x < 99.95 ? 1 : 0, x);
 }
@@ -161,11 +160,35 @@ void report_speed_text(const struct report_speed *q, char *buf, size_t len, int 
 		snprintf(buf, len, "-");
 		return;
 	}
-	factor(q->speed >= 1 ? q->speed : 1 / q->speed, f, sizeof(f));
+	report_factor(q->speed >= 1 ? q->speed : 1 / q->speed, f, sizeof(f));
 	if (q->speed >= 1)
 		snprintf(buf, len, "%s%s", utf8 ? "\xc3\x97" : "x", f);
 	else
 		snprintf(buf, len, "%s%s", utf8 ? "\xc3\xb7" : "/", f);
+}
+
+void report_speed_cell(const struct report_speed *q, char *buf, size_t len, int utf8)
+{
+	char x[32];
+
+	if (!isfinite(q->speed) || !(q->speed > 0)) {	/* a figure of 0: no ratio */
+		snprintf(buf, len, "n/a");
+		return;
+	}
+	report_speed_text(q, x, sizeof(x), utf8);
+	snprintf(buf, len, "%s%s%c", x, utf8 ? " " : "", report_call_mark(q->call));
+}
+
+void report_against(const struct r_test *t, int i, int base, int m, char *buf, size_t len,
+		    int utf8)
+{
+	struct report_speed q;
+
+	buf[0] = '\0';
+	if (base >= 0 && i == base)
+		snprintf(buf, len, "baseline");
+	else if (base >= 0 && !report_speed(t, i, base, m, &q))
+		report_speed_cell(&q, buf, len, utf8);
 }
 
 void report_speed_words(const struct report_speed *q, char *buf, size_t len)
@@ -176,14 +199,14 @@ void report_speed_words(const struct report_speed *q, char *buf, size_t len)
 		snprintf(buf, len, "no ratio");
 		return;
 	}
-	factor(q->speed >= 1 ? q->speed : 1 / q->speed, f, sizeof(f));
+	report_factor(q->speed >= 1 ? q->speed : 1 / q->speed, f, sizeof(f));
 	snprintf(buf, len, "%sx %s", f, q->speed >= 1 ? "faster" : "slower");
 }
 
 int report_verdicts(const struct result *r, const struct r_test *t, int base,
 		    struct report_verdict *out, int max)
 {
-	int k = r->ntargets, m = primary(t), npairs, n = 0;
+	int k = r->ntargets, m = report_primary(t), npairs, n = 0;
 
 	/* a power-cut test is judged by its losses (its outcome table), and
 	 * no speed verdict is drawn from its shares of clean points */
@@ -217,7 +240,7 @@ int report_verdicts(const struct result *r, const struct r_test *t, int base,
 
 void report_scores(const struct r_test *t, int k, double *score)
 {
-	int m = primary(t), dir = t->nmetrics && t->metrics[m].direction > 0 ? 1 : -1;
+	int m = report_primary(t), dir = t->nmetrics && t->metrics[m].direction > 0 ? 1 : -1;
 
 	for (int i = 0; i < k; i++) {
 		struct summary s;

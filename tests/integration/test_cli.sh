@@ -13,7 +13,7 @@ rc=$?
 check "run exits 0" [ "$rc" -eq 0 ]
 check "chart title and direction" grep -qx "Files/s > Higher Is Better" "$out"
 check "chart rows: dotted label, value, bar, SE and N" \
-	grep -Eq '^a \.+ [0-9.]+ +\|=+ +SE \+/- [0-9.]+, N = 3, base( !)?$' "$out"
+	grep -Eq '^a \.+ [0-9.]+ +\|=+ +SE \+/- [0-9.]+, N = 3, baseline( !)?$' "$out"
 # b's row ends with its speed against a as the verdicts call it: one
 # statistic on the chart, not a third one of its own (issue 68)
 check "chart row for b: its speed against a and the verdicts' mark" \
