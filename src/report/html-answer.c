@@ -87,7 +87,7 @@ void html_chart_overall(FILE *f, const struct result *r, const struct report_ans
 	if (!rows || k < 2)
 		return;
 	log_range(r, a, &lo, &hi);
-	double label_w = 190, top = 46, w = CHART_W - label_w - 20;
+	double label_w = 190, top = 58, w = CHART_W - label_w - 20;
 	double group = (k - 1) * ROW_H + GAP_H, height = top + (rows + 1) * group + 40;
 	fprintf(f, "<figure><svg class=\"chart overview\" xmlns=\"http://www.w3.org/2000/svg\" "
 		   "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\"><title>Speed "
@@ -96,9 +96,10 @@ void html_chart_overall(FILE *f, const struct result *r, const struct report_ans
 	fputs("</title><text x=\"4\" y=\"16\" font-weight=\"bold\">Speed against ", f);
 	xml_escape(f, r->targets[a->base].label);
 	fprintf(f, ", each test's primary measure (log scale; right is faster)</text>"
-		   "<text x=\"4\" y=\"32\" font-size=\"11\">solid: faster or slower by the verdicts; "
-		   "pale, dashed: the same within the margin, or not separated yet; half-tone: "
-		   "the geometric mean (no verdict); %d test%s</text>",
+		   "<text x=\"4\" y=\"30\" font-size=\"11\">solid: faster or slower by the verdicts; "
+		   "pale, dashed: the same within the margin, or not separated yet;</text>"
+		   "<text x=\"4\" y=\"44\" font-size=\"11\">half-tone: the geometric mean (no "
+		   "verdict of its own); %d test%s</text>",
 		   rows, rows == 1 ? "" : "s");
 	/* ticks: 1, 2, 5 x 10^k and their inverses inside the range */
 	static const double ticks[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100 };
