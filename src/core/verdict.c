@@ -68,12 +68,15 @@ static int look_index(const struct verdict_rule *rule, int n)
 
 double verdict_look_alpha(const struct verdict_rule *rule, int n)
 {
-	int looks = rule->looks > 1 ? rule->looks : 1;
+	int looks = rule->looks > 1 ? rule->looks : 1, j = look_index(rule, n);
 
 	if (looks == 1)
 		return VERDICT_ALPHA;
-	return look_index(rule, n) == 0 ? VERDICT_ALPHA * VERDICT_FIRST_SHARE
-					: VERDICT_ALPHA * (1 - VERDICT_FIRST_SHARE) / (looks - 1);
+	if (j == 0)
+		return VERDICT_ALPHA * VERDICT_FIRST_SHARE;
+	if (j == looks - 1)	/* with two looks, the middle's share too */
+		return VERDICT_ALPHA * (looks == 2 ? 1 - VERDICT_FIRST_SHARE : VERDICT_LAST_SHARE);
+	return VERDICT_ALPHA * (1 - VERDICT_FIRST_SHARE - VERDICT_LAST_SHARE) / (looks - 2);
 }
 
 static int has_pair(int (*pairs)[2], int n, int x, int y)
@@ -153,12 +156,12 @@ static bool log_moments(const double *x, int n, double *mean, double *var)
 struct way {
 	double centre, spread, df;
 	int n;
-	bool ok;
+	bool ok, by_round;
 };
 
 static struct way unpaired(const double *a, int na, const double *b, int nb)
 {
-	struct way w = { 0, 0, 0, 0, false };
+	struct way w = { 0, 0, 0, 0, false, false };
 	double ma, va, mb, vb;
 
 	if (na < 2 || nb < 2 || !log_moments(a, na, &ma, &va) || !log_moments(b, nb, &mb, &vb))
@@ -177,7 +180,7 @@ static struct way unpaired(const double *a, int na, const double *b, int nb)
 
 static struct way per_round(const double *a, const double *b, int n)
 {
-	struct way w = { 0, 0, 0, 0, false };
+	struct way w = { 0, 0, 0, 0, false, false };
 	double s = 0, ss = 0;
 
 	if (n < 2)
@@ -195,55 +198,81 @@ static struct way per_round(const double *a, const double *b, int n)
 	w.spread = sqrt(ss / (n - 1));
 	w.df = n - 1;
 	w.n = n;
-	w.ok = true;
+	w.ok = w.by_round = true;
 	return w;
 }
 
-/* The t quantile of an interval at n rounds: that look's share of the
- * error, halved for the two ways of forming it. */
-static double quantile(const struct verdict_rule *rule, int n, double df)
+/* How many ways look n may choose from: the narrower of the two (each at
+ * half the look's share, which pays for the choice) at every look but the
+ * last, where Welch's larger df matters most; at the last, where a near-tie
+ * is called the same or not, the per-round way alone at the whole share. */
+static int ways_at(const struct verdict_rule *rule, int n, bool both)
 {
-	double alpha = verdict_look_alpha(rule, n) / 2;
-
-	return stats_t_quantile(1 - alpha / 2, df);
+	return both && rule->looks > 1 && look_index(rule, n) < rule->looks - 1 ? 2 : 1;
 }
 
-static enum verdict_kind decide(double centre, double h, double margin)
+/* The half-widths of an interval of way w at its look, its share split
+ * over ways: two-sided at 1 - alpha (faster or slower) and the
+ * equivalence one at 1 - 2 alpha (two one-sided tests). */
+static void half_widths(const struct verdict_rule *rule, const struct way *w, int ways, double *h2,
+			double *heq)
+{
+	double alpha = verdict_look_alpha(rule, w->n) / ways, se = w->spread / sqrt(w->n);
+
+	*h2 = stats_t_quantile(1 - alpha / 2, w->df) * se;
+	*heq = stats_t_quantile(1 - alpha, w->df) * se;
+}
+
+static enum verdict_kind decide(double centre, double h2, double heq, double margin)
 {
 	double m = log1p(margin);
 
-	if (margin > 0 && centre - h >= -m && centre + h <= m)
+	if (margin > 0 && centre - heq >= -m && centre + heq <= m)
 		return VERDICT_EQUIVALENT;
-	if (centre - h > 0)
+	if (centre - h2 > 0)
 		return VERDICT_GREATER;
-	if (centre + h < 0)
+	if (centre + h2 < 0)
 		return VERDICT_SMALLER;
 	return VERDICT_UNDECIDED;
+}
+
+/* A pair's way at its look and how many it was chosen from: by round when
+ * the runs are paired and the look allows no choice, the narrower of the
+ * two when it does, the two samples apart when not paired. */
+static struct way pair_way(const double *a, int na, const double *b, int nb, bool paired,
+			   const struct verdict_rule *rule, int *ways)
+{
+	struct way p = paired && na == nb ? per_round(a, b, na) : (struct way){ 0, 0, 0, 0, false, false };
+	struct way u = unpaired(a, na, b, nb);
+
+	*ways = p.ok && u.ok ? ways_at(rule, p.n, true) : 1;
+	if (!p.ok)
+		return u;
+	if (*ways == 1 || !u.ok)
+		return p;
+	double p2, u2, eq;
+	half_widths(rule, &p, 2, &p2, &eq);
+	half_widths(rule, &u, 2, &u2, &eq);
+	return p2 < u2 ? p : u;
 }
 
 struct verdict verdict_pair(const double *a, int na, const double *b, int nb, bool paired,
 			    const struct verdict_rule *rule)
 {
 	struct verdict v = { VERDICT_NONE, NAN, NAN, NAN, na < nb ? na : nb, false };
-	struct way u = unpaired(a, na, b, nb), p = { 0, 0, 0, 0, false };
+	int ways;
+	struct way w = pair_way(a, na, b, nb, paired, rule, &ways);
+	double h2, heq;
 
-	if (paired && na == nb)
-		p = per_round(a, b, na);
-	if (!u.ok)
+	if (!w.ok)
 		return v;
-	double hu = quantile(rule, u.n, u.df) * u.spread / sqrt(u.n), h = hu, c = u.centre;
-	if (p.ok) {
-		double hp = quantile(rule, p.n, p.df) * p.spread / sqrt(p.n);
-		if (hp < hu) {
-			h = hp;
-			c = p.centre;
-			v.paired = true;
-		}
-	}
-	v.ratio = exp(c);
-	v.lo = exp(c - h);
-	v.hi = exp(c + h);
-	v.kind = decide(c, h, rule->margin);
+	half_widths(rule, &w, ways, &h2, &heq);
+	v.paired = w.by_round;
+	v.kind = decide(w.centre, h2, heq, rule->margin);
+	double h = v.kind == VERDICT_EQUIVALENT ? heq : h2;
+	v.ratio = exp(w.centre);
+	v.lo = exp(w.centre - h);
+	v.hi = exp(w.centre + h);
 	return v;
 }
 
@@ -256,15 +285,19 @@ int verdict_rounds_needed(const double *a, int na, const double *b, int nb, bool
 		return -1;
 	if (now.kind != VERDICT_UNDECIDED)
 		return 0;
-	struct way w = paired && na == nb && now.paired ? per_round(a, b, na) : unpaired(a, na, b, nb);
+	int ways;
+	struct way w = pair_way(a, na, b, nb, paired, rule, &ways);
 	if (!w.ok)
 		return -1;
-	/* the same centre and spread, more rounds: df grows with them */
+	/* the same way, centre and spread, more rounds: df grows with them */
 	for (int n = verdict_next_look(w.n, limit); n <= limit;
 	     n = n == limit ? limit + 1 : verdict_next_look(n, limit)) {
-		double df = w.df * (n - 1) / (w.n - 1 > 0 ? w.n - 1 : 1);
-		double h = quantile(rule, n, df) * w.spread / sqrt(n);
-		if (decide(w.centre, h, rule->margin) != VERDICT_UNDECIDED)
+		struct way at = w;
+		double h2, heq;
+		at.df = w.df * (n - 1) / (w.n - 1 > 0 ? w.n - 1 : 1);
+		at.n = n;
+		half_widths(rule, &at, ways_at(rule, n, paired && na == nb), &h2, &heq);
+		if (decide(w.centre, h2, heq, rule->margin) != VERDICT_UNDECIDED)
 			return n - w.n;
 	}
 	return -1;

@@ -4,23 +4,33 @@
  * what is seen does not inflate the error (docs/results.md, "Verdicts").
  *
  * The rule: the runner looks only at a fixed schedule of rounds (3, 4, 5,
- * 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, ... up to the test's limit).  At a
- * look, a pair's interval for the ratio of its geometric means is a
- * Student t interval on the log scale at level 1 - alpha_j / 2, where
- * alpha_j is look j's share of the 5% error: half of it at the first look
- * (few runs, where the t quantile is most sensitive to the error spent,
- * and where a large difference is settled), the other half split evenly
- * over the later looks.  The 2 pays for the two ways of forming the
- * interval (per-round differences, or the two samples apart, Welch), so
- * the narrower may be used.  The shares sum to 5%, so by the union bound
- * (Bonferroni) the chance that a pair's interval, at any look, misses its
- * true ratio is at most 5%, whatever the stopping rule does with them; so
- * is the chance of a false "faster", "slower" or "equivalent" call for
- * that pair.  The guarantee is per pair, as a 95% interval's is: of a
- * test's several pairs, more than one in twenty may be wrong together.
+ * 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, ... up to the test's limit).  Look
+ * j may spend alpha_j of the 5% error: a quarter of it at the first look
+ * (few runs, where the t quantile is most sensitive to the error spent and
+ * a large difference is settled), 35% at the last (where a near-tie is
+ * called the same or not: the interval is as narrow as it will get), the
+ * other 40% split evenly over the looks between.  A pair's interval for
+ * the ratio of its geometric means is a Student t interval on the log
+ * scale.  When the runs are paired by round, every look but the last takes
+ * the narrower of two ways, from the per-round differences (which take out
+ * a drift both share) or the two samples apart (Welch, more degrees of
+ * freedom at few rounds), each at half the look's share to pay for the
+ * choice; the last look takes the per-round way alone at its whole share.
+ * Unpaired runs have Welch's way alone.  "Faster" or "slower" needs
+ * the two-sided interval at level 1 - alpha_j to exclude 1; "the same"
+ * needs the interval at 1 - 2 alpha_j to lie inside the margin: two
+ * one-sided tests at alpha_j each (TOST), since a false "same" misses the
+ * true ratio on one side only.  Every false call is a miss of the true
+ * ratio by one of those bounds, and the shares sum to 5%, so by the union
+ * bound (Bonferroni) the chance of a false "faster", "slower" or "same"
+ * call for a pair, at any look, is at most 5%, whatever the stopping rule
+ * does with the looks.  The guarantee is per pair, as a 95% interval's
+ * is: of a test's several pairs, more than one in twenty may be wrong
+ * together.
  *
- * A pair is decided when its interval lies inside the equivalence margin
- * [1/(1+m), 1+m] ("no practical difference"), or else excludes 1.
+ * A pair is decided when its equivalence interval lies inside the margin
+ * [1/(1+m), 1+m] ("no practical difference"), or else its two-sided
+ * interval excludes 1.
  */
 #ifndef FSB_VERDICT_H
 #define FSB_VERDICT_H
@@ -29,7 +39,8 @@
 
 #define VERDICT_ALPHA 0.05
 #define VERDICT_FIRST_LOOK 3
-#define VERDICT_FIRST_SHARE 0.5	/* of the error, spent at the first look */
+#define VERDICT_FIRST_SHARE 0.25	/* of the error, spent at the first look */
+#define VERDICT_LAST_SHARE 0.35	/* at the last (the limit) */
 
 enum verdict_kind {
 	VERDICT_UNDECIDED = 0,
@@ -46,7 +57,9 @@ struct verdict_rule {
 
 struct verdict {
 	enum verdict_kind kind;
-	double ratio, lo, hi;	/* geometric mean of a / of b, and its interval */
+	double ratio, lo, hi;	/* geometric mean of a / of b, and the interval
+				 * that decided (VERDICT_EQUIVALENT: the
+				 * equivalence one; else the two-sided one) */
 	int n;			/* runs of the smaller side */
 	bool paired;		/* the per-round differences gave the interval */
 };
