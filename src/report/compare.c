@@ -1,9 +1,12 @@
 /*
  * compare.c: one stored run against another (last week's kernel against
  * today's).  Tests are matched by name and workload, targets by label,
- * metrics by name; each matched cell gets the ratio new/old with Welch's
- * test, and a slowdown that is significant is a regression.  What matched
- * nothing is listed, never silently dropped.
+ * metrics by name; each matched cell gets the speed new/old and the call
+ * of the verdicts' rule (report_speed: the one statistic of every report,
+ * the two runs' samples apart), and a slowdown the rule decides is a
+ * regression.  The answer first: each target's geometric mean of its
+ * speeds over the tests, with the calls counted.  What matched nothing is
+ * listed, never silently dropped.
  */
 #include "report.h"
 #include "svg.h"
@@ -35,6 +38,39 @@ static int find_metric(const struct r_test *t, const char *name)
 		if (!strcmp(t->metrics[i].name, name))
 			return i;
 	return -1;
+}
+
+/* Target gb of test y (new) against target ga of test x (old) on metric
+ * ma (mb in y), by the rule of x: a two-cell test of x's metrics, y's
+ * figures moved to ma's column, the cells of two runs (never paired by
+ * round). */
+static int row_speed(const struct r_test *x, int ga, int ma, const struct r_test *y, int gb, int mb,
+		     struct report_speed *q)
+{
+	const struct r_cell *yc = &y->cells[gb];
+	int nm = x->nmetrics + x->ndevice, rc = -1;
+	struct r_cell cells[2] = { x->cells[ga], { 0, NULL, NULL, 1 } };
+	struct r_test t = *x;
+
+	cells[0].run = 0;
+	cells[1].samples = calloc((size_t)yc->nsamples + 1, sizeof(*cells[1].samples));
+	double *vals = calloc((size_t)yc->nsamples * (size_t)nm + 1, sizeof(double));
+	if (cells[1].samples && vals) {
+		for (int s = 0; s < yc->nsamples; s++) {
+			struct r_sample *d = &cells[1].samples[s];
+			*d = yc->samples[s];
+			d->values = vals + (size_t)s * (size_t)nm;
+			for (int m = 0; m < nm; m++)
+				d->values[m] = NAN;
+			d->values[ma] = yc->samples[s].values[mb];
+		}
+		cells[1].nsamples = yc->nsamples;
+		t.cells = cells;
+		rc = report_speed(&t, 1, 0, ma, q);
+	}
+	free(vals);
+	free(cells[1].samples);
+	return rc;
 }
 
 int compare_match(const struct result *a, const struct result *b, struct cmp_row **rows, int *n)
@@ -85,13 +121,11 @@ int compare_match(const struct result *a, const struct result *b, struct cmp_row
 					continue;
 				}
 				row->direction = x->metrics[ma].direction;
-				if (row->a.n && row->b.n && row->a.mean != 0) {
-					row->q = stats_ratio(&row->b, &row->a);
-					row->verdict = row->q.verdict * (row->direction > 0 ? 1 : -1);
+				row->change_pct = NAN;
+				if (row_speed(x, ga, ma, y, gb, mb, &row->s) == 0 && isfinite(row->s.speed) &&
+				    row->s.speed > 0)
 					/* change in "better" terms: -10% = 10% worse */
-					double better = row->direction > 0 ? row->q.value : 1 / row->q.value;
-					row->change_pct = (better - 1) * 100;
-				}
+					row->change_pct = (row->s.speed - 1) * 100;
 			}
 		}
 	}
@@ -120,52 +154,90 @@ static int unmatched(FILE *f, const struct result *a, const struct result *b)
 const char *report_compare_verdict(const struct cmp_row *r, double fail_pct, int *regressions,
 				   int *failing, int *sign)
 {
+	static char same[48];
+
 	*sign = 0;
-	if (!r->a.n || !r->b.n || r->a.mean == 0)
+	if (!r->a.n || !r->b.n)
 		return "no result";
-	if (r->a.n < 2 || r->b.n < 2)
-		return "too few runs to tell";
-	if (r->verdict > 0) {
+	switch (r->s.call) {
+	case REPORT_FASTER:
 		*sign = 1;
 		return r->device ? "better" : "faster";
-	}
-	if (r->verdict < 0) {
+	case REPORT_SLOWER:
 		*sign = -1;
 		(*regressions)++;
 		if (fail_pct >= 0 && -r->change_pct > fail_pct)
 			(*failing)++;
-		return r->device ? "REGRESSION (worse beyond the noise)"
-				 : "REGRESSION (slower beyond the noise)";
+		return r->device ? "REGRESSION (worse, decided)" : "REGRESSION (slower, decided)";
+	case REPORT_SAME:
+		snprintf(same, sizeof(same), "the same within +-%g%%", 100 * r->s.margin);
+		return same;
+	case REPORT_OPEN:
+		return "not separated yet";
+	default:
+		return r->a.n < 2 || r->b.n < 2 ? "too few runs to tell" : "no ratio (a zero)";
 	}
-	return "no significant difference";
 }
 
-/* PTS's geometric mean: per target, over the tests whose primary metric
- * both runs have, the geometric mean of new/old turned so that above 1 is
- * better; two tests at least, and how many is said. */
-static void geomean_line(FILE *f, const struct result *a, const struct cmp_row *rows, int n)
+/* Each target's answer over the matched tests' primary metrics: the
+ * geometric mean of its speeds new/old and the rule's calls counted. */
+void report_compare_answer(const struct result *a, const struct cmp_row *rows, int n, int g,
+			   struct answer_target *o)
 {
-	int said = 0;
+	double logsum = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->target = g;
+	o->gmean = NAN;
+	for (int i = 0; i < n; i++) {
+		const struct cmp_row *r = &rows[i];
+		if (r->target_a != g || r->device || !a->tests[r->test_a].metrics[r->metric_a].primary ||
+		    !(r->s.speed > 0) || !isfinite(r->s.speed))
+			continue;
+		logsum += log(r->s.speed);
+		o->ntests++;
+		o->faster += r->s.call == REPORT_FASTER;
+		o->same += r->s.call == REPORT_SAME;
+		o->slower += r->s.call == REPORT_SLOWER;
+		o->open += r->s.call == REPORT_OPEN || r->s.call == REPORT_NOCALL;
+	}
+	if (o->ntests)
+		o->gmean = exp(logsum / o->ntests);
+}
+
+/* The answer block in text or Markdown: one line per target. */
+static void cmp_answer_text(FILE *f, const struct result *a, const struct result *b,
+			    const struct cmp_row *rows, int n, int md)
+{
+	int said = 0, lw = 6;
 
 	for (int g = 0; g < a->ntargets; g++) {
-		double logsum = 0;
-		int k = 0;
-		for (int i = 0; i < n; i++) {
-			const struct cmp_row *r = &rows[i];
-			if (r->target_a != g || r->device || !a->tests[r->test_a].metrics[r->metric_a].primary ||
-			    !r->a.n || !r->b.n || !(r->q.value > 0) || !isfinite(r->q.value))
-				continue;
-			logsum += r->direction > 0 ? log(r->q.value) : -log(r->q.value);
-			k++;
-		}
-		if (k < 2)
-			continue;
-		double gm = exp(logsum / k);
-		fprintf(f, "%s %s %.3f (%+.1f%%, %d tests)", said++ ? ";" : "geometric mean of new/old on "
-			"the primary metrics, above 1 better:", a->targets[g].label, gm, 100 * (gm - 1), k);
+		int l = (int)strlen(a->targets[g].label);
+		lw = l > lw ? l : lw;
 	}
-	if (said)
-		fputc('\n', f);
+	for (int g = 0; g < a->ntargets; g++) {
+		struct answer_target o;
+		char speed[32], counts[96];
+		report_compare_answer(a, rows, n, g, &o);
+		if (!o.ntests)
+			continue;
+		struct report_speed q = { REPORT_OPEN, o.gmean, NAN, NAN, 0, 0, false };
+		report_speed_text(&q, speed, sizeof(speed), md);
+		report_answer_counts(&o, counts, sizeof(counts));
+		if (!said++)
+			fprintf(f, md ? "\n**Answer**: run %lld against run %lld: each target's geometric mean "
+					"of its speeds new/old over the tests' primary measures, and the "
+					"verdicts' calls.\n\n| target | speed | tests | calls |\n"
+					"|---|---:|---:|---|\n"
+				      : "Answer: run %lld against run %lld (speed: the geometric mean of "
+					"each test's speed new/old; the verdicts' calls):\n",
+				(long long)b->id, (long long)a->id);
+		if (md)
+			fprintf(f, "| %s | %s | %d | %s |\n", a->targets[g].label, speed, o.ntests, counts);
+		else
+			fprintf(f, "  %-*s %7s  %s (%d test%s)\n", lw, a->targets[g].label, speed, counts,
+				o.ntests, o.ntests == 1 ? "" : "s");
+	}
 }
 
 int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,
@@ -177,9 +249,12 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 	*regressions = *failing = 0;
 	if (compare_match(a, b, &rows, &n))
 		return -1;
-	fprintf(f, "run %lld (%s%s%s) -> run %lld (%s%s%s): ratio new/old, change in the better direction\n",
-		(long long)a->id, a->started, a->label[0] ? ", " : "", a->label, (long long)b->id,
-		b->started, b->label[0] ? ", " : "", b->label);
+	fprintf(f, "run %lld (%s%s%s) -> run %lld (%s%s%s)\n", (long long)a->id, a->started,
+		a->label[0] ? ", " : "", a->label, (long long)b->id, b->started, b->label[0] ? ", " : "",
+		b->label);
+	cmp_answer_text(f, a, b, rows, n, 0);
+	fprintf(f, "Each test, speed new/old (x faster, / slower; + - = ? the rule's call), "
+		   "change in the better direction:\n");
 	for (int i = 0; i < n; i++) {
 		const struct r_test *t = &a->tests[rows[i].test_a];
 		int l = (int)strlen(t->name);
@@ -191,12 +266,12 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 		l = (int)strlen(a->targets[rows[i].target_a].label);
 		gw = l > gw ? l : gw;
 	}
-	fprintf(f, "%-*s  %-*s  %-*s  %12s  %12s  %6s  %8s  %s\n", tw, "test", mw, "metric", gw,
-		"target", "old", "new", "ratio", "change", "verdict");
+	fprintf(f, "%-*s  %-*s  %-*s  %12s  %12s  %7s  %8s  %s\n", tw, "test", mw, "metric", gw,
+		"target", "old", "new", "speed", "change", "verdict");
 	for (int i = 0; i < n; i++) {
 		struct cmp_row *r = &rows[i];
 		const struct r_test *t = &a->tests[r->test_a];
-		char old[32] = "-", new[32] = "-", ratio[16] = "-", change[16] = "-";
+		char old[32] = "-", new[32] = "-", ratio[32] = "-", change[16] = "-";
 		const char *verdict = report_compare_verdict(r, fail_pct, regressions, failing, &reg);
 		char head[160];	/* "App Overhead (usec)": the unit with the name */
 		report_header(&t->metrics[r->metric_a], head, sizeof(head));
@@ -204,17 +279,17 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 			svg_number(r->a.mean, old, sizeof(old));
 		if (r->b.n)
 			svg_number(r->b.mean, new, sizeof(new));
-		if (r->a.n && r->b.n && r->a.mean != 0) {
-			snprintf(ratio, sizeof(ratio), "%.3f", r->q.value);
-			snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
+		if (r->a.n && r->b.n) {
+			report_speed_cell(&r->s, ratio, sizeof(ratio), 0);
+			if (isfinite(r->change_pct))
+				snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
 		}
-		fprintf(f, "%-*s  %-*s  %-*s  %12s  %12s  %6s  %8s  %s\n", tw, t->name, mw, head, gw,
+		fprintf(f, "%-*s  %-*s  %-*s  %12s  %12s  %7s  %8s  %s\n", tw, t->name, mw, head, gw,
 			a->targets[r->target_a].label, old, new, ratio, change, verdict);
 	}
 	if (!n)
 		fprintf(f, "nothing matched: the runs share no test and target\n");
-	geomean_line(f, a, rows, n);
-	fprintf(f, "%d regression%s beyond the noise", *regressions, *regressions == 1 ? "" : "s");
+	fprintf(f, "%d regression%s decided", *regressions, *regressions == 1 ? "" : "s");
 	if (fail_pct >= 0)
 		fprintf(f, ", %d beyond %.1f%%", *failing, fail_pct);
 	fputc('\n', f);
@@ -264,7 +339,7 @@ static json_t *compare_json_one(const struct result *a, const struct result *b, 
 		const struct r_test *t = &a->tests[r->test_a];
 		const struct r_metric *m = &t->metrics[r->metric_a];
 		const char *verdict = report_compare_verdict(r, fail_pct, &regressions, &failing, &reg);
-		int both = r->a.n && r->b.n && r->a.mean != 0;
+		int both = r->a.n && r->b.n && isfinite(r->s.speed);
 		json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:s,s:b}", "test", t->name,
 				      "metric", m->name, "label", m->label, "unit", m->unit,
 				      "direction", m->direction > 0 ? "higher_is_better" : "lower_is_better",
@@ -272,12 +347,23 @@ static json_t *compare_json_one(const struct result *a, const struct result *b, 
 				      "new", side_json(&r->b), "verdict", verdict, "regression", reg < 0);
 		json_object_set_new(o, "group", json_string(r->device ? "device" : "workload"));
 		if (both) {
-			json_object_set_new(o, "ratio", jnum(r->q.value));
-			json_object_set_new(o, "ratio_ci95", json_pack("[oo]", jnum(r->q.lo), jnum(r->q.hi)));
-			json_object_set_new(o, "welch_p", jnum(r->q.p));
+			/* a speed: above 1 better, whatever the measure's direction */
+			json_object_set_new(o, "speedup", jnum(r->s.speed));
+			json_object_set_new(o, "speedup_interval",
+					    json_pack("[oo]", jnum(r->s.lo), jnum(r->s.hi)));
+			json_object_set_new(o, "call", json_string(report_call_word(r->s.call)));
 			json_object_set_new(o, "change_percent", jnum(r->change_pct));
 		}
 		json_array_append_new(arr, o);
+	}
+	json_t *ans = json_array();
+	for (int g = 0; g < a->ntargets; g++) {
+		struct answer_target t;
+		report_compare_answer(a, rows, n, g, &t);
+		if (t.ntests)
+			json_array_append_new(ans, json_pack("{s:s,s:o,s:i,s:i,s:i,s:i,s:i}", "target",
+				a->targets[g].label, "speedup", jnum(t.gmean), "tests", t.ntests, "faster",
+				t.faster, "same", t.same, "slower", t.slower, "open", t.open));
 	}
 	free(rows);
 	const struct result *pair[2][2] = { { a, b }, { b, a } };
@@ -292,8 +378,8 @@ static json_t *compare_json_one(const struct result *a, const struct result *b, 
 				json_array_append_new(un, json_pack("{s:s,s:s,s:I}", "kind", "target", "name",
 					x->targets[i].label, "only_in_run", (json_int_t)x->id));
 	}
-	json_t *o = json_pack("{s:o,s:o,s:o,s:i,s:o}", "old", run_ref(a), "new", run_ref(b),
-			      "rows", arr, "regressions", regressions, "not_compared", un);
+	json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:i,s:o}", "old", run_ref(a), "new", run_ref(b),
+			      "answer", ans, "rows", arr, "regressions", regressions, "not_compared", un);
 	if (fail_pct >= 0) {
 		json_object_set_new(o, "fail_on_regression_percent", json_real(fail_pct));
 		json_object_set_new(o, "failing", json_integer(failing));
@@ -313,7 +399,7 @@ int report_compare_json(FILE *f, struct result *const *runs, int n, double fail_
 		}
 		json_array_append_new(cmps, one);
 	}
-	json_t *doc = json_pack("{s:s,s:i,s:o}", "schema", "fsbench.compare", "schema_version", 1,
+	json_t *doc = json_pack("{s:s,s:i,s:o}", "schema", "fsbench.compare", "schema_version", 2,
 				"comparisons", cmps);
 	int rc = json_dumpf(doc, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
@@ -339,24 +425,26 @@ int report_compare_markdown(FILE *f, struct result *const *runs, int n, double f
 		int nr, regressions = 0, failing = 0, reg;
 		if (compare_match(a, b, &rows, &nr))
 			return -1;
-		fprintf(f, "\n## run %lld%s%s -> run %lld%s%s\n\nRatio new/old; change in the better "
-			"direction; Welch's t-test on the log scale, p < 0.05.\n\n"
-			"| test | metric | target | old | new | ratio | change | verdict |\n"
-			"|---|---|---|---:|---:|---:|---:|---|\n", (long long)a->id,
+		fprintf(f, "\n## run %lld%s%s -> run %lld%s%s\n", (long long)a->id,
 			a->label[0] ? ": " : "", a->label, (long long)b->id, b->label[0] ? ": " : "",
 			b->label);
+		cmp_answer_text(f, a, b, rows, nr, 1);
+		fputs("\nSpeed new/old (\u00d7 faster, \u00f7 slower; the verdicts' call); change in the "
+		      "better direction.\n\n| test | metric | target | old | new | speed | change | verdict |\n"
+		      "|---|---|---|---:|---:|---:|---:|---|\n", f);
 		for (int i = 0; i < nr; i++) {
 			const struct cmp_row *r = &rows[i];
 			const struct r_test *t = &a->tests[r->test_a];
-			char old[32], new[32], ratio[16] = "", change[16] = "";
+			char old[32], new[32], ratio[32] = "", change[16] = "";
 			const char *v = report_compare_verdict(r, fail_pct, &regressions, &failing, &reg);
 			char head[160];
 			report_header(&t->metrics[r->metric_a], head, sizeof(head));
 			cell_text(&r->a, old, sizeof(old));
 			cell_text(&r->b, new, sizeof(new));
-			if (r->a.n && r->b.n && r->a.mean != 0) {
-				snprintf(ratio, sizeof(ratio), "%.3f", r->q.value);
-				snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
+			if (r->a.n && r->b.n) {
+				report_speed_cell(&r->s, ratio, sizeof(ratio), 1);
+				if (isfinite(r->change_pct))
+					snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
 			}
 			fprintf(f, "| %s | %s | %s | %s | %s | %s | %s | %s%s%s |\n", t->name, head,
 				a->targets[r->target_a].label, old, new, ratio, change,
@@ -364,7 +452,7 @@ int report_compare_markdown(FILE *f, struct result *const *runs, int n, double f
 		}
 		if (!nr)
 			fprintf(f, "| nothing matched | | | | | | | |\n");
-		fprintf(f, "\n%d regression%s beyond the noise", regressions, regressions == 1 ? "" : "s");
+		fprintf(f, "\n%d regression%s decided", regressions, regressions == 1 ? "" : "s");
 		if (fail_pct >= 0)
 			fprintf(f, ", %d beyond %.1f%%", failing, fail_pct);
 		fputs(".\n", f);

@@ -74,33 +74,58 @@ static void bar(FILE *f, struct palette *pal, const struct result *r, int i, dou
 		report_call_word(call));
 }
 
-void html_chart_overall(FILE *f, const struct result *r, const struct report_answer *a)
+/* The overview's SVG, wide (760) or narrow (380: shorter lines, test
+ * names cut shorter, the key wrapped), for a phone at 12 px. */
+static void overall_svg(FILE *f, const struct result *r, const struct report_answer *a, int rows,
+			double lo, double hi, int narrow)
 {
 	struct palette pal = { .n = 0 };
-	int k = r->ntargets, rows = 0;
-	double lo, hi;
+	int k = r->ntargets, W = narrow ? CHART_W_NARROW : CHART_W;
 
 	for (int i = 0; i < k; i++)
 		html_colour(&pal, r->targets[i].label);
-	for (int ti = 0; ti < a->ntests; ti++)
-		rows += r->tests[ti].nmetrics && !report_has_outcome(&r->tests[ti]);
-	if (!rows || k < 2)
-		return;
-	log_range(r, a, &lo, &hi);
-	double label_w = 190, top = 58, w = CHART_W - label_w - 20;
-	double group = (k - 1) * ROW_H + GAP_H, height = top + (rows + 1) * group + 40;
-	fprintf(f, "<figure><svg class=\"chart overview\" xmlns=\"http://www.w3.org/2000/svg\" "
+	/* the key's lines, wrapped to the width */
+	char tests[32];
+	snprintf(tests, sizeof(tests), "%d test%s", rows, rows == 1 ? "" : "s");
+	const char *const wide_key[] = {
+		"solid: faster or slower by the verdicts; pale, dashed: the same within the margin, "
+		"or not separated yet;", "half-tone: the geometric mean (no verdict of its own); ", NULL };
+	const char *const narrow_key[] = {
+		"(log scale; right is faster)", "solid: faster or slower by the verdicts;",
+		"pale, dashed: the same within the margin, or",
+		"not separated yet; half-tone: the geometric",
+		"mean (no verdict of its own); ", NULL };
+	const char *const *key = narrow ? narrow_key : wide_key;
+	int lines = 0;
+	while (key[lines])
+		lines++;
+	double label_w = narrow ? 124 : 190, top = 30 + 14.0 * lines, w = W - label_w - 20;
+	double group = (k - 1) * ROW_H + GAP_H, legend_y = 0, lx = 4;
+	/* the legend's rows: each target's colour and label, wrapped */
+	int legend_rows = 1;
+	for (int i = 0; i < k; i++) {
+		double need = 24 + 7.0 * (double)strlen(r->targets[i].label);
+		if (i == a->base)
+			continue;
+		if (lx > 4 && lx + need > W) {
+			legend_rows++;
+			lx = 4;
+		}
+		lx += need;
+	}
+	double height = top + (rows + 1) * group + 26 + 16.0 * legend_rows;
+	fprintf(f, "<svg class=\"chart overview %s\" xmlns=\"http://www.w3.org/2000/svg\" "
 		   "width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\"><title>Speed "
-		   "against ", CHART_W, height, CHART_W, height);
+		   "against ", narrow ? "narrow" : "wide", W, height, W, height);
 	xml_escape(f, r->targets[a->base].label);
-	fputs("</title><text x=\"4\" y=\"16\" font-weight=\"bold\">Speed against ", f);
+	fputs("</title><text class=\"title\" x=\"4\" y=\"16\" font-weight=\"bold\">Speed against ", f);
 	xml_escape(f, r->targets[a->base].label);
-	fprintf(f, ", each test's primary measure (log scale; right is faster)</text>"
-		   "<text x=\"4\" y=\"30\" font-size=\"11\">solid: faster or slower by the verdicts; "
-		   "pale, dashed: the same within the margin, or not separated yet;</text>"
-		   "<text x=\"4\" y=\"44\" font-size=\"11\">half-tone: the geometric mean (no "
-		   "verdict of its own); %d test%s</text>",
-		   rows, rows == 1 ? "" : "s");
+	fprintf(f, ", each test's primary measure%s</text>",
+		narrow ? "" : " (log scale; right is faster)");
+	for (int q = 0; q < lines; q++)
+		fprintf(f, "<text x=\"4\" y=\"%d\"%s%s>%s%s</text>", 30 + 14 * q,
+			narrow ? "" : " font-size=\"11\"", narrow && !q ? " font-weight=\"bold\"" : "",
+			key[q], q == lines - 1 ? tests : "");
 	/* ticks: 1, 2, 5 x 10^k and their inverses inside the range */
 	static const double ticks[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100 };
 	double bottom = top + (rows + 1) * group;
@@ -135,7 +160,8 @@ void html_chart_overall(FILE *f, const struct result *r, const struct report_ans
 			continue;
 		/* a long name is cut to its column, whole in the tooltip */
 		char name[32];
-		snprintf(name, sizeof(name), "%.24s%s", t->name, strlen(t->name) > 24 ? "..." : "");
+		int cut = narrow ? 13 : 24;
+		snprintf(name, sizeof(name), "%.*s%s", cut, t->name, (int)strlen(t->name) > cut ? "..." : "");
 		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>", label_w - 6,
 			y + (k - 1) * ROW_H / 2 + 4);
 		xml_escape(f, t->name);
@@ -152,19 +178,40 @@ void html_chart_overall(FILE *f, const struct result *r, const struct report_ans
 		}
 		y += group;
 	}
-	/* the legend: each target's colour */
-	double lx = 4;
+	/* the legend: each target's colour, wrapped to the width */
+	lx = 4;
 	for (int i = 0; i < k; i++) {
+		double need = 24 + 7.0 * (double)strlen(r->targets[i].label);
 		if (i == a->base)
 			continue;
+		if (lx > 4 && lx + need > W) {
+			legend_y += 16;
+			lx = 4;
+		}
 		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"%s\"/>"
-			   "<text x=\"%.1f\" y=\"%.1f\">", lx, bottom + 22,
-			svg_colour(html_colour(&pal, r->targets[i].label)), lx + 14, bottom + 31);
+			   "<text x=\"%.1f\" y=\"%.1f\">", lx, bottom + 22 + legend_y,
+			svg_colour(html_colour(&pal, r->targets[i].label)), lx + 14, bottom + 31 + legend_y);
 		xml_escape(f, r->targets[i].label);
 		fputs("</text>", f);
-		lx += 24 + 7.0 * (double)strlen(r->targets[i].label);
+		lx += need;
 	}
-	fputs("</svg></figure>\n", f);
+	fputs("</svg>", f);
+}
+
+void html_chart_overall(FILE *f, const struct result *r, const struct report_answer *a)
+{
+	int k = r->ntargets, rows = 0;
+	double lo, hi;
+
+	for (int ti = 0; ti < a->ntests; ti++)
+		rows += r->tests[ti].nmetrics && !report_has_outcome(&r->tests[ti]);
+	if (!rows || k < 2)
+		return;
+	log_range(r, a, &lo, &hi);
+	fputs("<figure>", f);
+	for (int narrow = 0; narrow < 2; narrow++)
+		overall_svg(f, r, a, rows, lo, hi, narrow);
+	fputs("</figure>\n", f);
 }
 
 /* Class of a ratio cell: the rule's call, strong only when decided. */

@@ -68,15 +68,24 @@ static void log_ticks_y(FILE *f, double lo, double hi, double x0, double x1, dou
 /* The SVG element of a line chart: its class, what the tests find it by
  * (data-test, data-chart) and its title. */
 static void line_chart_open(FILE *f, const struct r_test *t, const char *cls, const char *chart,
-			    const char *attrs, double height, const char *what)
+			    const char *attrs, double height, const char *what, int narrow)
 {
-	fprintf(f, "<figure><svg class=\"chart %s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-		   "height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" data-test=\"", cls, CHART_W,
-		height, CHART_W, height);
+	int W = narrow ? CHART_W_NARROW : CHART_W;
+	char head[256];
+
+	fprintf(f, "<svg class=\"chart %s %s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+		   "height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" data-test=\"", cls,
+		narrow ? "narrow" : "wide", W, height, W, height);
 	xml_escape(f, t->name);
 	fprintf(f, "\" data-chart=\"%s\"%s><title>", chart, attrs);
 	xml_escape(f, t->name);
 	fprintf(f, ": %s</title>", what);
+	/* the title inside the image, as every chart's (html.c) */
+	snprintf(head, sizeof(head), "%s: %s", t->title, what);
+	html_cut_text(head, narrow ? 50 : 100);
+	fputs("<text class=\"title\" x=\"4\" y=\"15\" font-weight=\"bold\">", f);
+	xml_escape(f, head);
+	fputs("</text>", f);
 }
 
 /* A line chart's key: the target's colour and label. */
@@ -94,8 +103,8 @@ void html_chart_timeline(FILE *f, const struct result *r, int ti, struct palette
 {
 	const struct r_test *t = &r->tests[ti];
 	json_t **ser = calloc((size_t)r->ntargets + 1, sizeof(*ser));
-	double tmax = 0, lmin = INFINITY, lmax = 0;
-	int any = 0, trims = 0;
+	double tmax = 0, lmin = INFINITY, lmax = 0, width = 0;
+	int any = 0, trims = 0, windows = 0;
 
 	if (!ser)
 		return;
@@ -104,6 +113,8 @@ void html_chart_timeline(FILE *f, const struct result *r, int ti, struct palette
 			continue;
 		json_t *tm = json_object_get(ser[i], "t_ms"), *lat = json_object_get(ser[i], "lat_us");
 		trims |= json_array_size(lat) > 2;
+		width = json_number_value(json_object_get(ser[i], "width_ms"));
+		windows = (int)json_array_size(tm) > windows ? (int)json_array_size(tm) : windows;
 		for (size_t k = 0; k < json_array_size(tm); k++) {
 			tmax = fmax(tmax, jd(tm, k));
 			for (size_t d = 0; d < json_array_size(lat) && d < 3; d++) {
@@ -116,61 +127,68 @@ void html_chart_timeline(FILE *f, const struct result *r, int ti, struct palette
 			}
 		}
 	}
-	if (any && tmax > 0) {
-		double lo, hi, x0 = 90, w = CHART_W - x0 - 40, y0 = 10, h = 220;
+	/* one window is a point, not a line: an empty chart (issue 68) */
+	if (any && windows < 2)
+		fprintf(f, "<p class=\"note\">No latency-over-time chart: each run lasted under two "
+			   "windows of %.0f ms (a larger size or runtime gives one).</p>\n", width);
+	else if (any && tmax > 0) {
+		double lo, hi;
 		decade_bounds(lmin, lmax, &lo, &hi);
 		fputs("<h3>Latency over time <small>&#8212; mean per window, first run of each "
-		      "target; less is better</small></h3>\n", f);
-		line_chart_open(f, t, "timeline", "latency-over-time", "", y0 + h + 40, "latency over time");
-		log_ticks_y(f, lo, hi, x0, x0 + w, y0, h, "us");
-		for (int k = 0; k <= 4; k++) {
-			double sec = tmax / 1e3 * k / 4, x = x0 + w * k / 4;
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3g s</text>", x,
-				y0 + h + 16, sec);
-		}
-		for (int i = 0; i < r->ntargets; i++) {
-			if (!ser[i])
-				continue;
-			json_t *tm = json_object_get(ser[i], "t_ms"), *lat = json_object_get(ser[i], "lat_us");
-			int c = html_colour(pal, r->targets[i].label);
-			static const char *const dash[] = { "", " stroke-dasharray=\"5,3\"",
-							    " stroke-dasharray=\"1.5,2.5\"" };
-			static const char *const dname[] = { "read", "write", "trim" };
-			for (size_t d = 0; d < json_array_size(lat) && d < 3; d++) {
-				json_t *ld = json_array_get(lat, d);
-				int open = 0;
-				for (size_t k = 0; k < json_array_size(tm); k++) {
-					double v = jd(ld, k);
-					if (!isfinite(v) || v <= 0) {
-						if (open)
-							fputs("\"/>", f);
-						open = 0;
-						continue;
-					}
-					double x = x0 + jd(tm, k) / tmax * w, y = y0 + h - logpos(v, lo, hi, h);
-					if (!open) {
-						fprintf(f, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" "
-							   "stroke-width=\"1.6\"%s data-target=\"", svg_colour(c),
-							dash[d]);
-						xml_escape(f, r->targets[i].label);
-						fprintf(f, "\" data-dir=\"%s\" points=\"", dname[d]);
-						open = 1;
-					}
-					fprintf(f, "%.1f,%.1f ", x, y);
-				}
-				if (open)
-					fputs("\"/>", f);
+		      "target; less is better</small></h3>\n<figure>", f);
+		for (int narrow = 0; narrow < 2; narrow++) {	/* a laptop's and a phone's */
+			double x0 = 90, w = (narrow ? CHART_W_NARROW : CHART_W) - x0 - 40, y0 = 28, h = 220;
+			line_chart_open(f, t, "timeline", "latency-over-time", "", y0 + h + 40,
+					"latency over time (less is better)", narrow);
+			log_ticks_y(f, lo, hi, x0, x0 + w, y0, h, "us");
+			for (int k = 0; k <= (narrow ? 2 : 4); k++) {
+				double sec = tmax / 1e3 * k / (narrow ? 2 : 4), x = x0 + w * k / (narrow ? 2 : 4);
+				fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%.3g s</text>", x,
+					y0 + h + 16, sec);
 			}
+			for (int i = 0; i < r->ntargets; i++) {
+				if (!ser[i])
+					continue;
+				json_t *tm = json_object_get(ser[i], "t_ms"), *lat = json_object_get(ser[i], "lat_us");
+				int c = html_colour(pal, r->targets[i].label);
+				static const char *const dash[] = { "", " stroke-dasharray=\"5,3\"",
+								    " stroke-dasharray=\"1.5,2.5\"" };
+				static const char *const dname[] = { "read", "write", "trim" };
+				for (size_t d = 0; d < json_array_size(lat) && d < 3; d++) {
+					json_t *ld = json_array_get(lat, d);
+					int open = 0;
+					for (size_t k = 0; k < json_array_size(tm); k++) {
+						double v = jd(ld, k);
+						if (!isfinite(v) || v <= 0) {
+							if (open)
+								fputs("\"/>", f);
+							open = 0;
+							continue;
+						}
+						double x = x0 + jd(tm, k) / tmax * w, y = y0 + h - logpos(v, lo, hi, h);
+						if (!open) {
+							fprintf(f, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" "
+								   "stroke-width=\"1.6\"%s data-target=\"", svg_colour(c),
+								dash[d]);
+							xml_escape(f, r->targets[i].label);
+							fprintf(f, "\" data-dir=\"%s\" points=\"", dname[d]);
+							open = 1;
+						}
+						fprintf(f, "%.1f,%.1f ", x, y);
+					}
+					if (open)
+						fputs("\"/>", f);
+				}
+			}
+			fputs("</svg>", f);
 		}
-		fputs("</svg><figcaption>", f);
+		fputs("<figcaption>", f);
 		for (int i = 0; i < r->ntargets; i++)
 			if (ser[i])
 				legend_entry(f, r, i, pal);
 		fputs(trims ? "reads solid, writes dashed, trims dotted; windows of "
 			    : "reads solid, writes dashed; windows of ", f);
-		fprintf(f, "%.0f ms.</figcaption></figure>\n",
-			json_number_value(json_object_get(ser[0] ? ser[0] : ser[r->ntargets - 1],
-							  "width_ms")));
+		fprintf(f, "%.0f ms.</figcaption></figure>\n", width);
 	}
 	for (int i = 0; i < r->ntargets; i++)
 		json_decref(ser[i]);
@@ -232,38 +250,41 @@ void html_chart_cdf(FILE *f, const struct result *r, int ti, struct palette *pal
 	if (any) {
 		double lo = edges[first > 0 ? first - 1 : 0] / 1e3, hi = edges[last] / 1e3;
 		decade_bounds(lo, hi, &lo, &hi);
-		double x0 = 60, w = CHART_W - x0 - 50, y0 = 10, h = 200;
 		fputs("<h3>Latency distribution <small>&#8212; share of I/Os at or below each latency, "
-		      "every run</small></h3>\n", f);
-		line_chart_open(f, t, "cdf", "latency-cdf", " data-scale=\"log\"", y0 + h + 40,
-				"latency distribution");
-		for (int p = 0; p <= 100; p += 25) {
-			double y = y0 + h - h * p / 100.0;
-			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-				   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>", x0, x0 + w,
-				y, y, x0 - 4, y + 4, p);
+		      "every run</small></h3>\n<figure>", f);
+		for (int narrow = 0; narrow < 2; narrow++) {	/* a laptop's and a phone's */
+			double x0 = 60, w = (narrow ? CHART_W_NARROW : CHART_W) - x0 - 50, y0 = 28, h = 200;
+			line_chart_open(f, t, "cdf", "latency-cdf", " data-scale=\"log\"", y0 + h + 40,
+					"latency distribution", narrow);
+			for (int p = 0; p <= 100; p += 25) {
+				double y = y0 + h - h * p / 100.0;
+				fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+					   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>", x0, x0 + w,
+					y, y, x0 - 4, y + 4, p);
+			}
+			for (double v = lo; v <= hi * 1.0001; v *= 10) {
+				char num[32];
+				double x = x0 + logpos(v, lo, hi, w);
+				svg_number(v, num, sizeof(num));
+				fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
+					   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s us</text>", x, x, y0,
+					y0 + h, x, y0 + h + 16, num);
+			}
+			for (int i = 0; i < r->ntargets; i++) {
+				if (!has[i])
+					continue;
+				fprintf(f, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
+					   "data-target=\"", svg_colour(html_colour(pal, r->targets[i].label)));
+				xml_escape(f, r->targets[i].label);
+				fputs("\" points=\"", f);
+				for (int b = first; b <= last; b++)
+					fprintf(f, "%.1f,%.1f ", x0 + logpos(edges[b] / 1e3, lo, hi, w),
+						y0 + h - h * cum[i][b] / 100);
+				fputs("\"/>", f);
+			}
+			fputs("</svg>", f);
 		}
-		for (double v = lo; v <= hi * 1.0001; v *= 10) {
-			char num[32];
-			double x = x0 + logpos(v, lo, hi, w);
-			svg_number(v, num, sizeof(num));
-			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
-				   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s us</text>", x, x, y0,
-				y0 + h, x, y0 + h + 16, num);
-		}
-		for (int i = 0; i < r->ntargets; i++) {
-			if (!has[i])
-				continue;
-			fprintf(f, "<polyline class=\"series\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" "
-				   "data-target=\"", svg_colour(html_colour(pal, r->targets[i].label)));
-			xml_escape(f, r->targets[i].label);
-			fputs("\" points=\"", f);
-			for (int b = first; b <= last; b++)
-				fprintf(f, "%.1f,%.1f ", x0 + logpos(edges[b] / 1e3, lo, hi, w),
-					y0 + h - h * cum[i][b] / 100);
-			fputs("\"/>", f);
-		}
-		fputs("</svg><figcaption>", f);
+		fputs("<figcaption>", f);
 		for (int i = 0; i < r->ntargets; i++)
 			if (has[i])
 				legend_entry(f, r, i, pal);

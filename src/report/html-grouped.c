@@ -28,13 +28,90 @@ static double axis_pos(double v, const struct axis *ax, int log_scale, double lo
  * of tg[0..n) (every target, or one of seed 003's groups).  Values
  * spanning more than two decades (latency percentiles: p50 of 50 us beside
  * a p99.99 of 170 ms) get a log axis, which shows both. */
+/* One grouped chart's SVG, wide (760) or narrow (380, for a phone: its
+ * column labels slanted sooner), its title inside. */
+static void grouped_svg(FILE *f, const struct result *r, int ti, const int *cols, int nc,
+			const int *tg, int n, const char *unit, struct palette *pal, double hi,
+			int log_scale, double llo, double lhi, int narrow)
+{
+	const struct r_test *t = &r->tests[ti];
+	int W = narrow ? CHART_W_NARROW : CHART_W;
+	struct axis ax;
+	char num[32], head[512];
+
+	svg_axis(hi, 5, &ax);
+	int crowded = nc > (narrow ? 3 : 6);	/* long labels: slanted, with room below */
+	double left = 60, top = narrow ? 44 : 30, plot_h = 220, plot_w = W - left - 10;
+	double bottom = crowded ? 90 : 40;
+	double group = plot_w / nc, bw = (group - 12) / n;
+	fprintf(f, "<svg class=\"chart grouped%s %s\" xmlns=\"http://www.w3.org/2000/svg\""
+		   " width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\""
+		   " data-scale=\"%s\" data-test=\"", log_scale ? " log" : "", narrow ? "narrow" : "wide",
+		W, top + plot_h + bottom, W, top + plot_h + bottom, log_scale ? "log" : "linear");
+	xml_escape(f, t->name);
+	fputs("\" data-unit=\"", f);
+	xml_escape(f, unit);
+	fputs("\"><title>", f);
+	/* the title inside the image, as every chart's (html.c) */
+	snprintf(head, sizeof(head), "%s: %s by column%s", t->title, unit, log_scale ? " (log axis)" : "");
+	xml_escape(f, head);
+	fputs("</title>", f);
+	if (narrow && strlen(head) > 50) {	/* two lines on a phone */
+		size_t cut = 50;
+		while (cut > 20 && head[cut] != ' ')
+			cut--;
+		head[cut] = '\0';
+		fputs("<text class=\"title\" x=\"4\" y=\"15\" font-weight=\"bold\">", f);
+		xml_escape(f, head);
+		fputs("</text><text class=\"title\" x=\"4\" y=\"30\" font-weight=\"bold\">", f);
+		char *rest = head + cut + 1;
+		html_cut_text(rest, 50);
+		xml_escape(f, rest);
+	} else {
+		html_cut_text(head, narrow ? 50 : 100);
+		fputs("<text class=\"title\" x=\"4\" y=\"15\" font-weight=\"bold\">", f);
+		xml_escape(f, head);
+	}
+	fputs("</text>", f);
+	if (!log_scale) {
+		html_ticks(f, &ax, top + plot_h, plot_h, left, W - 10, 1);
+	} else {
+		for (double v = llo; v <= lhi * 1.001; v *= 10) {
+			double y = top + plot_h - axis_pos(v, &ax, 1, llo, lhi, plot_h);
+			svg_number(v, num, sizeof(num));
+			fprintf(f, "<line class=\"tick\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\""
+				   " stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+				left, (double)W - 10, y, y, left - 4, y + 4, num);
+		}
+	}
+	for (int c = 0; c < nc; c++) {
+		double gx = left + c * group + 6;
+		for (int j = 0; j < n; j++) {
+			struct summary s;
+			const char *label = r->targets[tg[j]].label;
+			result_summary(t, tg[j], cols[c], &s);
+			if (!s.n)
+				continue;
+			double h = axis_pos(s.mean, &ax, log_scale, llo, lhi, plot_h);
+			html_bar(f, gx + j * bw, top + plot_h - h, bw - 1, h, html_colour(pal, label), label, narrow);
+		}
+		double lx = gx + (group - 12) / 2, ly = top + plot_h + 16;
+		if (crowded)
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+				   "transform=\"rotate(-35 %.1f %.1f)\">", lx, ly, lx, ly);
+		else
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", lx, ly);
+		xml_escape(f, t->metrics[cols[c]].label);
+		fputs("</text>", f);
+	}
+	fputs("</svg>", f);
+}
+
 static void chart_grouped_of(FILE *f, const struct result *r, int ti, const int *cols, int nc,
 			     const int *tg, int n, const char *unit, struct palette *pal)
 {
 	const struct r_test *t = &r->tests[ti];
 	double hi = 0, lo = INFINITY;
-	struct axis ax;
-	char num[32];
 
 	for (int c = 0; c < nc; c++)
 		for (int j = 0; j < n; j++) {
@@ -55,52 +132,11 @@ static void chart_grouped_of(FILE *f, const struct result *r, int ti, const int 
 		if (lhi <= llo)
 			lhi = llo * 10;
 	}
-	svg_axis(hi, 5, &ax);
-	int crowded = nc > 6;	/* long labels: slanted, with room below */
-	double left = 60, top = 10, plot_h = 220, plot_w = CHART_W - left - 10;
-	double bottom = crowded ? 90 : 40;
-	double group = plot_w / nc, bw = (group - 12) / n;
-	fprintf(f, "<figure><svg class=\"chart grouped%s\" xmlns=\"http://www.w3.org/2000/svg\""
-		   " width=\"%d\" height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\""
-		   " data-scale=\"%s\" data-test=\"", log_scale ? " log" : "",
-		CHART_W, top + plot_h + bottom, CHART_W, top + plot_h + bottom,
-		log_scale ? "log" : "linear");
-	xml_escape(f, t->name);
-	fputs("\" data-unit=\"", f);
-	xml_escape(f, unit);
-	fputs("\">", f);
-	if (!log_scale) {
-		html_ticks(f, &ax, top + plot_h, plot_h, left, CHART_W - 10, 1);
-	} else {
-		for (double v = llo; v <= lhi * 1.001; v *= 10) {
-			double y = top + plot_h - axis_pos(v, &ax, 1, llo, lhi, plot_h);
-			svg_number(v, num, sizeof(num));
-			fprintf(f, "<line class=\"tick\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\""
-				   " stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
-				left, (double)CHART_W - 10, y, y, left - 4, y + 4, num);
-		}
-	}
-	for (int c = 0; c < nc; c++) {
-		double gx = left + c * group + 6;
-		for (int j = 0; j < n; j++) {
-			struct summary s;
-			const char *label = r->targets[tg[j]].label;
-			result_summary(t, tg[j], cols[c], &s);
-			if (!s.n)
-				continue;
-			double h = axis_pos(s.mean, &ax, log_scale, llo, lhi, plot_h);
-			html_bar(f, gx + j * bw, top + plot_h - h, bw - 1, h, html_colour(pal, label), label);
-		}
-		double lx = gx + (group - 12) / 2, ly = top + plot_h + 16;
-		if (crowded)
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
-				   "transform=\"rotate(-35 %.1f %.1f)\">", lx, ly, lx, ly);
-		else
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", lx, ly);
-		xml_escape(f, t->metrics[cols[c]].label);
-		fputs("</text>", f);
-	}
-	fputs("</svg><figcaption>", f);
+	fputs("<figure>", f);
+	/* for a laptop and a phone (html.c's bar charts say why) */
+	for (int narrow = 0; narrow < 2; narrow++)
+		grouped_svg(f, r, ti, cols, nc, tg, n, unit, pal, hi, log_scale, llo, lhi, narrow);
+	fputs("<figcaption>", f);
 	xml_escape(f, unit);
 	fputs(log_scale ? " by column, on a log axis (each line ten times the one below); legend: "
 			: " by column; legend: ", f);

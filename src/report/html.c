@@ -45,13 +45,17 @@ static const char css[] =
 	"td.faster-small{background:#e4f3e4}td.slower-small{background:#fbe3e3}td.noise{color:#666}"
 	"table.system{table-layout:fixed;width:100%}table.system td{overflow-wrap:anywhere}"
 	"table.system th{width:9em}"
-	/* Laptop and phone alike (test_report.sh measures it at 1280 and 600
-	 * px in Chromium): a chart is drawn at its own width and scaled down,
-	 * never up, to the page's, labels included; long names break; on a
-	 * narrow screen a wide table's rows (class cards) become cards, each
-	 * cell named by its data-label; any other table scrolls in its box. */
+	/* Laptop and phone alike (test_report.sh measures it at 1280 and 390
+	 * px in Chromium): each chart is drawn 760 px wide (svg.wide) and 380
+	 * px wide (svg.narrow), the one that fits shown, scaled down, never
+	 * up, to the page's width, so its 12 px text stays 11 px or more;
+	 * long names break; on a narrow screen a wide table's rows (class
+	 * cards) become cards, each cell named by its data-label; any other
+	 * table scrolls in its box. */
 	"figure{margin:.2em 0 1em}figcaption{font-size:.8em;color:#555}svg.chart text{font-family:sans-serif;font-size:12px}"
-	"svg.chart{max-width:100%;height:auto}code,table.summary td:first-child{overflow-wrap:anywhere}"
+	"svg.chart{max-width:100%;height:auto}svg.narrow{display:none}"
+	"@media (max-width:640px){svg.wide{display:none}svg.narrow{display:inline}}"
+	"code,table.summary td:first-child{overflow-wrap:anywhere}"
 	"@media (max-width:640px){body{padding:0 .4em}th,td{padding:.15em .3em}"
 	"table.cards,table.cards tbody,table.cards tr,table.cards th,table.cards td{display:block}"
 	"table.cards tr:first-child{display:none}table.cards tr{border:1px solid #bbb;margin:.4em 0}"
@@ -79,9 +83,10 @@ static void pattern_defs(FILE *f)
 	fputs("</defs></svg>\n", f);
 }
 
-void html_bar(FILE *f, double x, double y, double w, double h, int colour, const char *label)
+void html_bar(FILE *f, double x, double y, double w, double h, int colour, const char *label,
+	      int narrow)
 {
-	fprintf(f, "<rect class=\"bar\" data-target=\"");
+	fprintf(f, "<rect class=\"%s\" data-target=\"", narrow ? "nbar" : "bar");
 	xml_escape(f, label);
 	fprintf(f, "\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>",
 		x, y, w, h, svg_colour(colour));
@@ -133,7 +138,7 @@ static void warnings(FILE *f, const struct result *r, const struct r_test *t, in
 
 /* Cut text to at most max bytes with "..." at a character's start, so
  * that a line inside a chart stays inside it and stays UTF-8. */
-static void cut_text(char *text, size_t max)
+void html_cut_text(char *text, size_t max)
 {
 	size_t k = max - 3;
 
@@ -142,6 +147,136 @@ static void cut_text(char *text, size_t max)
 	while (k && ((unsigned char)text[k] & 0xC0) == 0x80)
 		k--;
 	memcpy(text + k, "...", 4);
+}
+
+/* One bar chart's SVG: wide (760: labels left of their bars) or narrow
+ * (380: each label above its bar). */
+static void bars_svg(FILE *f, const struct result *r, int ti, int mi, int base,
+		     struct palette *pal, const struct summary *s, double hi, int lw, int vlen,
+		     int narrow)
+{
+	const struct r_test *t = &r->tests[ti];
+	const struct r_metric *m = &t->metrics[mi];
+	int n = r->ntargets, W = narrow ? CHART_W_NARROW : CHART_W;
+	struct axis ax;
+	char num[32];
+
+	svg_axis(hi, narrow ? 3 : 5, &ax);
+	double label_w = lw * 7.2 + 14, value_w = vlen * 7.0 + 12;
+	if (value_w < 130)
+		value_w = 130;
+	if (value_w > 300)	/* the plot keeps at least 760 - 260 - 300 px */
+		value_w = 300;
+	if (label_w < 70)
+		label_w = 70;
+	if (label_w > 260)
+		label_w = 260;
+	double row = 28, top = 44, lift = 0;
+	if (narrow) {	/* the label on a line of its own above the bar */
+		label_w = 6;
+		value_w = fmin(value_w, 170);
+		row = 44;
+		lift = 16;
+		top = 58;
+	}
+	double plot_w = W - label_w - value_w;
+	double height = top + n * row + 24;
+	fprintf(f, "<svg class=\"chart %s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
+		   " height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" data-test=\"",
+		narrow ? "narrow" : "wide", W, height, W, height);
+	xml_escape(f, t->name);
+	fputs("\" data-metric=\"", f);
+	xml_escape(f, m->name);
+	fputs("\"><title>", f);
+	xml_escape(f, t->title);
+	fputs(": ", f);
+	xml_escape(f, m->label);
+	fputs("</title>", f);
+	/* the title inside the image, so a chart saved or cropped alone still
+	 * says what it shows: the test, its options, the measure, its unit,
+	 * which way is better, and how many runs */
+	int nmin = 0, nmax = 0;
+	for (int i = 0; i < n; i++)
+		if (s[i].n) {
+			nmin = !nmin || s[i].n < nmin ? s[i].n : nmin;
+			nmax = s[i].n > nmax ? s[i].n : nmax;
+		}
+	char head[512], sub[512], nn[32];
+	if (nmin == nmax)
+		snprintf(nn, sizeof(nn), "N = %d", nmax);
+	else
+		snprintf(nn, sizeof(nn), "N = %d-%d", nmin, nmax);
+	snprintf(head, sizeof(head), "%s: %s (%s, %s is better; %s)", t->title, m->label, m->unit,
+		 m->direction > 0 ? "more" : "less", nn);
+	snprintf(sub, sizeof(sub), "%s", t->subtitle[0] ? t->subtitle : t->name);
+	if (narrow) {	/* the title on two lines, the options on a third */
+		char h2[512] = "";
+		size_t cut = strlen(head) > 50 ? 50 : strlen(head);
+		while (cut > 30 && head[cut] != ' ')
+			cut--;
+		if (strlen(head) > 50 && head[cut] == ' ') {
+			snprintf(h2, sizeof(h2), "%s", head + cut + 1);
+			head[cut] = '\0';
+		}
+		html_cut_text(head, 50);
+		html_cut_text(h2, 50);
+		html_cut_text(sub, 54);
+		fputs("<text class=\"title\" x=\"4\" y=\"15\" font-weight=\"bold\">", f);
+		xml_escape(f, head);
+		fputs("</text><text class=\"title\" x=\"4\" y=\"30\" font-weight=\"bold\">", f);
+		xml_escape(f, h2);
+		fputs("</text><text class=\"sub\" x=\"4\" y=\"45\" fill=\"#444\">", f);
+	} else {
+		html_cut_text(head, 100);
+		html_cut_text(sub, 118);
+		fputs("<text class=\"title\" x=\"4\" y=\"15\" font-weight=\"bold\">", f);
+		xml_escape(f, head);
+		fputs("</text><text class=\"sub\" x=\"4\" y=\"31\" font-size=\"11\" fill=\"#444\">", f);
+	}
+	xml_escape(f, sub);
+	fputs("</text>", f);
+	html_ticks(f, &ax, label_w, plot_w, top, top + n * row, 0);
+	for (int i = 0; i < n; i++) {
+		double y = top + i * row;
+		if (narrow)
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">", label_w, y + 13);
+		else
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w - 6, y + 18);
+		xml_escape(f, r->targets[i].label);
+		fputs("</text>", f);
+		y += lift;
+		if (!s[i].n) {
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#a00\">%s</text>", label_w + 4,
+				y + 18, t->cells[i].failure ? "failed (see the tables)" :
+				t->cells[i].nsamples ? report_no_figure(r, t, i, mi) : "no result");
+			continue;
+		}
+		double w = s[i].mean / ax.max * plot_w;
+		html_bar(f, label_w, y + 5, w > 0 ? w : 0, 18, html_colour(pal, r->targets[i].label),
+			 r->targets[i].label, narrow);
+		double end = label_w + w;
+		if (s[i].n > 1) {
+			double x1 = label_w + s[i].ci_lo / ax.max * plot_w;
+			double x2 = label_w + s[i].ci_hi / ax.max * plot_w;
+			if (x1 < label_w)
+				x1 = label_w;
+			fprintf(f, "<path class=\"whisker\" d=\"M%.1f,%.1f H%.1f M%.1f,%.1f V%.1f M%.1f,%.1f V%.1f\""
+				   " stroke=\"#222\" stroke-width=\"1.2\"/>",
+				x1, y + 14, x2, x1, y + 9, y + 19, x2, y + 9, y + 19);
+			end = x2 > end ? x2 : end;
+		}
+		svg_number(s[i].mean, num, sizeof(num));
+		fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">%s ", end + 5, y + 18, num);
+		xml_escape(f, m->unit);
+		char vs[48];
+		report_against(t, i, base, mi, vs, sizeof(vs), 1);	/* "×1.14 +", the verdicts' call */
+		if (vs[0]) {
+			fputc(' ', f);
+			xml_escape(f, vs);
+		}
+		fputs("</text>", f);
+	}
+	fputs("</svg>", f);
 }
 
 /* Seed 000's chart: one horizontal bar per target, CI whisker, value. */
@@ -153,7 +288,6 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, int base
 	int n = r->ntargets, lw = 0;
 	double hi = 0;
 	struct summary *s = calloc((size_t)n, sizeof(*s));
-	struct axis ax;
 	char num[32];
 
 	int any = 0;
@@ -191,19 +325,6 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, int base
 		len += 1 + (int)strlen(vs);
 		vlen = len > vlen ? len : vlen;
 	}
-	svg_axis(hi, 5, &ax);
-	double label_w = lw * 7.2 + 14, value_w = vlen * 7.0 + 12;
-	if (value_w < 130)
-		value_w = 130;
-	if (value_w > 300)	/* the plot keeps at least 760 - 260 - 300 px */
-		value_w = 300;
-	if (label_w < 70)
-		label_w = 70;
-	if (label_w > 260)
-		label_w = 260;
-	double plot_w = CHART_W - label_w - value_w, row = 28, top = 44;
-	double height = top + n * row + 24;
-
 	/* Seed 000's header: what is measured, then which way is better. */
 	fputs("<h3>", f);
 	xml_escape(f, m->label);
@@ -213,79 +334,12 @@ static void chart_bars(FILE *f, const struct result *r, int ti, int mi, int base
 	}
 	fprintf(f, " <small>&#8212; %s</small></h3>\n",
 		m->direction > 0 ? "More is better" : "Less is better");
-	fprintf(f, "<figure><svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
-		   " height=\"%.0f\" viewBox=\"0 0 %d %.0f\" role=\"img\" data-test=\"",
-		CHART_W, height, CHART_W, height);
-	xml_escape(f, t->name);
-	fputs("\" data-metric=\"", f);
-	xml_escape(f, m->name);
-	fputs("\"><title>", f);
-	xml_escape(f, t->title);
-	fputs(": ", f);
-	xml_escape(f, m->label);
-	fputs("</title>", f);
-	/* the title inside the image, so a chart saved or cropped alone still
-	 * says what it shows: the test, its options, the measure, its unit,
-	 * which way is better, and how many runs */
-	int nmin = 0, nmax = 0;
-	for (int i = 0; i < n; i++)
-		if (s[i].n) {
-			nmin = !nmin || s[i].n < nmin ? s[i].n : nmin;
-			nmax = s[i].n > nmax ? s[i].n : nmax;
-		}
-	char head[512], sub[512], nn[32];
-	if (nmin == nmax)
-		snprintf(nn, sizeof(nn), "N = %d", nmax);
-	else
-		snprintf(nn, sizeof(nn), "N = %d-%d", nmin, nmax);
-	snprintf(head, sizeof(head), "%s: %s (%s, %s is better; %s)", t->title, m->label, m->unit,
-		 m->direction > 0 ? "more" : "less", nn);
-	snprintf(sub, sizeof(sub), "%s", t->subtitle[0] ? t->subtitle : t->name);
-	cut_text(head, 100);
-	cut_text(sub, 118);
-	fputs("<text class=\"title\" x=\"4\" y=\"15\" font-weight=\"bold\">", f);
-	xml_escape(f, head);
-	fputs("</text><text class=\"sub\" x=\"4\" y=\"31\" font-size=\"11\" fill=\"#444\">", f);
-	xml_escape(f, sub);
-	fputs("</text>", f);
-	html_ticks(f, &ax, label_w, plot_w, top, top + n * row, 0);
-	for (int i = 0; i < n; i++) {
-		double y = top + i * row;
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", label_w - 6, y + 18);
-		xml_escape(f, r->targets[i].label);
-		fputs("</text>", f);
-		if (!s[i].n) {
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" fill=\"#a00\">%s</text>", label_w + 4,
-				y + 18, t->cells[i].failure ? "failed (see the tables)" :
-				t->cells[i].nsamples ? report_no_figure(r, t, i, mi) : "no result");
-			continue;
-		}
-		double w = s[i].mean / ax.max * plot_w;
-		html_bar(f, label_w, y + 5, w > 0 ? w : 0, 18, html_colour(pal, r->targets[i].label),
-			 r->targets[i].label);
-		double end = label_w + w;
-		if (s[i].n > 1) {
-			double x1 = label_w + s[i].ci_lo / ax.max * plot_w;
-			double x2 = label_w + s[i].ci_hi / ax.max * plot_w;
-			if (x1 < label_w)
-				x1 = label_w;
-			fprintf(f, "<path class=\"whisker\" d=\"M%.1f,%.1f H%.1f M%.1f,%.1f V%.1f M%.1f,%.1f V%.1f\""
-				   " stroke=\"#222\" stroke-width=\"1.2\"/>",
-				x1, y + 14, x2, x1, y + 9, y + 19, x2, y + 9, y + 19);
-			end = x2 > end ? x2 : end;
-		}
-		svg_number(s[i].mean, num, sizeof(num));
-		fprintf(f, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">%s ", end + 5, y + 18, num);
-		xml_escape(f, m->unit);
-		char vs[48];
-		report_against(t, i, base, mi, vs, sizeof(vs), 1);	/* "×1.14 +", the verdicts' call */
-		if (vs[0]) {
-			fputc(' ', f);
-			xml_escape(f, vs);
-		}
-		fputs("</text>", f);
-	}
-	fprintf(f, "</svg><figcaption>Mean of the runs; whiskers: its 95%% confidence "
+	fputs("<figure>", f);
+	/* drawn twice: for a laptop, and for a phone (labels above their bars,
+	 * text at 12 px or more once scaled to 390 px); CSS shows one */
+	for (int narrow = 0; narrow < 2; narrow++)
+		bars_svg(f, r, ti, mi, base, pal, s, hi, lw, vlen, narrow);
+	fprintf(f, "<figcaption>Mean of the runs; whiskers: its 95%% confidence "
 		   "interval (on the log scale, so it stays positive); &#215;F / &#247;F: F times "
 		   "as fast / F times slower than the baseline, marked as the verdicts call it (+ "
 		   "faster, - slower, = the same, ? not separated yet)");
@@ -662,16 +716,45 @@ static void run_page(FILE *f, const struct result *r, const char *baseline, stru
 	fputs("</article>\n", f);
 }
 
+/* A comparison's answer: each target's geometric mean of its speeds
+ * new/old and the rule's calls, as the text's. */
+static void html_compare_answer(FILE *f, const struct result *a, const struct cmp_row *rows, int n)
+{
+	int said = 0;
+
+	for (int g = 0; g < a->ntargets; g++) {
+		struct answer_target o;
+		char counts[96];
+		report_compare_answer(a, rows, n, g, &o);
+		if (!o.ntests)
+			continue;
+		if (!said++)
+			fputs("<p class=\"legend\">Answer: each target's geometric mean of its speeds "
+			      "new/old over the tests' primary measures, and the verdicts' calls.</p>\n"
+			      "<table class=\"answer\"><tr><th>target</th><th>speed</th><th>tests</th>"
+			      "<th>calls</th></tr>\n", f);
+		struct report_speed q = { REPORT_OPEN, o.gmean, NAN, NAN, 0, 0, false };
+		report_answer_counts(&o, counts, sizeof(counts));
+		fputs("<tr><td>", f);
+		xml_escape(f, a->targets[g].label);
+		fputs("</td><td class=\"num\">", f);
+		html_speed_cell(f, &q, 0);
+		fprintf(f, "</td><td class=\"num\">%d</td><td>%s</td></tr>\n", o.ntests, counts);
+	}
+	if (said)
+		fputs("</table>\n", f);
+}
+
 /* `fsbench compare --html`: the rows of every comparison as a table,
  * regressions in red, improvements in green, on the page's own style. */
 int report_compare_html(FILE *f, struct result *const *runs, int n, double fail_pct)
 {
 	fprintf(f, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\"><head>"
 		   "<meta charset=\"utf-8\"/><title>fsbench compare</title><style>%s</style></head>"
-		   "<body>\n<h1>fsbench compare</h1>\n<p class=\"howto\">Each later run against "
-		   "the first: ratio new/old and the change in the better direction; a change is a "
-		   "regression or an improvement only when Welch's t-test on the log scale says it is "
-		   "beyond the noise (p &lt; 0.05).</p>\n", css);
+		   "<body>\n<h1>fsbench compare</h1>\n<p class=\"sub\">Each later run against "
+		   "the first: the speed new/old (&#215; faster, &#247; slower, whatever the measure's "
+		   "direction) and the change in the better direction; a change is a regression or an "
+		   "improvement only when the verdicts' rule decides it (docs/results.md).</p>\n", css);
 	for (int k = 1; k < n; k++) {
 		const struct result *a = runs[0], *b = runs[k];
 		struct cmp_row *rows;
@@ -688,35 +771,52 @@ int report_compare_html(FILE *f, struct result *const *runs, int n, double fail_
 			fputs(": ", f);
 			xml_escape(f, b->label);
 		}
-		fputs("</h2>\n<div class=\"scroll\"><table class=\"ratio\"><tr><th>test</th><th>metric"
-		      "</th><th>target</th><th>old</th><th>new</th><th>ratio</th><th>change</th>"
+		fputs("</h2>\n", f);
+		html_compare_answer(f, a, rows, nr);
+		fputs("<div class=\"scroll\"><table class=\"ratio cards\"><tr><th>test</th><th>metric"
+		      "</th><th>target</th><th>old</th><th>new</th><th>speed</th><th>change</th>"
 		      "<th>verdict</th></tr>\n", f);
 		for (int i = 0; i < nr; i++) {
 			const struct cmp_row *r = &rows[i];
 			const struct r_test *t = &a->tests[r->test_a];
 			char old[32] = "-", new[32] = "-";
-			int sign, both = r->a.n && r->b.n && r->a.mean != 0;
+			int sign, both = r->a.n && r->b.n;
 			const char *v = report_compare_verdict(r, fail_pct, &regressions, &failing, &sign);
 			const char *cls = sign > 0 ? "faster" : sign < 0 ? "slower" : "noise";
 			if (r->a.n)
 				svg_number(r->a.mean, old, sizeof(old));
 			if (r->b.n)
 				svg_number(r->b.mean, new, sizeof(new));
-			fputs("<tr><td>", f);
+			fputs("<tr>", f);
+			html_cell_open(f, "", "test");
 			xml_escape(f, t->name);
-			fputs("</td><td>", f);
+			fputs("</td>", f);
+			html_cell_open(f, "", "metric");
 			xml_escape(f, t->metrics[r->metric_a].label);
-			fputs("</td><td>", f);
+			fputs("</td>", f);
+			html_cell_open(f, "", "target");
 			xml_escape(f, a->targets[r->target_a].label);
-			fprintf(f, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>", old, new);
-			if (both)
-				fprintf(f, "<td class=\"num %s\">%.3f</td><td class=\"num %s\">%+.1f%%</td>", cls,
-					r->q.value, cls, r->change_pct);
-			else
+			fputs("</td>", f);
+			html_cell_open(f, "num", "old");
+			fprintf(f, "%s</td>", old);
+			html_cell_open(f, "num", "new");
+			fprintf(f, "%s</td>", new);
+			if (both) {
+				html_cell_open(f, html_speed_class(&r->s), "speed");
+				html_speed_cell(f, &r->s, 1);
+				fputs("</td>", f);
+				char change[16] = "";
+				if (isfinite(r->change_pct))
+					snprintf(change, sizeof(change), "%+.1f%%", r->change_pct);
+				html_cell_open(f, cls, "change");
+				fprintf(f, "%s</td>", change);
+			} else {
 				fputs("<td></td><td></td>", f);
-			fprintf(f, "<td class=\"%s\">%s</td></tr>\n", cls, v);
+			}
+			html_cell_open(f, cls, "verdict");
+			fprintf(f, "%s</td></tr>\n", v);
 		}
-		fprintf(f, "</table></div>\n<p class=\"sub\">%d regression%s beyond the noise", regressions,
+		fprintf(f, "</table></div>\n<p class=\"sub\">%d regression%s decided", regressions,
 			regressions == 1 ? "" : "s");
 		if (fail_pct >= 0)
 			fprintf(f, ", %d beyond %.1f%%", failing, fail_pct);

@@ -13,6 +13,7 @@
 #include "svg.h"
 
 #define CHART_W 760
+#define CHART_W_NARROW 380	/* a phone's chart: 12 px text stays 12 px at 390 px */
 
 /* Colours: first-seen order of target labels across the page, so that a
  * filesystem keeps its colour in every chart. */
@@ -26,9 +27,11 @@ int html_colour(struct palette *p, const char *label);
  * each row as a card on a narrow screen, each cell prefixed by its column. */
 void html_cell_open(FILE *f, const char *cls, const char *column);
 
-/* A bar (a target's colour and hatch, its label as the tooltip), and a
- * value axis's ticks and labels (vertical: the axis runs up from x0). */
-void html_bar(FILE *f, double x, double y, double w, double h, int colour, const char *label);
+/* A bar (a target's colour and hatch, its label as the tooltip; class
+ * "bar", or "nbar" in a narrow chart's copy), and a value axis's ticks and
+ * labels (vertical: the axis runs up from x0). */
+void html_bar(FILE *f, double x, double y, double w, double h, int colour, const char *label,
+	      int narrow);
 void html_ticks(FILE *f, const struct axis *ax, double x0, double w, double y_top,
 		double y_bottom, int vertical);
 
@@ -51,6 +54,8 @@ void html_answer_section(FILE *f, const struct result *r, int base);
 void html_chart_overall(FILE *f, const struct result *r, const struct report_answer *a);
 const char *html_speed_class(const struct report_speed *q);
 void html_speed_cell(FILE *f, const struct report_speed *q, int brief);
+/* Cut text to max bytes with "..." (never inside a UTF-8 character). */
+void html_cut_text(char *text, size_t max);
 /* <th> cells with every target's label, in order (html.c). */
 void html_target_headers(FILE *f, const struct result *r);
 

@@ -133,6 +133,7 @@ struct result *report_merge(struct result *const *runs, int n)
 				struct r_cell *d = &t->cells[base + i];
 				int nm = t->nmetrics + t->ndevice;
 				d->failure = c->failure;
+				d->run = r;
 				d->samples = calloc((size_t)c->nsamples + 1, sizeof(*d->samples));
 				if (!d->samples)
 					goto fail;

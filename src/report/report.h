@@ -271,19 +271,24 @@ struct cmp_row {
 	int test_a, test_b, metric_a, metric_b, target_a, target_b, direction;
 	int device;		/* a device-group metric (write_amp, space_used) */
 	struct summary a, b;
-	struct ratio q;		/* new / old */
-	int verdict;		/* +1 better, -1 worse (significant), 0 */
+	struct report_speed s;	/* new against old, by the verdicts' rule */
 	double change_pct;	/* in the better direction: -10 = 10% worse */
 };
 int compare_match(const struct result *a, const struct result *b, struct cmp_row **rows, int *n);
 /* The verdict of one row, the same in every format ("faster", "REGRESSION
- * (slower beyond the noise)", "too few runs to tell", ...), counting
- * regressions and those beyond fail_pct; *sign: +1 better, -1 a regression,
- * 0 neither. */
+ * (slower, decided)", "the same within +-3%", "not separated yet", ...),
+ * counting regressions and those beyond fail_pct; *sign: +1 better, -1 a
+ * regression, 0 neither. */
 const char *report_compare_verdict(const struct cmp_row *r, double fail_pct, int *regressions,
 				   int *failing, int *sign);
-/* Print the comparison of b (new) against a (old).  Regressions are
- * significant slowdowns; `failing` counts those worse than fail_pct %. */
+/* Target g's answer over the rows: the geometric mean of its speeds
+ * new/old on the tests' primary metrics, and the rule's calls counted. */
+void report_compare_answer(const struct result *a, const struct cmp_row *rows, int n, int g,
+			   struct answer_target *o);
+/* Print the comparison of b (new) against a (old): the answer (each
+ * target's geometric mean of its speeds new/old, with the rule's calls),
+ * then a row per test x metric x target.  Regressions are slowdowns the
+ * rule decided; `failing` counts those worse than fail_pct %. */
 int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,
 		   int *regressions, int *failing);
 

@@ -48,6 +48,7 @@ bool report_has_reps(const struct r_test *t)
 void report_reps(FILE *f, const struct result *r, int ti)
 {
 	const struct r_test *t = &r->tests[ti];
+	bool rate = false;
 
 	for (int m = 0; m < t->nmetrics; m++) {
 		const char *name = t->metrics[m].name;
@@ -109,9 +110,16 @@ void report_reps(FILE *f, const struct result *r, int ti)
 			time_text(avg, at, sizeof(at));
 			fprintf(f, "Average: %s", at);
 			/* the seed's: the data over the average time */
-			if (nmbs && avg > 0)
+			if (nmbs && avg > 0) {
 				fprintf(f, " (%.1f MB/s)", bytes / nmbs / avg);
+				rate = true;
+			}
 			fputc('\n', f);
 		}
 	}
+	/* the means table's MB/s is the mean of the runs' rates, which is
+	 * more than this whenever the runs differ: say which is which */
+	if (rate)
+		fputs("(An Average's MB/s is the data over the average time, as seed 001 gives it;\n"
+		      " a table's MB/s is the mean of each run's.)\n", f);
 }

@@ -70,7 +70,7 @@ static struct verdict_rule test_rule(const struct r_test *t)
 }
 
 /* Targets a and b on metric m by the rule, paired by round when every
- * run of both gave a figure in the same rounds. */
+ * run of both gave a figure in the same rounds of the same run. */
 static struct verdict pair_verdict(const struct r_test *t, int a, int b, int m)
 {
 	struct verdict_rule rule = test_rule(t);
@@ -82,7 +82,7 @@ static struct verdict pair_verdict(const struct r_test *t, int a, int b, int m)
 
 	if (xa && xb && ra && rb) {
 		int fa = figures(t, a, m, xa, na, ra), fb = figures(t, b, m, xb, nb, rb);
-		bool paired = fa == na && fb == nb && fa == fb;
+		bool paired = fa == na && fb == nb && fa == fb && t->cells[a].run == t->cells[b].run;
 		for (int i = 0; paired && i < fa; i++)
 			paired = ra[i] == rb[i];
 		v = verdict_pair(xa, fa, xb, fb, paired, &rule);

@@ -24,6 +24,9 @@ struct r_cell {			/* one test on one target */
 	int nsamples;
 	struct r_sample *samples;
 	char *failure;		/* why it failed, or NULL */
+	int run;		/* which run of a merged result it came from
+				 * (report_merge; 0 otherwise): the rounds of two
+				 * runs are not paired */
 };
 
 struct r_metric {

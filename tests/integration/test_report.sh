@@ -34,8 +34,8 @@ svgs() { echo '<svgs>'; xmllint --xpath '//*[local-name()="svg"]' "$WORK/r.html"
 check "every SVG is well-formed XML on its own" sh -c "$(declare -f svgs); WORK='$WORK' svgs | xmllint --noout -"
 # (write amplification charts come with a block device under the
 # directory, which depends on where the checkout lives: not counted)
-check "SVG count: 4 charts, the answer's overview + the pattern defs" \
-	[ "$(svgs | grep -o '<svg [^>]*' | grep -vc 'data-metric="write_amp"')" -eq 6 ]
+check "SVG count: 4 charts, the answer's overview (each with a phone's copy) + the pattern defs" \
+	[ "$(svgs | grep -o '<svg [^>]*' | grep -vc 'data-metric="write_amp"')" -eq 11 ]
 check "labels from the command line are escaped" grep -q 'b&lt;&amp;&gt;' "$WORK/r.html"
 check "no script, no remote resource" sh -c "! grep -Eq '<script|src=\"http|@import|url\\(http' '$WORK/r.html'"
 check "markdown report" grep -q '^## FS-Mark 3.3' "$WORK/r.md"
@@ -55,10 +55,10 @@ if command -v chromium >/dev/null; then
 	check "chromium loads the page (rc $rc)" [ "$rc" -eq 0 ]
 	check "chromium reports no page error" sh -c "! grep -Ei 'Uncaught|SyntaxError|Failed to load' '$WORK/chrome.err'"
 	# From the rendered DOM: a chart per metric of every test, one bar per filesystem.
-	charts=$(grep -o '<svg class="chart"[^>]*data-test="[^"]*" data-metric="[^"]*"' "$WORK/dom.html" |
+	charts=$(grep -o '<svg class="chart wide"[^>]*data-test="[^"]*" data-metric="[^"]*"' "$WORK/dom.html" |
 		grep -vc 'data-metric="write_amp"')
 	check "DOM has a chart per test metric (4, got $charts)" [ "$charts" -eq 4 ]
-	bad=$(awk 'BEGIN { RS = "<svg class=\"chart\"" } NR > 1 { n = gsub(/<rect class="bar"/, "&"); if (n != 3) print NR": "n }' "$WORK/dom.html")
+	bad=$(awk 'BEGIN { RS = "<svg class=\"chart wide\"" } NR > 1 { n = gsub(/<rect class="bar"/, "&"); if (n != 3) print NR": "n }' "$WORK/dom.html")
 	check "DOM: each chart has one bar per filesystem" [ -z "$bad" ]
 	chrome chrome "$WORK/r.html" --window-size=1100,2400 --screenshot="$shot" >/dev/null 2>&1
 	check "screenshot saved ($shot)" [ -s "$shot" ]
@@ -75,14 +75,14 @@ FSB run "io:rw=randread,size=8m,bs=4k,ioengine=psync,fadvise_hint=0" --target a=
 FSB run "io:rw=randrw,size=8m,bs=4k,ioengine=psync,runtime=1500ms,time_based=1" --target a="$WORK/a" \
 	--target b="$WORK/b" --runs 2 --db "$WORK/tl.db" --html "$WORK/tlio.html" -q 2>/dev/null
 check "io page: the latency percentiles chart has a log axis" \
-	grep -q '<svg class="chart grouped log"[^>]*data-scale="log"[^>]*data-unit="usec"' "$WORK/io.html"
+	grep -q '<svg class="chart grouped log wide"[^>]*data-scale="log"[^>]*data-unit="usec"' "$WORK/io.html"
 # the page opens with the answer, not with a how-to (issue 68)
 check "io page: the answer first" sh -c "grep -o '<h2>[^<]*' '$WORK/io.html' | head -1 | grep -qx '<h2>Answer'"
 # latency over time and the latency distribution (issue 17), from the
 # timeline every io repetition stores
 check "io page: a latency-over-time chart with a line per target" \
 	sh -c "grep -q 'data-chart=\"latency-over-time\"' '$WORK/tlio.html' &&
-	       [ \"\$(grep -o '<polyline class=\"series\"[^>]*data-dir=\"read\"' '$WORK/tlio.html' | wc -l)\" -eq 2 ]"
+	       [ \"\$(grep -o '<polyline class=\"series\"[^>]*data-dir=\"read\"' '$WORK/tlio.html' | wc -l)\" -eq 4 ]"
 check "io page: a latency distribution (CDF) on a log axis" \
 	grep -q 'data-chart="latency-cdf" data-scale="log"' "$WORK/tlio.html"
 FSB show last --db "$WORK/tl.db" -f json > "$WORK/io.json"
@@ -104,7 +104,7 @@ check "io page: tables scroll inside their box, rows as cards on a phone" \
 check "io page: a shaky figure (2 runs) carries a visible warning" grep -q 'class="warn".*only 2 runs' "$WORK/io.html"
 if command -v chromium >/dev/null; then
 	chrome chrome2 "$WORK/io.html" --dump-dom > "$WORK/iodom.html" 2>/dev/null
-	empty=$(awk 'BEGIN { RS = "<svg class=\"chart" } NR > 1 && !/^ (timeline|cdf|overview)/ { if (!index($0, "<rect class=\"bar\"")) n++ } END { print n + 0 }' "$WORK/iodom.html")
+	empty=$(awk 'BEGIN { RS = "<svg class=\"chart" } NR > 1 && !/^ (timeline|cdf|overview)/ { if (!index($0, "<rect class=\"bar\"") && !index($0, "<rect class=\"nbar\"")) n++ } END { print n + 0 }' "$WORK/iodom.html")
 	check "io page in Chromium: no chart without a bar ($empty empty)" [ "$empty" -eq 0 ]
 	check "io page in Chromium: the log-scale latency chart is rendered" \
 		grep -q 'data-scale="log"' "$WORK/iodom.html"
@@ -113,7 +113,7 @@ if command -v chromium >/dev/null; then
 	{ echo '<html><body style="font-family:sans-serif">'; cat "$WORK/tl.part"; echo '</body></html>'; } > "$WORK/tl.html"
 	chrome chrome5 "$WORK/tl.html" --window-size=860,420 --screenshot="$tshot" >/dev/null 2>&1
 	check "latency-over-time chart screenshot saved ($tshot)" [ -s "$tshot" ]
-	# Issue 40: readable on a laptop and a phone.  At 1280 and 600 px
+	# Issue 40: readable on a laptop and a phone.  At 1280 and 390 px
 	# nothing is wider than the page: no sideways scroll, no chart or
 	# label past the page's edge, no chart label cut off at its chart's
 	# edge (value labels ran past it), no table left scrolling in its box
@@ -138,6 +138,25 @@ window.addEventListener('load', function () {
     if (e.scrollWidth > e.clientWidth + 1)
       out.push('SCROLLS table.' + e.firstElementChild.getAttribute('class') + ' ' + e.scrollWidth + ' > ' + e.clientWidth);
   });
+  // issue 68: at 390 px the charts' labels were 5.7 px; every text shown
+  // is 11 px or more, an SVG's scaled by its width over its viewBox
+  document.querySelectorAll('body *').forEach(function (e) {
+    var own = Array.prototype.some.call(e.childNodes, function (c) { return c.nodeType === 3 && c.textContent.trim(); });
+    var r = e.getBoundingClientRect();
+    if (!own || (!r.width && !r.height) || e.closest('title'))
+      return;
+    var fs = parseFloat(getComputedStyle(e).fontSize), svg = e.closest('svg');
+    if (svg && svg.viewBox.baseVal && svg.viewBox.baseVal.width)
+      fs *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    if (fs < 10.95)
+      out.push('SMALL ' + fs.toFixed(1) + 'px "' + e.textContent.trim().slice(0, 40) + '"');
+  });
+  // and every chart shown says what it is inside the image
+  document.querySelectorAll('svg.chart').forEach(function (svg) {
+    var b = svg.getBoundingClientRect(), t = svg.querySelector(':scope > title');
+    if (b.width && (!t || !t.textContent.trim() || !svg.querySelector(':scope > text.title')))
+      out.push('UNTITLED svg.' + svg.getAttribute('class'));
+  });
   document.querySelectorAll('svg.chart').forEach(function (svg) {
     var b = svg.getBoundingClientRect();
     svg.querySelectorAll('text').forEach(function (t) {
@@ -153,14 +172,14 @@ window.addEventListener('load', function () {
 });
 </script>
 EOF2
-	layout_ok() { grep -q 'id="layout">checked' "$1" && ! grep -qE '^(PAGE|WIDE|SCROLLS|CUT) ' "$1"; }
+	layout_ok() { grep -q 'id="layout">checked' "$1" && ! grep -qE '^(PAGE|WIDE|SCROLLS|CUT|SMALL|UNTITLED) ' "$1"; }
 	for page in r io; do
 		cat "$WORK/$page.html" "$WORK/measure.js" > "$WORK/m-$page.html"
-		for w in 1280 600; do
+		for w in 1280 390; do
 			chrome "chrome-$page-$w" "$WORK/m-$page.html" --window-size=$w,2000 --virtual-time-budget=5000 \
 				--dump-dom 2>/dev/null | sed -n '/<pre id="layout">/,/<\/pre>/p' > "$WORK/layout-$page-$w"
-			bad=$(sed -e 's|</pre>.*||' -e 's|&gt;|>|g' "$WORK/layout-$page-$w" | grep -E '^(PAGE|WIDE|SCROLLS|CUT) ' | head -3 | tr '\n' ';')
-			check "$page page at $w px: nothing wider than the page${bad:+ ($bad)}" \
+			bad=$(sed -e 's|</pre>.*||' -e 's|&gt;|>|g' "$WORK/layout-$page-$w" | grep -E '^(PAGE|WIDE|SCROLLS|CUT|SMALL|UNTITLED) ' | head -3 | tr '\n' ';')
+			check "$page page at $w px: nothing wider than the page, no text under 11 px, every chart titled${bad:+ ($bad)}" \
 				layout_ok "$WORK/layout-$page-$w"
 			chrome "chrome-$page-$w" "$WORK/$page.html" --window-size=$w,2400 \
 				--screenshot="${TESTBIN:-$WORK}/../report-$page-$w.png" >/dev/null 2>&1
@@ -189,10 +208,12 @@ check "compare gives each metric with its unit (App Overhead (usec), Space used 
 	sh -c "grep -q 'App Overhead (usec)' '$WORK/cmp2' && grep -q 'Space used (MiB)' '$WORK/cmp2'"
 check "compare matches every test x metric x target" \
 	[ "$(grep '^[tu] ' "$WORK/cmp2" | grep -vc 'Write amplification\|Space used')" -eq 12 ]
-# PTS's closing figure: one number per target over the tests (the bug:
-# compare gave none, so a reader had to multiply the ratios by hand)
-check "compare closes with each target's geometric mean over the tests" \
-	grep -q '^geometric mean of new/old on the primary metrics, above 1 better: .*, 2 tests)' "$WORK/cmp2"
+# the answer first: one number per target over the tests, with the rule's
+# calls (the bug: compare gave none, then a geometric mean at the bottom
+# beside Welch's one-look marks, which the verdicts' rule contradicted)
+check "compare opens with each target's geometric mean over the tests" \
+	sh -c "sed -n 2p '$WORK/cmp2' | grep -q '^Answer: run 3 against run 1' &&
+	       grep -Eq '^  a +[x/][0-9.]+  .*\(2 tests\)$' '$WORK/cmp2' && ! grep -qi welch '$WORK/cmp2'"
 FSB run postmark:number=5,transactions=10 --target a="$WORK/a" --runs 1 --db "$DB" --label other -q 2>/dev/null
 # --all promises every chart: one per metric, however many a test has (the
 # bug: a test of more than 4 metrics got its primary chart alone)
@@ -221,11 +242,13 @@ FSB compare --label old --label slow --db "$DB" --json "$WORK/cmp.json" --markdo
 check "compare --json/--markdown/--html exits 0 (rc $rc)" [ "$rc" -eq 0 ]
 check "compare JSON: schema and the regression" jqt '.schema == "fsbench.compare" and
 	([.comparisons[0].rows[] | select(.test == "t" and .metric == "files_per_sec" and .regression)] | length) == 3' "$WORK/cmp.json"
-check "compare JSON: ratio and change where both sides have a value" \
-	jqt '[.comparisons[0].rows[] | select(.group == "workload") | (.ratio != null and .change_percent != null)] | all' "$WORK/cmp.json"
+check "compare JSON: speed, call and change where both sides have a value" \
+	jqt '[.comparisons[0].rows[] | select(.group == "workload") | (.speedup != null and .call != null and .change_percent != null)] | all' "$WORK/cmp.json"
+check "compare JSON: the answer, a geometric mean per target" \
+	jqt '.schema_version == 2 and ([.comparisons[0].answer[] | select(.speedup > 0 and .tests >= 1)] | length) == 3' "$WORK/cmp.json"
 check "compare Markdown: a table with the regression in bold" grep -q '^| t | Files/s | a | .*\*\*REGRESSION' "$WORK/cmp.md"
 check "compare HTML: well-formed, the regression marked" \
-	sh -c "xmllint --noout '$WORK/cmp.html' && grep -q 'class=\"slower\">REGRESSION' '$WORK/cmp.html'"
+	sh -c "xmllint --noout '$WORK/cmp.html' && grep -q 'class=\"slower\" data-label=\"verdict\">REGRESSION' '$WORK/cmp.html'"
 FSB compare --label old --label slow --db "$DB" --json - 2>"$WORK/cmp.err2" >"$WORK/cmp.out"
 check "compare --json -: the document alone on stdout, the table on stderr" \
 	sh -c "jq -e '.comparisons | length == 1' '$WORK/cmp.out' >/dev/null && grep -q REGRESSION '$WORK/cmp.err2'"
@@ -252,8 +275,8 @@ check "merged Markdown: one H1, and the systems once (in the runs' table)" \
 if command -v chromium >/dev/null; then
 	mshot=${TESTBIN:-$WORK}/../merged-report.png
 	chrome chrome3 "$WORK/merged.html" --dump-dom > "$WORK/mdom.html" 2>/dev/null
-	bad=$(awk 'BEGIN { RS = "<svg class=\"chart\"" } NR > 1 { n = gsub(/<rect class="bar"/, "&"); if (n != 6) print NR": "n }' "$WORK/mdom.html")
-	n=$(grep -c '<svg class="chart"' "$WORK/mdom.html")
+	bad=$(awk 'BEGIN { RS = "<svg class=\"chart wide\"" } NR > 1 { n = gsub(/<rect class="bar"/, "&"); if (n != 6) print NR": "n }' "$WORK/mdom.html")
+	n=$(grep -c '<svg class="chart wide"' "$WORK/mdom.html")
 	check "merged HTML in Chromium: every chart ($n, at least 4) has 6 bars (3 targets x 2 runs)" \
 		sh -c "[ $n -ge 4 ] && [ -z '$bad' ]"
 	chrome chrome4 "$WORK/merged.html" --window-size=1100,2400 --screenshot="$mshot" >/dev/null 2>&1
