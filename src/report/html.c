@@ -377,6 +377,7 @@ static void system_table(FILE *f, const struct result *r)
 	fputs("</tr>\n", f);
 	static const char *names[] = { "File-System", "Mount Options", "mkfs", "Disk",
 				       "I/O Scheduler", "Directory" };
+	int dash = 0;
 	for (int k = 0; k < 6; k++) {
 		fprintf(f, "<tr><th>%s</th>", names[k]);
 		for (int i = 0; i < r->ntargets; i++) {
@@ -384,6 +385,7 @@ static void system_table(FILE *f, const struct result *r)
 			const char *v[] = { t->fstype, t->mount_opts, t->mkfs, t->disk, t->scheduler, t->path };
 			fputs("<td>", f);
 			xml_escape(f, v[k][0] ? v[k] : "-");
+			dash |= !v[k][0];
 			fputs("</td>", f);
 		}
 		fputs("</tr>\n", f);
@@ -404,6 +406,10 @@ static void system_table(FILE *f, const struct result *r)
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n", f);
+	if (dash)	/* issue 68: every "-" said what it stands for */
+		fputs("<p class=\"legend\">-: none, or not known: a directory target has no mkfs "
+		      "or mount options of fsbench's; no disk or I/O scheduler was found under it.</p>\n",
+		      f);
 }
 
 void html_cell_open(FILE *f, const char *cls, const char *column)

@@ -528,7 +528,7 @@ static void compression_tables(FILE *f, const struct result *r, int ti)
 	const struct r_test *t = &r->tests[ti];
 	struct report_group *g = calloc(16, sizeof(*g));
 	int ng = g ? report_compression_groups(r, g, 16) : 0, cols[32], cpu[32], nc = 0;
-	int lw = max_label(r) > 6 ? max_label(r) : 6;
+	int lw = max_label(r) > 6 ? max_label(r) : 6, dash = 0;
 
 	for (int m = 0; m < t->nmetrics && nc < 32; m++) {
 		if (strcmp(t->metrics[m].unit, "K/s"))
@@ -561,11 +561,14 @@ static void compression_tables(FILE *f, const struct result *r, int ti)
 						fprintf(f, "  %10.0f", sm.mean);
 					else
 						fprintf(f, "  %10s", "-");
+					dash |= !(m >= 0 && sm.n);
 				}
 				fputc('\n', f);
 			}
 		}
 	}
+	if (dash)	/* issue 68: every "-" said what it stands for */
+		fputs("-: no figure (that target failed, or the tool printed none, as bonnie's +++++)\n", f);
 	free(g);
 }
 

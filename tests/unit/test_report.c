@@ -478,7 +478,7 @@ static void test_views_agree_with_verdicts(void **state)
 			if (!strstr(row, want) || strstr(row, want) > strchr(row, '\n'))
 				fail_msg("chart row of %s (metric %d) lacks \"%s\"", labels[i], mi, want);
 			snprintf(want, sizeof(want), "%s%c", x, report_call_mark(q.call));
-			row = line_starting(strstr(text, "speed against base"), labels[i]);
+			row = line_starting(strstr(text, "agree: speed against base"), labels[i]);
 			assert_non_null(row);
 			if (!strstr(row, want) || strstr(row, want) > strchr(row, '\n'))
 				fail_msg("ratio row of %s lacks \"%s\"", labels[i], want);
