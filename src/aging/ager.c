@@ -85,7 +85,12 @@ static void dir_path(const struct ager *a, uint32_t k, char *out, size_t len)
 
 	out[0] = '\0';
 	for (unsigned l = a->p->depth; l > 0; l--) {
-		unsigned digit = (unsigned)((k / (uint32_t)pow(DIR_FAN, l - 1)) % DIR_FAN);
+		/* DIR_FAN^(l-1) in 64 bits: past 64^5 it is beyond any index
+		 * (a uint32_t of pow(64, 6) was 0: SIGFPE at depth 7, issue 69) */
+		uint64_t div = 1;
+		for (unsigned e = 1; e < l && div <= UINT32_MAX; e++)
+			div *= DIR_FAN;
+		unsigned digit = (unsigned)((k / div) % DIR_FAN);
 		used += (size_t)snprintf(out + used, len - used, "%sd%02u", used ? "/" : "", digit);
 	}
 }

@@ -87,8 +87,9 @@ static int size_range(const char *file, int line, const char *v, uint64_t *lo, u
 	memcpy(a, v, (size_t)(dots - v));
 	a[dots - v] = '\0';
 	strcpy(b, dots + 2);
-	if (parse_size(a, lo) || parse_size(b, hi))
-		return error_prefix("%s:%d", file, line);
+	if (parse_size(a, lo) || parse_size(b, hi))	/* it sets no message of its own */
+		return error_set("%s:%d: %.64s: sizes from 1 byte to 1G (\"4k..64k\"), low <= high", file,
+				 line, v);
 	if (*lo < 1 || *hi < *lo || *hi > (1ULL << 30))
 		return error_set("%s:%d: %.64s: sizes from 1 byte to 1G, low <= high", file, line, v);
 	return 0;

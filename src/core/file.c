@@ -17,18 +17,42 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+int file_open_input(const char *path, unsigned flags)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+			    (flags & FILE_NOFOLLOW ? O_NOFOLLOW : 0));
+	struct stat st;
+
+	if (fd < 0)
+		return error_errno("cannot open %s", path);
+	if (fstat(fd, &st)) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return error_errno("cannot stat %s", path);
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		if (S_ISDIR(st.st_mode)) {
+			errno = EISDIR;
+			return error_errno("cannot read %s", path);
+		}
+		return error_set("%s is not a regular file (a FIFO or a device): refused", path);
+	}
+	/* a regular file: blocking reads again (O_NONBLOCK means nothing to
+	 * one, but a later reader should not meet EAGAIN) */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
 char *file_read_all(const char *path, size_t max, unsigned flags, size_t *len)
 {
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY |
-					  (flags & FILE_NOFOLLOW ? O_NOFOLLOW : 0))
-				   : STDIN_FILENO;
+	int fd = strcmp(path, "-") ? file_open_input(path, flags) : STDIN_FILENO;
 	size_t cap = 1 << 14, used = 0;
 	char *buf = NULL;
 
-	if (fd < 0) {
-		error_errno("cannot open %s", path);
+	if (fd < 0)
 		return NULL;
-	}
 	for (;;) {
 		if (used + 1 >= cap || !buf) {
 			if (buf)

@@ -15,9 +15,15 @@
 
 #define FILE_NOFOLLOW 1u	/* refuse a symlink (a directory others may write) */
 
+/* path opened to read as an input: without blocking (a FIFO given as a
+ * suite, a job file, a profile or a document held fsbench in open()
+ * forever, issue 69) and refused unless a regular file, with one line.
+ * The descriptor, or -1 with the error set. */
+int file_open_input(const char *path, unsigned flags);
+
 /* The file at path ("-": stdin), NUL-terminated, at most max bytes;
  * *len (may be NULL) its length.  NULL with the error set when it cannot
- * be opened or read, or is larger than max. */
+ * be opened or read, is not a regular file, or is larger than max. */
 char *file_read_all(const char *path, size_t max, unsigned flags, size_t *len);
 
 /* src's bytes into dst, made new (O_EXCL, mode 0600, neither followed

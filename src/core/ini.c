@@ -1,5 +1,6 @@
 /* ini.c: INI-shaped text (see ini.h). */
 #include "ini.h"
+#include "file.h"
 #include "error.h"
 #include "str.h"
 
@@ -67,28 +68,13 @@ int ini_parse(const char *name, const char *text, const struct ini_handler *h, v
 
 int ini_load(const char *path, size_t max, const struct ini_handler *h, void *arg)
 {
-	FILE *f = fopen(path, "r");
-	char *text;
 	size_t n;
 	int rc;
+	/* one reader for every input file: a regular file only, bounded */
+	char *text = file_read_all(path, max, 0, &n);
 
-	if (!f)
-		return error_errno("cannot read %s", path);
-	text = malloc(max + 2);
-	if (!text) {
-		fclose(f);
-		return error_set("out of memory");
-	}
-	n = fread(text, 1, max + 1, f);
-	if (ferror(f) || n > max) {
-		int err = ferror(f);
-		fclose(f);
-		free(text);
-		return err ? error_errno("cannot read %s", path)
-			   : error_set("%s: larger than %zu bytes: not a file of this kind", path, max);
-	}
-	fclose(f);
-	text[n] = '\0';
+	if (!text)
+		return -1;
 	if (memchr(text, '\0', n)) {
 		free(text);
 		return error_set("%s: a NUL byte: not a text file", path);

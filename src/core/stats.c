@@ -7,6 +7,7 @@
 #include "stats.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +32,27 @@ static double median_of(const double *x, int n)
 	return m;
 }
 
+/* GSL's default handler aborts the process on a domain error (an
+ * imported run of 1e308s made show exit 134, issue 69): it is turned off,
+ * and what GSL cannot compute is NAN, which every caller reads as "no
+ * interval". */
+static void gsl_quiet(void)
+{
+	static int off;
+
+	if (!off) {
+		gsl_set_error_handler_off();
+		off = 1;
+	}
+}
+
 double stats_t_quantile(double p, double df)
 {
+	gsl_quiet();
+	if (!(p > 0 && p < 1) || isnan(df) || !(df > 0))
+		return NAN;
+	if (isinf(df))
+		return gsl_cdf_ugaussian_Pinv(p);
 	return gsl_cdf_tdist_Pinv(p, df);
 }
 
@@ -145,7 +165,8 @@ struct trend stats_trend(const double *x, int n)
 	if (var <= 0 || sum == 0)
 		return tr;
 	z = ((double)sum - (sum > 0 ? 1 : -1)) / sqrt(var);
-	tr.p = 2 * gsl_cdf_ugaussian_Q(fabs(z));
+	gsl_quiet();
+	tr.p = isfinite(z) ? 2 * gsl_cdf_ugaussian_Q(fabs(z)) : NAN;
 	first = median_of(x, third);
 	last = median_of(x + n - third, third);
 	tr.change = first != 0 ? last / first - 1 : 0;
@@ -170,7 +191,8 @@ static struct welch welch(double m1, double v1, int n1, double m2, double v2, in
 	}
 	w.t = (m1 - m2) / sqrt(se2);
 	w.df = se2 * se2 / (va * va / (n1 - 1) + vb * vb / (n2 - 1));
-	w.p = 2 * gsl_cdf_tdist_Q(fabs(w.t), w.df);
+	gsl_quiet();
+	w.p = isfinite(w.t) && w.df > 0 && isfinite(w.df) ? 2 * gsl_cdf_tdist_Q(fabs(w.t), w.df) : NAN;
 	return w;
 }
 

@@ -41,9 +41,10 @@ static int find_metric(const struct r_test *t, const char *name)
 }
 
 /* Target gb of test y (new) against target ga of test x (old) on metric
- * ma (mb in y), by the rule of x: a two-cell test of x's metrics, y's
- * figures moved to ma's column, the cells of two runs (never paired by
- * round). */
+ * ma (mb in y), by the rule at x's margin: a two-cell test of x's
+ * metrics, y's figures moved to ma's column, the cells of two runs (never
+ * paired by round).  One look, the whole error: the comparison is made
+ * once, after both runs, and neither run's rounds stopped on it. */
 static int row_speed(const struct r_test *x, int ga, int ma, const struct r_test *y, int gb, int mb,
 		     struct report_speed *q)
 {
@@ -52,6 +53,8 @@ static int row_speed(const struct r_test *x, int ga, int ma, const struct r_test
 	struct r_cell cells[2] = { x->cells[ga], { 0, NULL, NULL, 1 } };
 	struct r_test t = *x;
 
+	t.margin = x->looks > 0 ? x->margin : REPORT_MARGIN;
+	t.looks = 1;
 	cells[0].run = 0;
 	cells[1].samples = calloc((size_t)yc->nsamples + 1, sizeof(*cells[1].samples));
 	double *vals = calloc((size_t)yc->nsamples * (size_t)nm + 1, sizeof(double));
@@ -229,8 +232,8 @@ static void cmp_answer_text(FILE *f, const struct result *a, const struct result
 					"of its speeds new/old over the tests' primary measures, and the "
 					"verdicts' calls.\n\n| target | speed | tests | calls |\n"
 					"|---|---:|---:|---|\n"
-				      : "Answer: run %lld against run %lld (speed: the geometric mean of "
-					"each test's speed new/old; the verdicts' calls):\n",
+				      : "Answer: run %lld against run %lld (speed new/old, geometric mean; "
+					"the rule's calls):\n",
 				(long long)b->id, (long long)a->id);
 		if (md)
 			fprintf(f, "| %s | %s | %d | %s |\n", a->targets[g].label, speed, o.ntests, counts);
@@ -253,8 +256,7 @@ int report_compare(FILE *f, const struct result *a, const struct result *b, doub
 		a->label[0] ? ", " : "", a->label, (long long)b->id, b->started, b->label[0] ? ", " : "",
 		b->label);
 	cmp_answer_text(f, a, b, rows, n, 0);
-	fprintf(f, "Each test, speed new/old (x faster, / slower; + - = ? the rule's call), "
-		   "change in the better direction:\n");
+	fprintf(f, "Each test: speed new/old (x faster, / slower; + - = ? the rule's call)\n");
 	for (int i = 0; i < n; i++) {
 		const struct r_test *t = &a->tests[rows[i].test_a];
 		int l = (int)strlen(t->name);

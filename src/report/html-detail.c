@@ -55,8 +55,8 @@ static void decade_bounds(double mn, double mx, double *lo, double *hi)
 static void log_ticks_y(FILE *f, double lo, double hi, double x0, double x1, double y0, double h,
 			const char *unit)
 {
-	for (double v = lo; v <= hi * 1.0001; v *= 10) {
-		double y = y0 + h - logpos(v, lo, hi, h);
+	for (int d = 0, nd = svg_decades(lo, hi); d <= nd; d++) {
+		double v = lo * pow(10, d), y = y0 + h - logpos(v, lo, hi, h);
 		char num[32];
 		svg_number(v, num, sizeof(num));
 		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
@@ -262,9 +262,9 @@ void html_chart_cdf(FILE *f, const struct result *r, int ti, struct palette *pal
 					   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d%%</text>", x0, x0 + w,
 					y, y, x0 - 4, y + 4, p);
 			}
-			for (double v = lo; v <= hi * 1.0001; v *= 10) {
+			for (int d = 0, nd = svg_decades(lo, hi); d <= nd; d++) {
 				char num[32];
-				double x = x0 + logpos(v, lo, hi, w);
+				double v = lo * pow(10, d), x = x0 + logpos(v, lo, hi, w);
 				svg_number(v, num, sizeof(num));
 				fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>"
 					   "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s us</text>", x, x, y0,
@@ -319,7 +319,10 @@ void html_samples_section(FILE *f, const struct result *r)
 				for (int m = 0; m < t->nmetrics; m++) {
 					fprintf(f, "%s", m ? ", " : "");
 					xml_escape(f, t->metrics[m].name);
-					fprintf(f, " %.6g", s->values[m]);
+					if (isfinite(s->values[m]))
+						fprintf(f, " %.6g", s->values[m]);
+					else	/* no figure: explained under the table */
+						fputs(" -", f);
 				}
 				fputs("</td>", f);
 				html_cell_open(f, "num", "Wall s");
@@ -335,7 +338,9 @@ void html_samples_section(FILE *f, const struct result *r)
 				fputs("</tr>\n", f);
 			}
 	}
-	fputs("</table></div>\n", f);
+	fputs("</table></div>\n<p class=\"legend\">-: no figure in that run (the tool printed "
+	      "none, as fileop's link and unlink on a filesystem without hard links, or the run "
+	      "failed).</p>\n", f);
 	/* Each tool's own output (fileop's table, PostMark's report,
 	 * bonnie++'s CSV line), as the original tool would have printed it. */
 	for (int ti = 0; ti < r->ntests; ti++) {

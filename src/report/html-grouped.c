@@ -76,8 +76,8 @@ static void grouped_svg(FILE *f, const struct result *r, int ti, const int *cols
 	if (!log_scale) {
 		html_ticks(f, &ax, top + plot_h, plot_h, left, W - 10, 1);
 	} else {
-		for (double v = llo; v <= lhi * 1.001; v *= 10) {
-			double y = top + plot_h - axis_pos(v, &ax, 1, llo, lhi, plot_h);
+		for (int d = 0, nd = svg_decades(llo, lhi); d <= nd; d++) {
+			double v = llo * pow(10, d), y = top + plot_h - axis_pos(v, &ax, 1, llo, lhi, plot_h);
 			svg_number(v, num, sizeof(num));
 			fprintf(f, "<line class=\"tick\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\""
 				   " stroke=\"#ddd\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
@@ -122,7 +122,7 @@ static void chart_grouped_of(FILE *f, const struct result *r, int ti, const int 
 			if (s.n && s.mean > 0 && s.mean < lo)
 				lo = s.mean;
 		}
-	if (nc < 2 || n < 1 || !(hi > 0))
+	if (nc < 2 || n < 1 || !(hi > 0) || !isfinite(hi))
 		return;
 	int log_scale = isfinite(lo) && hi / lo > 100;
 	double llo = 0, lhi = 0;

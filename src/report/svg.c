@@ -28,6 +28,14 @@ void svg_axis(double max, int want, struct axis *a)
 	a->max = a->ticks * a->step;
 }
 
+int svg_decades(double lo, double hi)
+{
+	if (!(lo > 0) || !(hi > 0) || !isfinite(lo) || !isfinite(hi) || hi < lo)
+		return 0;
+	double d = floor(log10(hi / lo) + 1e-9);
+	return d > 40 ? 40 : (int)d;
+}
+
 void svg_number(double v, char *buf, size_t len)
 {
 	double m = fabs(v);

@@ -18,6 +18,11 @@ struct axis {
  * non-positive or non-finite max gives the axis 0..1. */
 void svg_axis(double max, int want, struct axis *a);
 /* A tick or value label: 0, 2.5, 1500, 1.2M, 3.5e-06 */
+/* Decades from lo up to hi on a log axis (lo * 10^d, d = 0..that), at
+ * most 40; 0 when either is not a positive finite number.  A loop of
+ * "v *= 10 while v <= hi" never ends when hi is infinite, or 1e308 (an
+ * imported run wrote an 84 GB page, issue 69). */
+int svg_decades(double lo, double hi);
 void svg_number(double v, char *buf, size_t len);
 /* Write s with & < > " ' escaped (HTML text, attributes and SVG alike). */
 void xml_escape(FILE *f, const char *s);

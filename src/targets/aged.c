@@ -11,6 +11,7 @@
 #include "../aging/ager.h"
 #include "../aging/record.h"
 #include "../core/error.h"
+#include "../core/file.h"
 #include "../core/str.h"
 
 #include <errno.h>
@@ -124,7 +125,9 @@ int aged_keep_find(const struct aged_keep *k, uint64_t size, char **record, char
 		return error_set("--keep-aged: %s (or its .json) is there, but not as an image of %llu "
 				 "bytes that fsbench kept: move it away", k->img,
 				 (unsigned long long)size);
-	fd = open(k->meta, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* never blocking on what was planted there (a FIFO held a loop
+	 * device in open() forever, issue 69) */
+	fd = file_open_input(k->meta, FILE_NOFOLLOW);
 	meta = fd >= 0 ? json_loadfd(fd, 0, &jerr) : NULL;
 	if (fd >= 0)
 		close(fd);

@@ -65,6 +65,8 @@ done
 printf '[j]\0\001\377\nrw=re\0ad\n' > "$in/binary.fio"
 printf '[j]\nrw=read\nsize=4k\nname=%s\n' "$(printf 'n%.0s' $(seq 100000))" > "$in/huge-line.fio"
 printf '[suite]\0\001\377\n' > "$in/binary.suite"
+# FIFOs given as inputs: open() blocked on them forever (issue 69)
+for f in fifo.fio fifo.suite fifo.json fifo.age; do mkfifo "$in/$f"; done
 DBOK=$in/runs.db
 for i in 1 2; do
 	"$FSBENCH" run fsmark:files=5,size=4k --target t="$S/t" --runs 2 --db "$DBOK" --quiet \

@@ -66,6 +66,29 @@ jq '.run.started = "2001-06-06 00:00:00" | .tests[0].metrics[0].results[0].ci95[
 FSB import "$WORK/big.json" --db "$DB2" >/dev/null 2>"$WORK/big.err"
 check "a figure jq wrote as a too-big integer still imports" [ $? -eq 0 ]
 
+# issue 69: one target's figures 1e308, 100, 0 made show, report,
+# compare and export abort in GSL's default error handler (exit 134), and
+# a log axis up to 1e308 wrote an 84 GB page (its ticks' loop never
+# ended).  Every renderer reads such a run, exits 0, and writes a bounded
+# document; each runs under a file-size limit and a timeout.
+jq '.run.started = "2005-05-05 00:00:00" | .tests |= map(.samples |= [to_entries[] |
+	if .value.target == "a" then .value.values |= with_entries(.value =
+		(if (.value | type) == "number" then [1e308, 100, 0][(.key | length) % 3] else .value end))
+	| .value else .value end])' "$WORK/run.json" > "$WORK/extreme.json"
+FSB import "$WORK/extreme.json" --db "$DB2" >"$WORK/ext.out" 2>&1
+xid=$(sed -n 's/.*imported as run \([0-9]*\).*/\1/p' "$WORK/ext.out")
+check "a run of extreme figures imports (run ${xid:-none})" [ -n "$xid" ]
+for how in "show $xid" "show $xid --all" "show $xid -f json" "show $xid -f csv" "show $xid -f markdown" \
+	"report $xid --html $WORK/ext.html --markdown $WORK/ext.md" "export $xid -o $WORK/ext-out.json" \
+	"compare 2 $xid --json $WORK/ext-c.json --html $WORK/ext-c.html"; do
+	( ulimit -f 65536; timeout 120 "$FSBENCH" $how --db "$DB2" >"$WORK/ext.stdout" 2>"$WORK/ext.err" ); rc=$?
+	check "extreme figures: $how exits 0 (rc $rc), under 64 MB" \
+		sh -c "[ $rc -eq 0 ] && [ \$(wc -c < '$WORK/ext.stdout') -lt 67108864 ]"
+done
+check "extreme figures: the pages are well-formed" \
+	sh -c "xmllint --noout '$WORK/ext.html' && xmllint --noout '$WORK/ext-c.html' &&
+	       jq -e . '$WORK/ext-out.json' >/dev/null"
+
 # refused whole, the store unchanged
 before=$(FSB list runs --db "$DB2" | grep -c '^ *[0-9]')
 refuse_import() {	# refuse_import WHAT FILE MESSAGE

@@ -41,6 +41,10 @@ static void test_parse(void **state)
 		{ "[age]\ndepth = 2.5\n", "whole number" },
 		{ "[age]\nfsync = 2\n", "0 or 1" },
 		{ "fill = 1%\n", "outside a section" },
+		/* issue 69: both read "FILE:5: unknown error" */
+		{ "[age]\n[sizes]\n1 = -4k..4k\n", "bad.age:3: -4k..4k: sizes from 1 byte to 1G" },
+		{ "[age]\n[sizes]\n1 = 1..99999999999999999999999T\n", "bad.age:3:" },
+		{ "[age]\ndepth = 9\n", "depth" },
 	};
 
 	(void)state;
@@ -173,6 +177,27 @@ static void test_same_sequence(void **state)
 	free(sa);
 	free(sb);
 	free(sc);
+}
+
+/* The deepest tree the parser allows, depth 7 and 8: the ager runs
+ * (issue 69: a division by (uint32_t)pow(64, 6), which is 0, killed it
+ * with SIGFPE past depth 6). */
+static void test_deep_tree(void **state)
+{
+	struct age_profile p;
+	struct age_opts o = { &p, 1u << 20, 7, NULL, NULL };
+	struct age_result r;
+	char d[512];
+
+	(void)state;
+	for (unsigned depth = 7; depth <= 8; depth++) {
+		assert_int_equal(age_profile_parse("small.age", small, &p), 0);
+		p.depth = depth;
+		snprintf(d, sizeof(d), "%s/d%u", dir, depth);
+		assert_int_equal(mkdir(d, 0700), 0);
+		assert_int_equal(age_run(d, &o, &r), 0);
+		assert_true(r.written > 0);
+	}
 }
 
 /* A capacity larger than the filesystem: the ager fills it, counts the
@@ -348,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_shipped),
 		cmocka_unit_test(test_record),
 		cmocka_unit_test_setup_teardown(test_same_sequence, setup_ram_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_deep_tree, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_full_device, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_full_of_others, setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_reclaim_hook, setup_dir, teardown_dir),
