@@ -707,7 +707,19 @@ static int resume(const struct cli_args *a)
 		store_close(s);
 		return cli_fail(code, "%s", error_get());
 	}
+	/* a run whose own process still runs is not resumed: both would
+	 * store its rounds (59 samples where 30 ran, issue 69) */
+	char where[PATH_MAX], rid[24];
+	long owner = 0;
+	snprintf(rid, sizeof(rid), "%lld", (long long)id);
+	if (realpath(store_file(s), where))
+		owner = state_run_owner(where, rid);
 	store_close(s);
+	if (owner > 0) {
+		result_free(r);
+		return cli_fail(EXIT_USAGE, "run %lld is still running (process %ld): only a run whose "
+				"process has ended can be resumed", (long long)id, owner);
+	}
 	char **argv = NULL;
 	int argc = 0;
 	if (runner_resume_args(r, id, &argv, &argc)) {

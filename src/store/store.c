@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -199,7 +200,7 @@ static struct store *new_store(const char *path)
 	return s;
 }
 
-int store_open(const char *path, struct store **out)
+static int open_store(const char *path, struct store **out)
 {
 	struct store *s = new_store(path);
 	int v = 0, kind, fd;
@@ -297,6 +298,49 @@ int store_open(const char *path, struct store **out)
 fail:
 	store_close(s);
 	return -1;
+}
+
+/* Two runs started together on a new store: the first makes the file
+ * (empty for a moment) and then its schema; the second found the empty
+ * file ("is an empty file") or made the schema again ("table run already
+ * exists"): one failed in 9 of 10 tries (issue 69).  So opening is
+ * serialized by an exclusive flock on the store's directory, held only
+ * while the store is opened, made or migrated: never on the store file,
+ * as closing any descriptor of it would drop SQLite's own locks.  A
+ * directory that cannot be locked (or one held past 30 s) opens as before. */
+static int lock_dir_of(const char *path)
+{
+	char dir[4096];
+	char *slash;
+	int fd;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		slash[slash == dir] = '\0';	/* "/x.db": "/" */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	for (int tries = 0; flock(fd, LOCK_EX | LOCK_NB); tries++) {
+		if (errno != EWOULDBLOCK || tries >= 300) {
+			close(fd);
+			return -1;
+		}
+		usleep(100 * 1000);
+	}
+	return fd;
+}
+
+int store_open(const char *path, struct store **out)
+{
+	int lock = strcmp(path, ":memory:") ? lock_dir_of(path) : -1;
+	int rc = open_store(path, out);
+
+	if (lock >= 0)
+		close(lock);	/* the flock goes with it */
+	return rc;
 }
 
 /* file:PATH?immutable=1 with PATH percent-encoded for a URI. */

@@ -470,6 +470,24 @@ static int open_existing(FILE **f, struct state_entry **e, int *n)
 	return 1;
 }
 
+long state_run_owner(const char *store, const char *id)
+{
+	struct state_entry *e;
+	int n, rc;
+	long pid = 0;
+	FILE *f;
+
+	if ((rc = open_existing(&f, &e, &n)) <= 0)
+		return rc;
+	for (int i = 0; i < n && !pid; i++)
+		if (!strcmp(e[i].kind, STATE_RUN) && !strcmp(e[i].arg, store) &&
+		    !strcmp(e[i].arg2, id) && alive(&e[i]))
+			pid = e[i].pid;
+	free(e);
+	fclose(f);
+	return pid;
+}
+
 int state_leftovers(void)
 {
 	struct state_entry *e;

@@ -55,6 +55,10 @@ int state_set_id(const char *kind, const char *arg, uint64_t dev, uint64_t ino);
 int state_remove(const char *kind, const char *arg);
 /* Entries left by processes that no longer run (-1 if the file is refused). */
 int state_leftovers(void);
+/* The live process that recorded run id of the store at (absolute) path
+ * store: its pid, 0 when none (its process ended: the run may be
+ * resumed), -1 with the error set when the state file is refused. */
+long state_run_owner(const char *store, const char *id);
 
 /* What cleanup did with one entry. */
 enum state_outcome { STATE_REMOVED, STATE_GONE, STATE_LEFT_ALONE, STATE_FAILED };

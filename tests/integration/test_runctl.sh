@@ -23,13 +23,23 @@ EOF2
 FSBENCH_TEST_PAUSE=store "$FSBENCH" run --suite "$WORK/two.suite" --target a="$WORK/a" \
 	--runs 2 --db "$DB" --note "resume me" -q >"$WORK/out1" 2>&1 &
 pid=$!
+live_rc=none
 for k in 1 2 3; do
 	wait_stopped "$pid" || break
+	# issue 69: --resume took a run whose own process still ran, and
+	# both stored its rounds (59 samples where 30 ran)
+	if [ "$k" -eq 2 ]; then
+		"$FSBENCH" run --resume 1 --db "$DB" -q >"$WORK/live" 2>&1
+		live_rc=$?
+	fi
 	[ "$k" -eq 3 ] && kill -INT "$pid"
 	kill -CONT "$pid"
 done
 wait "$pid"
 rc=$?
+check "--resume refuses a run whose process still runs, in one line (rc $live_rc)" \
+	sh -c "[ '$live_rc' = 2 ] && grep -q '^fsbench: run 1 is still running (process $pid)' '$WORK/live' &&
+	       [ \$(wc -l < '$WORK/live') -eq 1 ]"
 check "the interrupted run exits 130 (rc $rc)" [ "$rc" -eq 130 ]
 FSB show 1 --db "$DB" -f json > "$WORK/r1.json"
 check "stored as interrupted" jqt '.run.status == "interrupted"' "$WORK/r1.json"
@@ -93,4 +103,23 @@ check "tree with ~/.cache on the target runs (rc $rc)" [ "$rc" -eq 0 ]
 check "tree says where the corpus went" \
 	jqt '.tests[0].samples[0].detail | test("is on the filesystem under test, so the corpus is in")' "$WORK/tree.json"
 check "nothing written under the target's ~/.cache" sh -c "[ -z \"\$(ls -A '$WORK/home/.cache/fsbench' 2>/dev/null)\" ]"
+# issue 69: two runs started together on a new store failed one of them
+# in 9 of 10 tries ("is an empty file, not an fsbench result store", or
+# "table run already exists"): both store, five times over.
+mkdir -p "$WORK/c1" "$WORK/c2"
+bad=0
+for k in 1 2 3 4 5; do
+	rm -f "$WORK/new.db" "$WORK/new.db-wal" "$WORK/new.db-shm"
+	"$FSBENCH" run fsmark:files=5,size=4k --target t="$WORK/c1" --runs 1 --db "$WORK/new.db" -q \
+		>"$WORK/c1.out" 2>&1 &
+	p1=$!
+	"$FSBENCH" run fsmark:files=5,size=4k --target t="$WORK/c2" --runs 1 --db "$WORK/new.db" -q \
+		>"$WORK/c2.out" 2>&1
+	r2=$?
+	wait "$p1"
+	r1=$?
+	n=$("$FSBENCH" list runs --db "$WORK/new.db" 2>/dev/null | grep -c complete)
+	[ "$r1$r2" = 00 ] && [ "$n" -eq 2 ] || bad=$((bad + 1))
+done
+check "two runs at once on a new store: both stored, 5 times of 5 ($bad failed)" [ "$bad" -eq 0 ]
 finish
