@@ -835,6 +835,14 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 	if (rc) {
 		progress_stop(c.pg);
 		free_cli(&c);
+		/* stopped while the targets were made or aged: 130 as after
+		 * any stop (it was 1, "aging: interrupted", issue 69) */
+		if (stop_requested()) {
+			fprintf(stderr, "fsbench: interrupted while the targets were prepared (%s); "
+					"nothing was run or stored, what was made is removed\n",
+				error_get());
+			return EXIT_INTERRUPTED;
+		}
 		return cli_fail(rc == -2 ? EXIT_FAIL : EXIT_USAGE, "%s", error_get());
 	}
 	run_age_notes(&c.rq, c.pg);

@@ -13,6 +13,9 @@
 #include "../core/error.h"
 #include "../core/file.h"
 #include "../core/str.h"
+#include "../core/testhook.h"
+#include "../core/stop.h"
+#include "state.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -50,6 +54,7 @@ int target_age(const char *label, const char *mnt, uint64_t capacity,
 	int rc;
 
 	*record = NULL;
+	test_pause("age");
 	if (str_join(dir, sizeof(dir), mnt, "/" AGED_DIR))
 		return error_set("fs '%s': the aging directory's path is too long", label);
 	if (mkdir(dir, 0755))
@@ -214,6 +219,70 @@ int aged_keep_restore(const struct aged_keep *k, const char *image)
 	return rc;
 }
 
+/* A file under a temporary name in the kept directory, made new and
+ * recorded before it is made (so `fsbench cleanup` removes it after a
+ * kill); a leftover of the same name is a dead run's, as a live one
+ * would hold the directory's lock (aged_keep_lock), and is replaced.
+ * The descriptor, or -1 with the error set. */
+static int make_partial(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (state_add(STATE_FILE, path, "", 0, 0))
+		return -1;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 && errno == EEXIST && !lstat(path, &st) && S_ISREG(st.st_mode) && !unlink(path))
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0 || fstat(fd, &st)) {
+		error_errno("--keep-aged: making %s", path);
+		if (fd >= 0)
+			close(fd);
+		state_remove(STATE_FILE, path);
+		return -1;
+	}
+	state_set_id(STATE_FILE, path, st.st_dev, st.st_ino);
+	return fd;
+}
+
+static void drop_partial(const char *path, int unlink_it)
+{
+	if (unlink_it)
+		unlink(path);
+	state_remove(STATE_FILE, path);
+}
+
+int aged_keep_lock(const struct aged_keep *k)
+{
+	char dir[PATH_MAX];
+	char *slash;
+	int fd, said = 0;
+
+	str_copy(dir, sizeof(dir), k->img);
+	slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	fd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("--keep-aged: opening %s", dir);
+	while (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno != EWOULDBLOCK) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return error_errno("--keep-aged: locking %s", dir);
+		}
+		if (!said++)
+			fprintf(stderr, "fsbench: --keep-aged: %s is in use by another run; waiting\n", dir);
+		if (stop_requested()) {
+			close(fd);
+			return error_set("--keep-aged: interrupted while waiting for %s", dir);
+		}
+		usleep(200 * 1000);
+	}
+	return fd;
+}
+
 int aged_keep_save(const struct aged_keep *k, const char *image, const char *record,
 		   const char *mkfs)
 {
@@ -231,35 +300,41 @@ int aged_keep_save(const struct aged_keep *k, const char *image, const char *rec
 		error_errno("--keep-aged: reading %s", image);
 		goto out;
 	}
-	to = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (to < 0) {
-		error_errno("--keep-aged: making %s", tmp);
+	to = make_partial(tmp);
+	if (to < 0)
 		goto out;
-	}
+	test_pause("keep-copy");
 	if (copy_all(from, to, (uint64_t)st.st_size, image) ||
 	    (fsync(to) && error_errno("--keep-aged: %s", tmp))) {
-		unlink(tmp);
+		drop_partial(tmp, 1);
 		goto out;
 	}
-	int mfd = open(mtmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	int mfd = make_partial(mtmp);
 	if (mfd < 0 || json_dumpfd(meta, mfd, JSON_INDENT(1)) || fsync(mfd)) {
-		error_errno("--keep-aged: writing %s", mtmp);
 		if (mfd >= 0) {
+			error_errno("--keep-aged: writing %s", mtmp);
 			close(mfd);
-			unlink(mtmp);
+			drop_partial(mtmp, 1);
 		}
-		unlink(tmp);
+		drop_partial(tmp, 1);
 		goto out;
 	}
 	close(mfd);
 	/* into place, never over something there (another run's) */
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, k->img, RENAME_NOREPLACE) ||
-	    renameat2(AT_FDCWD, mtmp, AT_FDCWD, k->meta, RENAME_NOREPLACE)) {
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, k->img, RENAME_NOREPLACE)) {
 		error_errno("--keep-aged: keeping %s", k->img);
-		unlink(tmp);
-		unlink(mtmp);
+		drop_partial(tmp, 1);
+		drop_partial(mtmp, 1);
 		goto out;
 	}
+	drop_partial(tmp, 0);	/* it is the kept image now */
+	if (renameat2(AT_FDCWD, mtmp, AT_FDCWD, k->meta, RENAME_NOREPLACE)) {
+		error_errno("--keep-aged: keeping %s", k->meta);
+		unlink(k->img);
+		drop_partial(mtmp, 1);
+		goto out;
+	}
+	drop_partial(mtmp, 0);
 	rc = 0;
 out:
 	if (from >= 0)

@@ -46,9 +46,17 @@ int aged_keep_find(const struct aged_keep *k, uint64_t size, char **record, char
 		   size_t mkfs_len);
 /* Copy the kept image over image (fsbench's own, the same size). */
 int aged_keep_restore(const struct aged_keep *k, const char *image);
+/* An exclusive lock on k's directory, waited for (saying so once) while
+ * another run holds it: held from the lookup of a kept image to its save,
+ * so two runs sharing the directory never write the same name (the second
+ * finds the first's image) and a .partial found there is a dead run's.
+ * The descriptor to close, or -1 with the error set (stopped too). */
+int aged_keep_lock(const struct aged_keep *k);
 /* Keep image (unmounted) as k, with the record and mkfs line: written
  * under a temporary name made with O_EXCL and renamed into place, never
- * over a file that is there. */
+ * over a file that is there; the temporary ones recorded in the state
+ * file before they are made (STATE_FILE), and a dead run's leftover of
+ * that name replaced (the caller holds aged_keep_lock). */
 int aged_keep_save(const struct aged_keep *k, const char *image, const char *record,
 		   const char *mkfs);
 

@@ -200,6 +200,27 @@ static enum state_outcome undo_dm(const struct state_entry *e, char *why, size_t
 	}
 }
 
+/* A file fsbench made (a --keep-aged copy cut short): removed only while
+ * the path is still that regular file, by device and inode; one whose
+ * identity was never recorded (killed between the record and the
+ * O_EXCL open) is left alone unless it is not there at all. */
+static enum state_outcome undo_file(const struct state_entry *e, char *why, size_t len)
+{
+	struct stat st;
+
+	if (lstat(e->arg, &st))
+		return errno == ENOENT ? STATE_GONE : STATE_FAILED;
+	if (!S_ISREG(st.st_mode) || !e->ino || st.st_dev != (dev_t)e->dev || st.st_ino != (ino_t)e->ino) {
+		snprintf(why, len, "%s is no longer the file fsbench made", e->arg);
+		return STATE_LEFT_ALONE;
+	}
+	if (unlink(e->arg)) {
+		snprintf(why, len, "unlink: %s", strerror(errno));
+		return STATE_FAILED;
+	}
+	return STATE_REMOVED;
+}
+
 static enum state_outcome (*run_closer)(const struct state_entry *e, char *why, size_t len);
 
 void state_set_run_closer(enum state_outcome (*close)(const struct state_entry *e, char *why,
@@ -227,6 +248,8 @@ static enum state_outcome undo(const struct state_entry *e, char *why, size_t le
 		return undo_process(e, why, len);
 	if (!strcmp(e->kind, STATE_DM))
 		return undo_dm(e, why, len);
+	if (!strcmp(e->kind, STATE_FILE))
+		return undo_file(e, why, len);
 	return undo_cgroup(e, why, len);
 }
 

@@ -55,6 +55,7 @@ struct fs_target {
 	char *aging;		/* --age's record of the last mkfs, or NULL */
 	struct aged_keep keep;	/* --keep-aged: where its aged image is kept */
 	int kept;		/* 1: keep.img holds it, copied in instead of mkfs and aging */
+	int keep_lock;		/* aged_keep_lock's descriptor until the save, or -1 */
 };
 
 void provision_defaults(struct provision_opts *o)
@@ -313,12 +314,21 @@ static void flash_detach(struct fs_target *f)
 	f->ubi = 0;
 }
 
+/* --keep-aged: the kept directory free for other runs again */
+static void keep_unlock(struct fs_target *f)
+{
+	if (f->keep_lock >= 0)
+		close(f->keep_lock);
+	f->keep_lock = -1;
+}
+
 static void fs_teardown(struct target *t)
 {
 	struct fs_target *f = t->priv;
 
 	if (!f)
 		return;
+	keep_unlock(f);
 	test_pause("teardown");
 	do_umount(f);
 	if (f->mnt[0]) {
@@ -354,10 +364,17 @@ static int find_kept(struct target *t, struct fs_target *f)
 		return 0;
 	if (aged_keep_name(f->spec.profile->name, f->spec.text, f->opts.size, &f->opts, &f->keep))
 		return -1;
+	/* held until this aging is kept: another run sharing the directory
+	 * waits, then finds it (issue 69: it aged too, then failed on this
+	 * run's .partial) */
+	if (f->keep_lock < 0 && (f->keep_lock = aged_keep_lock(&f->keep)) < 0)
+		return -1;
 	free(f->aging);
 	f->aging = NULL;
 	r = aged_keep_find(&f->keep, f->opts.size, &f->aging, t->mkfs, sizeof(t->mkfs));
 	f->kept = r == 1;
+	if (r != 0)
+		keep_unlock(f);	/* found (or refused): nothing of ours will be written */
 	return r < 0 ? -1 : 0;
 }
 
@@ -429,7 +446,9 @@ static int age_after_mount(struct target *t, struct fs_target *f)
 	if (!keepable(f))
 		return 0;
 	do_umount(f);	/* an image at rest is what is kept */
-	if (aged_keep_save(&f->keep, f->image, f->aging, t->mkfs))
+	int saved = aged_keep_save(&f->keep, f->image, f->aging, t->mkfs);
+	keep_unlock(f);
+	if (saved)
 		return error_prefix("fs '%s'", t->label);
 	f->kept = 1;
 	return do_mount(t, f);
@@ -559,6 +578,7 @@ int target_from_spec(const struct fs_spec *spec, const struct provision_opts *o,
 	f->spec = *spec;
 	f->opts = *o;
 	f->loopfd = -1;
+	f->keep_lock = -1;
 	t->ops = &fs_ops;
 	t->priv = f;
 	str_copy(t->label, sizeof(t->label), spec->label);

@@ -173,7 +173,7 @@ int state_parse_line(const char *line, struct state_entry *e)
 	    (strcmp(e->kind, STATE_DIR) && strcmp(e->kind, STATE_LOOP) &&
 	     strcmp(e->kind, STATE_MOUNT) && strcmp(e->kind, STATE_CGROUP) &&
 	     strcmp(e->kind, STATE_PROC) && strcmp(e->kind, STATE_RUN) &&
-	     strcmp(e->kind, STATE_DM)))
+	     strcmp(e->kind, STATE_DM) && strcmp(e->kind, STATE_FILE)))
 		return error_set("state entry: unknown kind");
 	if (get_field(f[3], n[3], e->arg, sizeof(e->arg)) || e->arg[0] != '/')
 		return error_set("state entry: bad path");

@@ -37,6 +37,8 @@
 #define STATE_PROC "process"	/* a process: ARG "/proc/PID", ARG2 its executable,
 				 * DEV its start time (so a reused pid is not it) */
 #define STATE_DM "dm"		/* a device-mapper device: ARG /dev/mapper/NAME, ARG2 its uuid */
+#define STATE_FILE "file"	/* a file fsbench made (a --keep-aged copy being
+				 * written): ARG its path, DEV INO its own */
 #define STATE_RUN "run"		/* a run in a result store: ARG the store's absolute
 				 * path, ARG2 the run's number, DEV INO the store's */
 

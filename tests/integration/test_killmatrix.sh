@@ -107,6 +107,86 @@ for phase in workload store; do
 		one target "$phase" "$sig"
 	done
 done
+# issue 69: the aging (SIGTERM exited 1, "aging: interrupted", not 130)
+# and --keep-aged's copy (SIGKILL left a .partial that cleanup did not
+# know and every later run failed on, "File exists"), on a profile small
+# enough for a 64M image.
+cat > "$WORK/tiny.age" <<'EOF2'
+[age]
+fill = 50%
+churn = 1
+files_per_dir = 16
+depth = 2
+[sizes]
+1 = 4k..64k
+[ops]
+create = 40
+append = 10
+overwrite = 10
+delete = 40
+EOF2
+KEEP="$WORK/keep"
+mkdir -p "$KEEP"
+one_aged() {	# PHASE SIG: --age (and --keep-aged) stopped at PHASE, sent SIG
+	local phase=$1 sig=$2 rc
+	FSBENCH_TEST_PAUSE=$phase "$FSBENCH" run "$TEST" --fs ext4 --age "$WORK/tiny.age" \
+		--keep-aged "$KEEP" "${P[@]}" >/dev/null 2>"$WORK/err" &
+	local pid=$!
+	if ! wait_stopped "$pid"; then
+		wait "$pid"
+		not_ok "aged $phase SIG$sig: never reached the phase" "$(head -c 300 "$WORK/err")"
+		return
+	fi
+	kill -"$sig" "$pid"
+	[ "$sig" != KILL ] && kill -CONT "$pid"
+	wait "$pid"; rc=$?
+	kills=$((kills + 1))
+	if [ "$sig" != KILL ] && ! { [ "$rc" -eq 130 ] && nothing_left; }; then
+		not_ok "aged $phase SIG$sig: exits 130 and leaves nothing (rc $rc)" "$(cat "$WORK/err")"
+		left=$((left + 1))
+	elif [ "$sig" != KILL ]; then
+		ok "aged $phase SIG$sig: exits 130 and leaves nothing"
+	fi
+	"$FSBENCH" cleanup >"$WORK/clean" 2>&1; rc=$?
+	# a copy stopped by SIGTERM or SIGINT may finish and be kept (the
+	# aging was whole); a .partial is never left
+	if [ "$rc" -eq 0 ] && nothing_left && decoys_ok && ! ls -A "$KEEP" | grep -q partial; then
+		ok "aged $phase SIG$sig: cleanup (rc $rc) leaves nothing, no .partial kept"
+	else
+		not_ok "aged $phase SIG$sig: cleanup leaves nothing, no .partial kept (rc $rc)" \
+			"$(cat "$WORK/clean") | $(ls -A "$IMG" "$KEEP") | $(cat "$FSBENCH_STATE")"
+		left=$((left + 1))
+	fi
+	rm -f "$KEEP"/*	# the next case ages again
+}
+for sig in KILL TERM INT; do
+	one_aged age "$sig"
+	one_aged keep-copy "$sig"
+done
+# after all that, the kept directory works: the first run keeps, the
+# second reuses what it kept
+"$FSBENCH" run "$TEST" --fs ext4 --age "$WORK/tiny.age" --keep-aged "$KEEP" "${P[@]}" \
+	>/dev/null 2>"$WORK/err"; rc1=$?
+"$FSBENCH" run "$TEST" --fs ext4 --age "$WORK/tiny.age" --keep-aged "$KEEP" "${P[@]}" \
+	--json "$WORK/k2.json" >/dev/null 2>>"$WORK/err"; rc2=$?
+check "--keep-aged after the kills: kept, then reused (rc $rc1 $rc2)" \
+	sh -c "[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ \$(ls '$KEEP' | grep -c '\.img\$') -eq 1 ] &&
+	       ! ls '$KEEP' | grep -q partial"
+# two runs sharing one kept directory at once: the second waits, then
+# reuses the first's image (it aged too, then failed on the first's
+# .partial, issue 69)
+rm -f "$KEEP"/*
+"$FSBENCH" run "$TEST" --fs ext4 --age "$WORK/tiny.age" --keep-aged "$KEEP" "${P[@]}" \
+	>/dev/null 2>"$WORK/k1.err" &
+kp=$!
+"$FSBENCH" run "$TEST" --fs ext4 --age "$WORK/tiny.age" --keep-aged "$KEEP" "${P[@]}" \
+	>/dev/null 2>"$WORK/k2.err"; rc2=$?
+wait "$kp"; rc1=$?
+check "two runs sharing --keep-aged at once: both run, one image kept (rc $rc1 $rc2)" \
+	sh -c "[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ \$(ls '$KEEP' | grep -c '\.img\$') -eq 1 ] &&
+	       ! ls '$KEEP' | grep -q partial"
+rm -rf "$KEEP"
+
 # A crash of fsbench itself (SIGSEGV, as a bug would cause) at a phase
 # where it holds a mount and a loop device: the crash handler's child runs
 # `fsbench cleanup` once the crashed process is gone -- nothing is left,
