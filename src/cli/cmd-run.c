@@ -18,6 +18,7 @@
 #include "../report/report.h"
 #include "../targets/profiles.h"
 #include "../targets/state.h"
+#include "../vm/vm.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -797,6 +798,13 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 	if (comm_rank() > 0) {
 		c.db = ":memory:";
 		c.json = c.csv = c.markdown = c.html = NULL;
+	}
+	/* --vm: the guest's disks must fit, said before the store or the
+	 * guest is made */
+	if (c.vm && vm_disks_fit(c.rq.targets, c.rq.ntargets,
+				 c.prov.image_dir ? c.prov.image_dir : "/var/tmp")) {
+		free_cli(&c);
+		return cli_fail(EXIT_USAGE, "%s", error_get());
 	}
 	if ((rc = cli_open_store(c.db, &c.store))) {
 		free_cli(&c);

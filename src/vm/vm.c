@@ -232,6 +232,27 @@ static void collect_findings(const char *xchg, const char *dest, int quiet)
 	closedir(d);
 }
 
+int vm_disks_fit(const struct target *targets, int ntargets, const char *image_dir)
+{
+	uint64_t need = 0, have = 0;
+
+	for (int i = 0; i < ntargets; i++)
+		if (!is_flash(target_fs_spec(&targets[i])->profile) && target_uses_device(&targets[i]))
+			need += target_image_size(&targets[i]);
+	if (!need)
+		return 0;
+	if (free_space(image_dir, &have))
+		return -1;
+	if (need > have) {
+		char want[32], got[32];
+		format_size(need, want, sizeof(want));
+		format_size(have & ~((1ULL << 20) - 1), got, sizeof(got));
+		return error_set("--vm: the guest's disks (%s in all) do not fit in %s (%s free): use "
+				 "--fs-size or --image-dir", want, image_dir, got);
+	}
+	return 0;
+}
+
 int vm_execute(const struct vm_request *rq, struct vm_result *res)
 {
 	static const char *const boot_mods[] = { "virtio_pci", "virtio_blk", "9pnet_virtio", "9p" };
@@ -289,6 +310,8 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		goto out;
 	}
 	c.direct = 1;
+	if (vm_disks_fit(rq->targets, rq->ntargets, rq->image_dir))
+		goto out;
 	jt = json_array();
 	json_object_set_new(job, "targets", jt);
 	for (int i = 0, f = 0; i < rq->ntargets; i++) {

@@ -69,6 +69,12 @@ struct vm_result {
 	double boot_seconds, seconds;
 };
 
+/* Whether the guest's disks for targets fit in image_dir: the guest
+ * writes their every byte, and a full host filesystem stalled it until
+ * --vm-timeout, which the error then blamed (issue 69).  0, or -1 with
+ * the error set. */
+int vm_disks_fit(const struct target *targets, int ntargets, const char *image_dir);
+
 /* Boot, run, collect.  0 with result->json set; -1 with the error set
  * (saying what happened and the console's last lines). */
 int vm_execute(const struct vm_request *rq, struct vm_result *result);
