@@ -152,26 +152,6 @@ static enum state_outcome undo_cgroup(const struct state_entry *e, char *why, si
 	return STATE_REMOVED;
 }
 
-/* Whether pid is a zombie (or dead): state Z or X in /proc/PID/stat. */
-static int exiting(long pid)
-{
-	char p[64], buf[512], *rp;
-	ssize_t n;
-	int fd;
-
-	snprintf(p, sizeof(p), "/proc/%ld/stat", pid);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 1;
-	buf[n] = '\0';
-	rp = strrchr(buf, ')');	/* the state follows the command's last ')' */
-	return rp && rp[1] == ' ' && (rp[2] == 'Z' || rp[2] == 'X');
-}
-
 /* A process fsbench started (a virtual machine): killed only while the
  * same pid, start time and executable say it is still that process. */
 static enum state_outcome undo_process(const struct state_entry *e, char *why, size_t len)
@@ -191,7 +171,8 @@ static enum state_outcome undo_process(const struct state_entry *e, char *why, s
 	exe[n > 0 ? n : 0] = '\0';
 	/* that process, exiting: a zombie has no executable to read (it was
 	 * reported as "now another process", issue 69); it is going */
-	if (n < 0 && state_proc_start(pid) == e->dev && exiting(pid)) {
+	char st;
+	if (n < 0 && state_proc_stat(pid, &st) == e->dev && (st == 'Z' || st == 'X')) {
 		for (int i = 0; i < 100 && state_proc_start(pid) == e->dev; i++)
 			usleep(50000);
 		return STATE_GONE;

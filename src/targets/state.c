@@ -188,13 +188,15 @@ int state_parse_line(const char *line, struct state_entry *e)
 	return 0;
 }
 
-unsigned long long state_proc_start(long pid)
+unsigned long long state_proc_stat(long pid, char *state)
 {
 	char p[64], buf[1024], *rp;
 	unsigned long long start = 0;
 	ssize_t n;
 	int fd;
 
+	if (state)
+		*state = 0;
 	if (pid <= 0)
 		return 0;
 	snprintf(p, sizeof(p), "/proc/%ld/stat", pid);
@@ -210,6 +212,8 @@ unsigned long long state_proc_start(long pid)
 	rp = strrchr(buf, ')');
 	if (!rp)
 		return 0;
+	if (state && rp[1] == ' ')
+		*state = rp[2];	/* field 3 */
 	/* Field 22 is starttime; fields 3.. follow ") ". */
 	char *save = NULL, *tok = strtok_r(rp + 1, " ", &save);
 	for (int field = 3; tok && field < 22; field++)
@@ -217,6 +221,11 @@ unsigned long long state_proc_start(long pid)
 	if (tok)
 		start = strtoull(tok, NULL, 10);
 	return start;
+}
+
+unsigned long long state_proc_start(long pid)
+{
+	return state_proc_stat(pid, NULL);
 }
 
 /* ---- the file ---- */

@@ -100,6 +100,9 @@ int state_parse_line(const char *line, struct state_entry *e);
 /* Returns the length written, or -1 if it does not fit. */
 int state_format_line(const struct state_entry *e, char *buf, size_t len);
 /* Start time of a process, 0 if it does not run. */
+/* A process's start time (0: no such process) and, when state is not
+ * NULL, its state letter (R, S, Z...), from /proc/PID/stat. */
+unsigned long long state_proc_stat(long pid, char *state);
 unsigned long long state_proc_start(long pid);
 
 #endif

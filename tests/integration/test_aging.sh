@@ -16,24 +16,7 @@ fi
 IMG=$WORK/img
 mkdir -p "$IMG"
 export FSBENCH_STATE=$WORK/state
-# small enough to age in seconds: half full, the device written once over
-cat > "$WORK/small.age" <<'AGE'
-[age]
-fill = 50%
-churn = 1
-files_per_dir = 16
-depth = 2
-[sizes]
-60 = 1..16k
-40 = 16k..512k
-[ops]
-create = 30
-append = 15
-overwrite = 15
-truncate = 5
-rename = 5
-delete = 30
-AGE
+cp "${FSBENCH_FIXTURES:-$(dirname "$0")/../fixtures}/small.age" "$WORK/small.age"
 
 no_leftovers() {
 	local i

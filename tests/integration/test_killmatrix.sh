@@ -19,6 +19,8 @@ export FSBENCH_STATE=$WORK/state
 IMG="$WORK/x y"			# cut at the space: $WORK/x
 mkdir -p "$IMG" "$WORK/x" "$WORK/t"
 P=(--image-dir "$IMG" --fs-size 64M --db "$DB" --runs 1 -q)
+KEEP="$WORK/keep"		# --keep-aged's directory of the aged cases
+mkdir -p "$KEEP"
 TEST=fsmark:files=20,size=4k
 
 # Decoys: a loop device over an image of ours, mounted where the cut path
@@ -58,14 +60,14 @@ nothing_left() {
 
 kills=0 left=0
 # one KIND PHASE SIG: a run stopped at PHASE, sent SIG.
+# KIND: fs (--fs ext4), target (--target DIR) or aged (--fs ext4 aged and
+# kept: --age, --keep-aged $KEEP).
 one() {
 	local kind=$1 phase=$2 sig=$3 rc
-	if [ "$kind" = fs ]; then
-		FSBENCH_TEST_PAUSE=$phase "$FSBENCH" run "$TEST" --fs ext4 "${P[@]}" >/dev/null 2>"$WORK/err" &
-	else
-		FSBENCH_TEST_PAUSE=$phase "$FSBENCH" run "$TEST" --target "$WORK/t" "${P[@]}" \
-			>/dev/null 2>"$WORK/err" &
-	fi
+	local -a how=(--fs ext4)
+	[ "$kind" = target ] && how=(--target "$WORK/t")
+	[ "$kind" = aged ] && how=(--fs ext4 --age "$WORK/tiny.age" --keep-aged "$KEEP")
+	FSBENCH_TEST_PAUSE=$phase "$FSBENCH" run "$TEST" "${how[@]}" "${P[@]}" >/dev/null 2>"$WORK/err" &
 	local pid=$!
 	if ! wait_stopped "$pid"; then
 		wait "$pid"
@@ -88,13 +90,16 @@ one() {
 		fi
 	fi
 	"$FSBENCH" cleanup >"$WORK/clean" 2>&1; rc=$?
-	if [ "$rc" -eq 0 ] && nothing_left && decoys_ok; then
+	# a kept copy stopped by SIGTERM or SIGINT may finish and be kept
+	# (the aging was whole); a .partial is never left
+	if [ "$rc" -eq 0 ] && nothing_left && decoys_ok && ! ls -A "$KEEP" | grep -q partial; then
 		ok "$kind $phase SIG$sig: cleanup (rc $rc) leaves nothing, decoys intact"
 	else
 		not_ok "$kind $phase SIG$sig: cleanup (rc $rc) leaves nothing, decoys intact" \
-			"$(cat "$WORK/clean") | $(losetup -a | grep -v decoy) | $(ls -A "$IMG") | $(cat "$FSBENCH_STATE")"
+			"$(cat "$WORK/clean") | $(losetup -a | grep -v decoy) | $(ls -A "$IMG" "$KEEP") | $(cat "$FSBENCH_STATE")"
 		left=$((left + 1))
 	fi
+	rm -f "$KEEP"/*	# an aged case ages again
 }
 
 for phase in image loop mkfs mount workload store teardown; do
@@ -111,57 +116,10 @@ done
 # and --keep-aged's copy (SIGKILL left a .partial that cleanup did not
 # know and every later run failed on, "File exists"), on a profile small
 # enough for a 64M image.
-cat > "$WORK/tiny.age" <<'EOF2'
-[age]
-fill = 50%
-churn = 1
-files_per_dir = 16
-depth = 2
-[sizes]
-1 = 4k..64k
-[ops]
-create = 40
-append = 10
-overwrite = 10
-delete = 40
-EOF2
-KEEP="$WORK/keep"
-mkdir -p "$KEEP"
-one_aged() {	# PHASE SIG: --age (and --keep-aged) stopped at PHASE, sent SIG
-	local phase=$1 sig=$2 rc
-	FSBENCH_TEST_PAUSE=$phase "$FSBENCH" run "$TEST" --fs ext4 --age "$WORK/tiny.age" \
-		--keep-aged "$KEEP" "${P[@]}" >/dev/null 2>"$WORK/err" &
-	local pid=$!
-	if ! wait_stopped "$pid"; then
-		wait "$pid"
-		not_ok "aged $phase SIG$sig: never reached the phase" "$(head -c 300 "$WORK/err")"
-		return
-	fi
-	kill -"$sig" "$pid"
-	[ "$sig" != KILL ] && kill -CONT "$pid"
-	wait "$pid"; rc=$?
-	kills=$((kills + 1))
-	if [ "$sig" != KILL ] && ! { [ "$rc" -eq 130 ] && nothing_left; }; then
-		not_ok "aged $phase SIG$sig: exits 130 and leaves nothing (rc $rc)" "$(cat "$WORK/err")"
-		left=$((left + 1))
-	elif [ "$sig" != KILL ]; then
-		ok "aged $phase SIG$sig: exits 130 and leaves nothing"
-	fi
-	"$FSBENCH" cleanup >"$WORK/clean" 2>&1; rc=$?
-	# a copy stopped by SIGTERM or SIGINT may finish and be kept (the
-	# aging was whole); a .partial is never left
-	if [ "$rc" -eq 0 ] && nothing_left && decoys_ok && ! ls -A "$KEEP" | grep -q partial; then
-		ok "aged $phase SIG$sig: cleanup (rc $rc) leaves nothing, no .partial kept"
-	else
-		not_ok "aged $phase SIG$sig: cleanup leaves nothing, no .partial kept (rc $rc)" \
-			"$(cat "$WORK/clean") | $(ls -A "$IMG" "$KEEP") | $(cat "$FSBENCH_STATE")"
-		left=$((left + 1))
-	fi
-	rm -f "$KEEP"/*	# the next case ages again
-}
+cp "${FSBENCH_FIXTURES:-$(dirname "$0")/../fixtures}/small.age" "$WORK/tiny.age"
 for sig in KILL TERM INT; do
-	one_aged age "$sig"
-	one_aged keep-copy "$sig"
+	one aged age "$sig"
+	one aged keep-copy "$sig"
 done
 # after all that, the kept directory works: the first run keeps, the
 # second reuses what it kept
