@@ -82,7 +82,7 @@ FSB show last --db "$DB" -f markdown > "$WORK/show.md" 2>&1
 check "Markdown: a device table per test" [ "$(grep -c '^| target | Written MiB |' "$WORK/show.md")" -eq 4 ]
 FSB show last --db "$DB" -f html > "$WORK/show.html" 2>&1
 check "HTML: a write amplification chart per test that wrote (3 of 4)" \
-	[ "$(grep -o 'data-metric="write_amp"' "$WORK/show.html" | wc -l)" -eq 3 ]
+	[ "$(grep -o 'class="chart wide"[^>]*data-metric="write_amp"' "$WORK/show.html" | wc -l)" -eq 3 ]
 check "HTML: well-formed" xmllint --noout "$WORK/show.html"
 # a measure per row, a target per column (14 measures side by side made a
 # page wider than a laptop's), tmpfs's n/a with its reason under the table

@@ -265,7 +265,7 @@ FSB report 1 2 --db "$DB" >"$WORK/merged.txt" 2>&1
 check "merged text: runs side by side, then each test's chart with 6 bars" \
 	sh -c "grep -q '^Runs side by side' '$WORK/merged.txt' && [ \"\$(grep -c '^c (again) \.' '$WORK/merged.txt')\" -ge 2 ]"
 check "merged text: the answer gives each target's geometric mean over the tests (PTS's)" \
-	sh -c "grep -q '^Answer: against .*, over 2 tests' '$WORK/merged.txt' &&
+	sh -c "grep -q '^Answer: speed against .* (geometric mean, 2 tests)' '$WORK/merged.txt' &&
 	       grep -Eq '^  c \(again\) +[x/][0-9.]+' '$WORK/merged.txt'"
 check "merged Markdown: the runs' table" grep -q '^| | run 1: old | run 2: again |' "$WORK/merged.md"
 # the bug: the merged result's own H1 and first run's system table after
