@@ -52,6 +52,7 @@ struct run_cli {
 	struct run_age age;		/* --age */
 	FILE *human;		/* charts and summary: stdout, or stderr when a
 				 * document (--json - ...) takes stdout */
+	int64_t run_id;		/* the run's number once it has one */
 };
 
 /* Write --json/--csv/--markdown/--html of stored run run_id; 0 or -1. */

@@ -51,11 +51,31 @@ static void vm_line(void *arg, const char *line)
 	fflush(c->human);
 }
 
+/* A guest that did not finish: what it measured, as of its last test's
+ * end, stored as a run of its own, interrupted (stopped) or abandoned
+ * (the guest failed or ran out of time), so nothing measured is lost. */
+static void keep_partial(struct run_cli *c, const struct vm_result *res)
+{
+	int64_t id;
+	int existed;
+	const char *status = stop_requested() ? "interrupted" : "abandoned";
+
+	if (!res->partial)
+		return;
+	if (store_import(c->store, res->partial, res->partial_len, &id, &existed) ||
+	    store_finish_run(c->store, id, status)) {
+		fprintf(stderr, "fsbench: the guest's samples could not be kept: %s\n", error_get());
+		return;
+	}
+	fprintf(stderr, "fsbench: what the guest measured before it stopped is stored as run %lld "
+		"(%s)\n", (long long)id, status);
+}
+
 int run_vm(struct run_cli *c, const struct cli_args *a)
 {
 	struct run_request *rq = &c->rq;
 	struct vm_request vr;
-	struct vm_result res;
+	struct vm_result res = { 0 };
 	char **argv = calloc((size_t)a->n + 8, sizeof(char *));
 	int argc = 0, rc = EXIT_FAIL;
 
@@ -119,7 +139,10 @@ int run_vm(struct run_cli *c, const struct cli_args *a)
 	vr.arg = c;
 	vr.findings = c->rq.findings;
 	if (vm_execute(&vr, &res)) {
-		rc = cli_fail(stop_requested() ? EXIT_INTERRUPTED : EXIT_FAIL, "%s", error_get());
+		char why[1024];
+		snprintf(why, sizeof(why), "%s", error_get());
+		keep_partial(c, &res);
+		rc = cli_fail(stop_requested() ? EXIT_INTERRUPTED : EXIT_FAIL, "%s", why);
 		goto out;
 	}
 	int64_t id;
@@ -143,6 +166,7 @@ int run_vm(struct run_cli *c, const struct cli_args *a)
 	}
 	free(res.json);
 out:
+	free(res.partial);
 	for (int i = 0; i < argc; i++)
 		free(argv[i]);
 	free(argv);

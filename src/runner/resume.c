@@ -38,6 +38,12 @@ int runner_resume_args(const struct result *r, int64_t id, char ***argv, int *ar
 	    strcmp(r->status, "abandoned"))
 		return error_set("run %lld is %s: only an interrupted run can be resumed",
 				 (long long)id, r->status);
+	/* a guest's run (kept when the guest stopped): its arguments are the
+	 * guest's, which on the host would run other filesystems into it */
+	for (int i = 0; i < r->nsys; i++)
+		if (!strcmp(r->sys[i].name, "Virtual Machine"))
+			return error_set("run %lld ran in a virtual machine: a --vm run is run again, "
+					 "not resumed (its samples stay stored)", (long long)id);
 	arr = r->argv ? json_loads(r->argv, 0, &jerr) : NULL;
 	if (!json_is_array(arr)) {
 		json_decref(arr);

@@ -406,6 +406,11 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		status[strcspn(status, "\n")] = '\0';
 	snprintf(path, sizeof(path), "%s/result.json", xchg);
 	res->json = status ? file_read_all(path, 1u << 30, FILE_NOFOLLOW, &res->len) : NULL;
+	if (!res->json) {	/* what the guest measured before it stopped */
+		snprintf(path, sizeof(path), "%s/progress.json", xchg);
+		if (!access(path, F_OK))
+			res->partial = file_read_all(path, 1u << 30, FILE_NOFOLLOW, &res->partial_len);
+	}
 	if (o.interrupted) {
 		error_set("interrupted: the virtual machine was stopped");
 	} else if (!res->json) {
@@ -665,6 +670,16 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 out:
 	json_decref(job);
 	return rc;
+}
+
+int vm_guest_progress(const char *json_text)
+{
+	char tmp[] = XCHG_GUEST "/progress.json.new", path[] = XCHG_GUEST "/progress.json";
+
+	unlink(tmp);
+	if (write_new(tmp, json_text, strlen(json_text)))
+		return -1;
+	return rename(tmp, path) ? error_errno("rename %s", tmp) : 0;
 }
 
 int vm_guest_finish(const char *json_text)

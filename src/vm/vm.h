@@ -64,6 +64,10 @@ struct vm_request {
 struct vm_result {
 	char *json;			/* the guest's run (export document), malloc'd */
 	size_t len;
+	/* a guest that did not finish: its run as it stood at its last test's
+	 * end (progress.json), malloc'd, or NULL */
+	char *partial;
+	size_t partial_len;
 	int guest_exit;			/* the guest fsbench's exit code */
 	char accel[8];
 	double boot_seconds, seconds;
@@ -102,5 +106,8 @@ const char *vm_guest_job(void);
 int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t len);
 /* Write the run (an export document) into the exchange directory. */
 int vm_guest_finish(const char *json_text);
+/* In the guest, as each test ends: the run so far, for the host to keep if
+ * the guest never finishes (replaced whole each time, by a rename). */
+int vm_guest_progress(const char *json_text);
 
 #endif

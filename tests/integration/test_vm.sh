@@ -156,4 +156,33 @@ check "QEMU died with fsbench" [ -z "$(pgrep -f "qemu-system-x86_64.*$IMG" || tr
 FSB cleanup >"$WORK/cleanup.txt" 2>&1
 check "cleanup removes the images and the exchange directory" [ -z "$(ls -A "$IMG")" ]
 check "and leaves no entry" [ "$(awk 'NR > 1' "$FSBENCH_STATE" | wc -l)" -eq 0 ]
+
+# issue 69: a guest run stopped with SIGTERM was lost whole (the guest's
+# run was imported at its end only).  The guest hands the host its run as
+# each repetition starts; stopped after three samples, the host keeps them
+# as an interrupted run, says so, exits 130, and --resume refuses it (its
+# arguments are the guest's) in one line.
+VDB=$WORK/stop.db
+"$FSBENCH" run "fsmark:files=400,size=64k" "fileop:f=4" --fs f2fs --vm --vm-accel tcg --fs-size 256M \
+	--image-dir "$IMG" --runs 8 --db "$VDB" -q >"$WORK/stop.out" 2>&1 &
+pid=$!
+n=0
+for i in $(seq 600); do
+	f=$(find "$IMG" -name progress.json 2>/dev/null | head -1)
+	[ -n "$f" ] && n=$(jq '[.tests[].samples | length] | add' "$f" 2>/dev/null || echo 0)
+	[ "${n:-0}" -ge 3 ] && break
+	sleep 0.5
+done
+kill -TERM "$pid"
+wait "$pid"; rc=$?
+check "a stopped guest run exits 130 (rc $rc, after $n samples)" [ "$rc" -eq 130 ]
+check "and says where what it measured is" grep -q "stored as run 1 (interrupted)" "$WORK/stop.out"
+"$FSBENCH" show 1 --db "$VDB" -f json >"$WORK/stop.json" 2>/dev/null
+check "the store has it, interrupted, with the guest's samples" \
+	jqt '.run.status == "interrupted" and ([.tests[].samples | length] | add) >= 3' "$WORK/stop.json"
+"$FSBENCH" run --resume 1 --db "$VDB" >"$WORK/stop.resume" 2>&1; rc=$?
+check "--resume refuses a guest's run in one line (rc $rc)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'ran in a virtual machine' '$WORK/stop.resume'"
+FSB cleanup >/dev/null 2>&1
+check "nothing left of the stopped guest" [ -z "$(ls -A "$IMG")" ]
 finish
