@@ -506,22 +506,6 @@ static void on_run_started(void *arg, int64_t run_id, const char *how)
 		progress_note(c->pg, "fsbench: run %lld: %s", (long long)run_id, how);
 }
 
-/* In the guest: the run so far, handed to the host as each repetition
- * starts, for it to keep should the guest never finish (issue 69: a
- * stopped guest run was lost whole). */
-static void guest_progress(struct run_cli *c)
-{
-	struct result *r;
-	char *text = NULL;
-
-	if (!vm_guest_job() || c->run_id <= 0 || store_load_run(c->store, c->run_id, &r))
-		return;
-	if (!report_json_text(r, &text))
-		vm_guest_progress(text);
-	free(text);
-	result_free(r);
-}
-
 static void on_rep_started(void *arg, const struct rep_info *r)
 {
 	struct run_cli *c = arg;
@@ -529,7 +513,7 @@ static void on_rep_started(void *arg, const struct rep_info *r)
 				    r->ntargets, r->rep, r->planned, r->eta_test, r->eta_run,
 				    r->interval, r->precision, r->need };
 
-	guest_progress(c);
+	run_guest_progress(c);
 	progress_rep(c->pg, &pos);
 }
 
@@ -553,7 +537,7 @@ static void on_test_done(void *arg, int64_t run_id, int test, int ntargets,
 				   out->seconds, out->interval, out->precision, out->again,
 				   out->pairs, out->undecided, out->rounds };
 	progress_test_done(c->pg, c->rq.tests[test].name, ntargets, &d);
-	guest_progress(c);
+	run_guest_progress(c);
 	/* A test that may get more runs later (the time budget) shows its
 	 * section once, when it has them: at the end, if not before; the
 	 * sections go out in the tests' order. */

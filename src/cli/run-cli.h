@@ -65,5 +65,8 @@ int run_vm(struct run_cli *c, const struct cli_args *a);
 /* Inside the guest (run-vm.c): run run_id as an export document for the
  * host.  0, or -1 with the error set. */
 int run_guest_export(struct run_cli *c, int64_t run_id);
+/* In the guest (nothing elsewhere): the run so far, for the host to keep
+ * should the guest never finish; called as each repetition starts. */
+void run_guest_progress(struct run_cli *c);
 
 #endif

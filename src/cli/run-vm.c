@@ -33,6 +33,22 @@ int run_guest_export(struct run_cli *c, int64_t run_id)
 	return rc;
 }
 
+/* In the guest: the run so far, handed to the host as each repetition
+ * starts, for it to keep should the guest never finish (issue 69: a
+ * stopped guest run was lost whole). */
+void run_guest_progress(struct run_cli *c)
+{
+	struct result *r;
+	char *text = NULL;
+
+	if (!vm_guest_job() || c->run_id <= 0 || store_load_run(c->store, c->run_id, &r))
+		return;
+	if (!report_json_text(r, &text))
+		vm_guest_progress(text);
+	free(text);
+	result_free(r);
+}
+
 /* A line the guest's fsbench printed, shown as if it ran here. */
 static void vm_line(void *arg, const char *line)
 {

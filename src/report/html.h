@@ -1,7 +1,8 @@
 /*
  * html.h: what the HTML page's files share (html.c, the page and its bar
  * charts; html-answer.c, its answer and overview chart; html-grouped.c,
- * its grouped charts; html-detail.c, its line charts and samples).  Not
+ * its grouped charts; html-detail.c, its line charts and samples;
+ * html-compare.c, compare's page).  Not
  * for outside report/.
  */
 #ifndef FSB_REPORT_HTML_H
@@ -13,6 +14,8 @@
 #include "svg.h"
 
 #define CHART_W 760
+/* The page's style sheet (html.c), shared by compare's page. */
+extern const char html_css[];
 #define CHART_W_NARROW 380	/* a phone's chart: 12 px text stays 12 px at 390 px */
 
 /* Colours: first-seen order of target labels across the page, so that a
