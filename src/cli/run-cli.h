@@ -57,6 +57,11 @@ struct run_cli {
 
 /* Write --json/--csv/--markdown/--html of stored run run_id; 0 or -1. */
 int run_write_outputs(struct run_cli *c, int64_t run_id);
+/* run-live.c: the runner's events drawn as the run goes (its progress
+ * line, failures, each finished test's section), and the run's end (the
+ * tests held back, the answer, where everything went). */
+struct runner_events run_live_events(struct run_cli *c);
+void run_print_end(struct run_cli *c, int64_t run_id);
 
 /* --vm (run-vm.c): the same command, without what only the host uses,
  * run by the guest; its run imported into c->store.  An EXIT_ code. */
