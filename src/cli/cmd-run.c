@@ -536,6 +536,9 @@ static void free_cli(struct run_cli *c)
 	for (int i = 0; i < c->rq.ntargets; i++)
 		target_free(&c->rq.targets[i]);
 	suite_free(&c->suite);
+	if (c->guest_prior)
+		result_free(c->guest_prior);
+	c->guest_prior = NULL;
 	free(c->rq.tests);
 	free(c->rq.targets);
 	store_close(c->store);
@@ -695,16 +698,13 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 		fprintf(stderr, "fsbench: warning: an earlier run left mounts, loop devices or images behind (see %s): run `fsbench cleanup`\n",
 			state_path());
 	if (c.vm) {
-		if (prior) {
-			free_cli(&c);
-			return cli_fail(EXIT_USAGE, "--resume: a --vm run is run again, not resumed");
-		}
-		rc = run_vm(&c, a);
+		rc = run_vm(&c, a, prior);
 		free_cli(&c);
 		return rc;
 	}
 	if (vm_guest_job()) {
-		if (vm_guest_setup(c.rq.targets, c.rq.ntargets, c.vm_text, sizeof(c.vm_text))) {
+		if (vm_guest_setup(c.rq.targets, c.rq.ntargets, c.vm_text, sizeof(c.vm_text)) ||
+		    run_guest_resume(&c)) {
 			free_cli(&c);
 			return cli_fail(EXIT_FAIL, "%s", error_get());
 		}

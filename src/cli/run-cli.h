@@ -53,6 +53,8 @@ struct run_cli {
 	FILE *human;		/* charts and summary: stdout, or stderr when a
 				 * document (--json - ...) takes stdout */
 	int64_t run_id;		/* the run's number once it has one */
+	int vm_kept_error;	/* --vm: a failure to keep the guest's progress was said */
+	struct result *guest_prior;	/* in the guest: the run the host continues */
 };
 
 /* Write --json/--csv/--markdown/--html of stored run run_id; 0 or -1. */
@@ -64,8 +66,12 @@ struct runner_events run_live_events(struct run_cli *c);
 void run_print_end(struct run_cli *c, int64_t run_id);
 
 /* --vm (run-vm.c): the same command, without what only the host uses,
- * run by the guest; its run imported into c->store.  An EXIT_ code. */
-int run_vm(struct run_cli *c, const struct cli_args *a);
+ * run by the guest; its run kept in c->store from before the guest boots
+ * (prior: the interrupted run --resume continues).  An EXIT_ code. */
+int run_vm(struct run_cli *c, const struct cli_args *a, const struct result *prior);
+/* In the guest (run-vm.c): the run the host asked to continue, imported
+ * into the guest's store and set as c->rq.resume.  0, or -1. */
+int run_guest_resume(struct run_cli *c);
 
 /* Inside the guest (run-vm.c): run run_id as an export document for the
  * host.  0, or -1 with the error set. */

@@ -10,8 +10,10 @@
 #include "run-cli.h"
 #include "../core/error.h"
 #include "../core/stop.h"
+#include "../core/version.h"
 #include "../report/report.h"
 #include "../runner/suite.h"
+#include "../targets/state.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -49,6 +51,28 @@ void run_guest_progress(struct run_cli *c)
 	result_free(r);
 }
 
+/* In the guest: the run the host continues (--resume), imported into the
+ * guest's own store, which is new at each boot; the runner then runs into
+ * it as into any interrupted run, and its export replaces the host's. */
+int run_guest_resume(struct run_cli *c)
+{
+	char *text;
+	size_t len;
+	int64_t id;
+	int existed, rc;
+
+	if (vm_guest_resume(&text, &len))
+		return -1;
+	if (!text)
+		return 0;
+	rc = store_import(c->store, text, len, &id, &existed) ||
+	     store_load_run(c->store, id, &c->guest_prior) ? -1 : 0;
+	free(text);
+	if (!rc)
+		c->rq.resume = c->guest_prior;
+	return rc;
+}
+
 /* A line the guest's fsbench printed, shown as if it ran here. */
 static void vm_line(void *arg, const char *line)
 {
@@ -67,33 +91,67 @@ static void vm_line(void *arg, const char *line)
 	fflush(c->human);
 }
 
-/* A guest that did not finish: what it measured, as of its last test's
- * end, stored as a run of its own, interrupted (stopped) or abandoned
- * (the guest failed or ran out of time), so nothing measured is lost. */
+/* The guest's run so far (as each repetition starts): the host's run
+ * filled with it, still running, so that what the guest measured is in
+ * the store however the guest or the host ends (issue 69). */
+static void vm_progress(void *arg, const char *json, size_t len)
+{
+	struct run_cli *c = arg;
+
+	if (store_import_into(c->store, c->run_id, json, len, "running") && !c->vm_kept_error) {
+		c->vm_kept_error = 1;	/* said once; the end tries again */
+		fprintf(stderr, "fsbench: warning: the guest's samples so far could not be kept: %s\n",
+			error_get());
+	}
+}
+
+/* A guest that did not finish: the run, with what it measured as of its
+ * last repetition's start, ends interrupted (stopped) or abandoned (the
+ * guest failed or ran out of time); --resume continues it. */
 static void keep_partial(struct run_cli *c, const struct vm_result *res)
 {
-	int64_t id;
-	int existed;
 	const char *status = stop_requested() ? "interrupted" : "abandoned";
 
-	if (!res->partial)
-		return;
-	if (store_import(c->store, res->partial, res->partial_len, &id, &existed) ||
-	    store_finish_run(c->store, id, status)) {
+	if (res->partial ? store_import_into(c->store, c->run_id, res->partial, res->partial_len, status)
+			 : store_finish_run(c->store, c->run_id, status)) {
 		fprintf(stderr, "fsbench: the guest's samples could not be kept: %s\n", error_get());
 		return;
 	}
-	fprintf(stderr, "fsbench: what the guest measured before it stopped is stored as run %lld "
-		"(%s)\n", (long long)id, status);
+	fprintf(stderr, "fsbench: run %lld is stored %s %s; `fsbench run --resume %lld` continues "
+		"it\n", (long long)c->run_id, status, res->partial ?
+		"with what the guest measured before it stopped" : "(the guest had measured nothing)",
+		(long long)c->run_id);
 }
 
-int run_vm(struct run_cli *c, const struct cli_args *a)
+/* The host's record of the guest's run, from before the guest boots: a
+ * new run, or the interrupted one --resume continues (its document then
+ * handed to the guest in *resume). */
+static int begin_vm_run(struct run_cli *c, const struct result *prior, char **resume)
+{
+	const struct run_request *rq = &c->rq;
+
+	*resume = NULL;
+	if (prior) {
+		c->run_id = prior->id;
+		/* a guest stopped before it handed anything over: nothing to
+		 * continue, the new guest's run fills the same run */
+		if (prior->ntargets && report_json_text(prior, resume))
+			return -1;
+		return store_resume_run(c->store, c->run_id);
+	}
+	struct run_begin b = { rq->label, rq->note, rq->cmdline, fsbench_version, rq->baseline,
+			       rq->argv };
+	return store_begin_run(c->store, &b, &c->run_id);
+}
+
+int run_vm(struct run_cli *c, const struct cli_args *a, const struct result *prior)
 {
 	struct run_request *rq = &c->rq;
 	struct vm_request vr;
 	struct vm_result res = { 0 };
 	char **argv = calloc((size_t)a->n + 8, sizeof(char *));
 	int argc = 0, rc = EXIT_FAIL;
+	char *resume = NULL, running[PATH_MAX] = "";
 
 	if (!argv)
 		return cli_fail(EXIT_FAIL, "out of memory");
@@ -154,17 +212,26 @@ int run_vm(struct run_cli *c, const struct cli_args *a)
 	vr.line = vm_line;
 	vr.arg = c;
 	vr.findings = c->rq.findings;
-	if (vm_execute(&vr, &res)) {
+	vr.progress = vm_progress;
+	if (begin_vm_run(c, prior, &resume)) {
+		rc = cli_fail(EXIT_FAIL, "%s", error_get());
+		goto out;
+	}
+	vr.resume = resume;
+	runner_claim_run(c->store, c->run_id, running);
+	int failed = vm_execute(&vr, &res);
+	free(resume);
+	if (failed) {
 		char why[1024];
 		snprintf(why, sizeof(why), "%s", error_get());
 		keep_partial(c, &res);
 		rc = cli_fail(stop_requested() ? EXIT_INTERRUPTED : EXIT_FAIL, "%s", why);
 		goto out;
 	}
-	int64_t id;
-	int existed;
-	if (store_import(c->store, res.json, res.len, &id, &existed)) {
+	int64_t id = c->run_id;
+	if (store_import_into(c->store, id, res.json, res.len, NULL)) {
 		rc = cli_fail(EXIT_FAIL, "the guest's run: %s", error_get());
+		store_finish_run(c->store, id, "abandoned");
 	} else if (run_write_outputs(c, id)) {
 		rc = cli_fail(EXIT_FAIL, "%s", error_get());
 	} else {
@@ -182,6 +249,8 @@ int run_vm(struct run_cli *c, const struct cli_args *a)
 	}
 	free(res.json);
 out:
+	if (running[0])
+		state_remove(STATE_RUN, running);
 	free(res.partial);
 	for (int i = 0; i < argc; i++)
 		free(argv[i]);

@@ -492,8 +492,15 @@ void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 		names[n] = r->sys[i].name;
 		values[n] = r->sys[i].value;
 	}
-	wrap_fields(f, names, values, n, o->width);
-	fputc('\n', f);
+	if (n) {
+		wrap_fields(f, names, values, n, o->width);
+		fputc('\n', f);
+	}
+	if (!r->ntargets) {	/* a guest's run stopped before its guest handed anything over */
+		wrap_text(f, "Nothing was measured: the run stopped before its first repetition "
+			  "(`fsbench run --resume` runs it).", o->width, 0);
+		return;
+	}
 targets:
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *t = &r->targets[i];

@@ -38,13 +38,22 @@ int runner_resume_args(const struct result *r, int64_t id, char ***argv, int *ar
 	    strcmp(r->status, "abandoned"))
 		return error_set("run %lld is %s: only an interrupted run can be resumed",
 				 (long long)id, r->status);
-	/* a guest's run (kept when the guest stopped): its arguments are the
-	 * guest's, which on the host would run other filesystems into it */
-	for (int i = 0; i < r->nsys; i++)
-		if (!strcmp(r->sys[i].name, "Virtual Machine"))
-			return error_set("run %lld ran in a virtual machine: a --vm run is run again, "
-					 "not resumed (its samples stay stored)", (long long)id);
 	arr = r->argv ? json_loads(r->argv, 0, &jerr) : NULL;
+	/* a guest's run stored with the guest's arguments (an older fsbench
+	 * imported the guest's run whole): on the host they would run other
+	 * filesystems into it.  The host now keeps a guest's run with its own
+	 * arguments, which send it to a guest again. */
+	int guests = 0;
+	for (size_t i = 0; json_is_array(arr) && i < json_array_size(arr); i++) {
+		const char *w = json_string_value(json_array_get(arr, i));
+		guests |= w && !strncmp(w, "--db=/run/fsbench-guest/", 24);
+	}
+	if (guests) {
+		json_decref(arr);
+		return error_set("run %lld was stored with its guest's arguments (by an older "
+				 "fsbench): it is run again, not resumed (its samples stay stored)",
+				 (long long)id);
+	}
 	if (!json_is_array(arr)) {
 		json_decref(arr);
 		return error_set("run %lld was stored without its arguments (an older fsbench): it "

@@ -526,7 +526,7 @@ static int record_setup(struct store *st, struct run_request *rq, int64_t run_id
  * abandoned rather than leaving it running for ever.  *where is the key
  * (empty when the store is no file, or could not be recorded: then only
  * the marking is lost, not the run). */
-static void record_running(struct store *st, int64_t run_id, char *where)
+void runner_claim_run(struct store *st, int64_t run_id, char *where)
 {
 	char id[24];
 	struct stat sb;
@@ -599,7 +599,7 @@ int runner_execute(struct store *st, struct run_request *rq,
 			goto out;
 		}
 	}
-	record_running(st, *run_id, running);
+	runner_claim_run(st, *run_id, running);
 	if (ev && ev->run_started)
 		ev->run_started(ev->arg, *run_id, cache_policy(&rq->opts, policy, sizeof(policy)));
 	struct run_clock clock = { calloc((size_t)rq->ntests + 1, sizeof(double)), 0, 0, runner_now(),

@@ -145,6 +145,12 @@ int runner_execute(struct store *st, struct run_request *rq,
 		   const struct runner_events *ev, int64_t *run_id,
 		   int *interrupted);
 void runner_teardown(struct run_request *rq);
+/* A run that is 'running' in st goes into the state file (where: its key,
+ * PATH_MAX bytes, empty when not recorded), so that `fsbench cleanup`
+ * marks it abandoned should its process die unseen; state_remove(STATE_RUN,
+ * where) when it ends.  runner_execute does it for its own runs; a --vm
+ * host for the guest's run it keeps. */
+void runner_claim_run(struct store *st, int64_t run_id, char *where);
 
 
 #endif

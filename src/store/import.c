@@ -277,7 +277,11 @@ static int store_one(struct store *s, int64_t run, json_t *targets, int64_t *tid
 	return 0;
 }
 
-int store_import(struct store *s, const char *text, size_t len, int64_t *run_id, int *existed)
+/* The shared part of store_import and store_import_into: the document
+ * checked whole, then (s non-NULL) stored in one transaction, as a new
+ * run (into == 0) or as the content of run `into`. */
+static int import_doc(struct store *s, const char *text, size_t len, int64_t into,
+		      const char *status_into, int64_t *run_id, int *existed)
 {
 	json_error_t jerr;
 	json_t *doc, *run, *sys, *targets, *tests;
@@ -350,7 +354,7 @@ int store_import(struct store *s, const char *text, size_t len, int64_t *run_id,
 		goto out;
 	}
 	/* The same run imported before: found, not stored twice. */
-	if (store_find_run(s, started, cmd, version, label, run_id))
+	if (!into && store_find_run(s, started, cmd, version, label, run_id))
 		goto out;
 	if (*run_id) {
 		*existed = 1;
@@ -361,9 +365,15 @@ int store_import(struct store *s, const char *text, size_t len, int64_t *run_id,
 	if (store_transaction(s, 1))
 		goto out;
 	in_tx = 1;
-	struct run_begin b = { label, note, cmd, version, baseline[0] ? baseline : NULL, NULL };
-	if (store_begin_run(s, &b, run_id))
-		goto out;
+	if (into) {
+		*run_id = into;
+		if (store_empty_run(s, into))
+			goto out;
+	} else {
+		struct run_begin b = { label, note, cmd, version, baseline[0] ? baseline : NULL, NULL };
+		if (store_begin_run(s, &b, run_id))
+			goto out;
+	}
 	int ord = 0;
 	json_object_foreach(sys, key, v)
 		if (store_add_sysfield(s, *run_id, ord++, key, json_string_value(v)))
@@ -392,7 +402,11 @@ int store_import(struct store *s, const char *text, size_t len, int64_t *run_id,
 	for (size_t k = 0; k < nt; k++)
 		if (store_one(s, *run_id, targets, tids, &its[k], (int)k))
 			goto out;
-	rc = store_set_times(s, *run_id, started, finished[0] ? finished : NULL, status);
+	if (into)	/* the host's start stays; the end and status are the guest's or given */
+		rc = status_into && !strcmp(status_into, "running") ? store_resume_run(s, into)
+		     : store_finish_run(s, into, status_into ? status_into : status);
+	else
+		rc = store_set_times(s, *run_id, started, finished[0] ? finished : NULL, status);
 	if (!rc) {
 		rc = store_transaction(s, 0);
 		in_tx = 0;
@@ -410,4 +424,18 @@ out:
 	free(tids);
 	json_decref(doc);
 	return rc;
+}
+
+int store_import(struct store *s, const char *text, size_t len, int64_t *run_id, int *existed)
+{
+	return import_doc(s, text, len, 0, NULL, run_id, existed);
+}
+
+int store_import_into(struct store *s, int64_t run_id, const char *text, size_t len,
+		      const char *status)
+{
+	int64_t id;
+	int existed;
+
+	return import_doc(s, text, len, run_id, status, &id, &existed);
 }

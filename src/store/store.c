@@ -536,6 +536,33 @@ int store_set_times(struct store *s, int64_t run_id, const char *started, const 
 	return step_done(s, st, "recording the run's times");
 }
 
+/* Empty a run kept by the host for a guest: its rows go, the run row
+ * (id, start, command line, arguments) stays, to be filled again. */
+int store_empty_run(struct store *s, int64_t run)
+{
+	static const char *const sql[] = {
+		"DELETE FROM value WHERE sample_id IN (SELECT s.id FROM sample s JOIN test t"
+		" ON s.test_id=t.id WHERE t.run_id=?)",
+		"DELETE FROM sample WHERE test_id IN (SELECT id FROM test WHERE run_id=?)",
+		"DELETE FROM metric WHERE test_id IN (SELECT id FROM test WHERE run_id=?)",
+		"DELETE FROM failure WHERE test_id IN (SELECT id FROM test WHERE run_id=?)",
+		"DELETE FROM test WHERE run_id=?",
+		"DELETE FROM target WHERE run_id=?",
+		"DELETE FROM sysinfo WHERE run_id=?",
+	};
+	for (size_t i = 0; i < sizeof(sql) / sizeof(sql[0]); i++) {
+		sqlite3_stmt *st;
+		if (store_prepare(s, sql[i], &st))
+			return -1;
+		sqlite3_bind_int64(st, 1, run);
+		int rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_DONE)
+			return store_db_error(s, "emptying the run");
+	}
+	return 0;
+}
+
 int store_resume_run(struct store *s, int64_t run_id)
 {
 	sqlite3_stmt *st;

@@ -57,6 +57,9 @@ int store_finish_run(struct store *s, int64_t run_id, const char *status);
 int store_abandon_run(struct store *s, int64_t run_id, int *changed);
 /* The path the store was opened with. */
 const char *store_file(const struct store *s);
+/* A run's rows (samples, tests, targets, system table) removed, the run
+ * row kept: a guest's run filled again as the guest hands it over. */
+int store_empty_run(struct store *s, int64_t run_id);
 /* An interrupted run continues (--resume): 'running' again. */
 int store_resume_run(struct store *s, int64_t run_id);
 /* One transaction around many writes (an import): what > 0 begins, 0
@@ -74,6 +77,12 @@ int store_set_times(struct store *s, int64_t run_id, const char *started, const 
  * *run_id = that run when it was imported before.  s NULL: the document
  * is only checked, so that a command can refuse it before making a store. */
 int store_import(struct store *s, const char *text, size_t len, int64_t *run_id, int *existed);
+/* The same document as the content of an existing run (a guest's run, kept
+ * by the host from its start): its rows replaced, its start, command line
+ * and arguments kept; its status `status` ("running" keeps it running), or
+ * the document's when NULL.  All or nothing. */
+int store_import_into(struct store *s, int64_t run_id, const char *text, size_t len,
+		      const char *status);
 int store_add_sysfield(struct store *s, int64_t run_id, int ord,
 		       const char *name, const char *value);
 int store_add_target(struct store *s, int64_t run_id, int ord,

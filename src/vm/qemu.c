@@ -234,6 +234,7 @@ static int boot_once(const struct vm_config *c, const char *qemu, int kvm, doubl
 			usleep(5000);
 		}
 	}
+	double ticked = 0;
 	for (;;) {
 		double t = secs() - t0;
 		struct pollfd p = { fds[0], POLLIN, 0 };
@@ -253,6 +254,10 @@ static int boot_once(const struct vm_config *c, const char *qemu, int kvm, doubl
 			pid = 0;
 			o->timed_out = 1;
 			break;
+		}
+		if (c->tick && o->reached_init && t - ticked >= 1.0) {
+			ticked = t;
+			c->tick(c->arg);
 		}
 		int pr = poll(&p, 1, 200);
 		if (pr < 0 && errno != EINTR)

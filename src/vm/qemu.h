@@ -41,6 +41,9 @@ struct vm_config {
 	int quiet;			/* say nothing on stderr (the KVM fallback) */
 	/* Each console line after init started (without the newline). */
 	void (*line)(void *arg, const char *line);
+	/* About once a second while the guest runs (NULL: none): the host
+	 * looks at what the guest has handed over so far. */
+	void (*tick)(void *arg);
 	void *arg;
 };
 

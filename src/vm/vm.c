@@ -253,8 +253,46 @@ int vm_disks_fit(const struct target *targets, int ntargets, const char *image_d
 	return 0;
 }
 
+/* The host's side of the exchange while the guest runs: its lines passed
+ * on, and each newer progress.json (renamed into place whole by the
+ * guest) handed to the caller. */
+struct watch {
+	const struct vm_request *rq;
+	char path[PATH_MAX + 32];
+	struct timespec seen;
+	off_t size;
+};
+
+static void watch_line(void *arg, const char *line)
+{
+	struct watch *w = arg;
+
+	if (w->rq->line)
+		w->rq->line(w->rq->arg, line);
+}
+
+static void watch_progress(void *arg)
+{
+	struct watch *w = arg;
+	struct stat sb;
+	size_t len;
+
+	if (!w->rq->progress || lstat(w->path, &sb) || !S_ISREG(sb.st_mode) ||
+	    (sb.st_mtim.tv_sec == w->seen.tv_sec && sb.st_mtim.tv_nsec == w->seen.tv_nsec &&
+	     sb.st_size == w->size))
+		return;
+	char *text = file_read_all(w->path, 1u << 30, FILE_NOFOLLOW, &len);
+	if (!text)
+		return;	/* replaced as it was read: the next tick */
+	w->seen = sb.st_mtim;
+	w->size = sb.st_size;
+	w->rq->progress(w->rq->arg, text, len);
+	free(text);
+}
+
 int vm_execute(const struct vm_request *rq, struct vm_result *res)
 {
+	struct watch w = { .rq = rq };
 	static const char *const boot_mods[] = { "virtio_pci", "virtio_blk", "9pnet_virtio", "9p" };
 	struct vm_kernel k;
 	struct vm_config c;
@@ -374,6 +412,11 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 	free(jtext);
 	if (wrc)
 		goto out;
+	if (rq->resume) {
+		snprintf(path, sizeof(path), "%s/resume.json", xchg);
+		if (write_new(path, rq->resume, strlen(rq->resume)))
+			goto out;
+	}
 	snprintf(path, sizeof(path), "%s/guest.argv", xchg);
 	if (write_argv(path, rq) || initramfs_write(initrd, k.moddir, mods, nmods))
 		goto out;
@@ -388,8 +431,10 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 	c.cpus = rq->opts.cpus;
 	c.accel = rq->opts.accel;
 	c.deadline = rq->opts.timeout;
-	c.line = rq->line;
-	c.arg = rq->arg;
+	snprintf(w.path, sizeof(w.path), "%s/progress.json", xchg);
+	c.line = watch_line;
+	c.tick = watch_progress;
+	c.arg = &w;
 	if (!rq->quiet)
 		fprintf(stderr, "fsbench: booting kernel %s (%s) in %s, %llu MiB, %d CPU%s%s\n",
 			k.version, k.source, qver, (unsigned long long)(c.mem >> 20), c.cpus,
@@ -680,6 +725,17 @@ int vm_guest_progress(const char *json_text)
 	if (write_new(tmp, json_text, strlen(json_text)))
 		return -1;
 	return rename(tmp, path) ? error_errno("rename %s", tmp) : 0;
+}
+
+int vm_guest_resume(char **text, size_t *len)
+{
+	char path[] = XCHG_GUEST "/resume.json";
+
+	*text = NULL;
+	if (access(path, F_OK))
+		return 0;
+	*text = file_read_all(path, 1u << 30, FILE_NOFOLLOW, len);
+	return *text ? 0 : -1;
 }
 
 int vm_guest_finish(const char *json_text)

@@ -58,7 +58,13 @@ struct vm_request {
 	const char *findings;
 	/* Each line the guest's fsbench prints. */
 	void (*line)(void *arg, const char *line);
+	/* The guest's run so far, each time it hands over a newer one (as each
+	 * repetition starts), for the host to keep as it goes; NULL: none. */
+	void (*progress)(void *arg, const char *json, size_t len);
 	void *arg;
+	/* A run to continue (--resume): its export document, handed to the
+	 * guest, which imports it and runs into it; NULL: a new run. */
+	const char *resume;
 };
 
 struct vm_result {
@@ -109,5 +115,9 @@ int vm_guest_finish(const char *json_text);
 /* In the guest, as each test ends: the run so far, for the host to keep if
  * the guest never finishes (replaced whole each time, by a rename). */
 int vm_guest_progress(const char *json_text);
+/* In the guest: the run the host asked to continue (*text, an export
+ * document, malloc'd), or *text NULL when it asked for a new run.  0, or
+ * -1 with the error set. */
+int vm_guest_resume(char **text, size_t *len);
 
 #endif

@@ -56,6 +56,11 @@ wait_stopped() {
 	done
 	return 1
 }
-# jq test that prints nothing: jqt FILTER FILE
-jqt() { jq -e "$1" "$2" >/dev/null; }
+# jq test that prints nothing: jqt FILTER FILE.  An empty FILE fails (jq 1.6
+# -e exits 0 on no input: a command that wrote nothing passed every check).
+jqt() { [ -s "$2" ] && jq -e "$1" "$2" >/dev/null; }
 FSB() { "$FSBENCH" "$@"; }
+# A query on a store another process may be making: sq DB SQL.  Read-only
+# and only once it exists: sqlite3 would make an empty DB, which fsbench
+# then refuses as no result store of its own.
+sq() { [ -s "$1" ] && sqlite3 -readonly "$1" "$2" 2>/dev/null; }

@@ -2,6 +2,7 @@
 #include "testutil.h"
 #include "core/error.h"
 #include "fixture_run.h"
+#include "report/report.h"
 
 #include <math.h>
 #include <sqlite3.h>
@@ -140,6 +141,49 @@ static void test_interrupted_failures_and_listing(void **state)
 	store_close(s);
 }
 
+/* A guest's run, kept by the host from its start (issue 69): the guest's
+ * document fills the host's run again and again (as each repetition
+ * starts) without duplicating a row, the host's start, command line and
+ * arguments stay, and a bad document leaves the run as it was.  Catches a
+ * progress import that appended (samples counted twice) or made a new run
+ * (the host's, which --resume continues, left empty). */
+static void test_import_into(void **state)
+{
+	(void)state;
+	struct store *s;
+	struct result *r, *g;
+	char *doc;
+	int64_t host;
+
+	unlink(path);
+	assert_int_equal(store_open(path, &s), 0);
+	int64_t guest = fixture_run(s);
+	assert_int_equal(store_load_run(s, guest, &g), 0);
+	assert_int_equal(report_json_text(g, &doc), 0);
+	result_free(g);
+	struct run_begin b = { "host", NULL, "fsbench run fsmark --vm", "v", NULL, "[\"--vm\"]" };
+	assert_int_equal(store_begin_run(s, &b, &host), 0);
+	for (int pass = 0; pass < 2; pass++)
+		assert_int_equal(store_import_into(s, host, doc, strlen(doc), "running"), 0);
+	assert_int_equal(store_load_run(s, host, &r), 0);
+	assert_string_equal(r->status, "running");
+	assert_string_equal(r->cmdline, "fsbench run fsmark --vm");
+	assert_string_equal(r->argv, "[\"--vm\"]");
+	assert_int_equal(r->ntargets, 3);
+	assert_int_equal(r->ntests, 1);
+	assert_int_equal(r->tests[0].cells[0].nsamples, 3);
+	result_free(r);
+	assert_int_equal(store_import_into(s, host, "{\"schema\": 1}", 13, "running"), -1);
+	assert_int_equal(store_import_into(s, host, doc, strlen(doc), NULL), 0);
+	assert_int_equal(store_load_run(s, host, &r), 0);
+	assert_string_equal(r->status, "complete");
+	assert_int_equal(r->tests[0].cells[2].nsamples, 3);
+	result_free(r);
+	free(doc);
+	store_close(s);
+	unlink(path);
+}
+
 static void test_unopenable_path(void **state)
 {
 	(void)state;
@@ -155,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_schema_version_and_wal),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_interrupted_failures_and_listing),
+		cmocka_unit_test(test_import_into),
 		cmocka_unit_test(test_unopenable_path),
 	};
 	return cmocka_run_group_tests(tests, setup_store, teardown_dir);
