@@ -541,8 +541,8 @@ int store_set_times(struct store *s, int64_t run_id, const char *started, const 
 int store_empty_run(struct store *s, int64_t run)
 {
 	static const char *const sql[] = {
-		"DELETE FROM value WHERE sample_id IN (SELECT s.id FROM sample s JOIN test t"
-		" ON s.test_id=t.id WHERE t.run_id=?)",
+		("DELETE FROM value WHERE sample_id IN (SELECT s.id FROM sample s JOIN test t"
+		 " ON s.test_id=t.id WHERE t.run_id=?)"),
 		"DELETE FROM sample WHERE test_id IN (SELECT id FROM test WHERE run_id=?)",
 		"DELETE FROM metric WHERE test_id IN (SELECT id FROM test WHERE run_id=?)",
 		"DELETE FROM failure WHERE test_id IN (SELECT id FROM test WHERE run_id=?)",
