@@ -16,6 +16,7 @@
 #include "../core/stop.h"
 #include "../report/progress.h"
 #include "../report/report.h"
+#include "../targets/medium.h"
 #include "../targets/profiles.h"
 #include "../targets/state.h"
 #include "../vm/vm.h"
@@ -40,7 +41,9 @@ static const char run_about[] =
  * option was not given; the repeatable ones that go in order (--target,
  * --fs, --fio, --only, --skip) are read from the items. */
 struct run_args {
-	uint64_t fs_size, vm_mem, ram;
+	uint64_t fs_size, vm_mem, ram, device_size;
+	double device_settle;
+	const char *device_reset;
 	const char *image_dir, *device, *kernel, *vm_accel, *fresh, *suite, *age, *age_repo,
 		   *keep_aged;
 	int force_format, no_direct_io, vm, vm_cpus, vm_timeout, age_seed, compare_fresh;
@@ -65,8 +68,15 @@ static const struct cli_opt run_opts[] = {
 	  "need, or 4G)", CLI_SIZE, A(fs_size), 16 << 20, 0 },
 	{ "image-dir", 1, 0, "DIR", "where images and mount points go (default /var/tmp)",
 	  CLI_STRING, A(image_dir), 0, 0, HOST },
-	{ "device", 1, 0, "DEV", "format this block device instead of an image (one --fs)",
-	  CLI_STRING, A(device) },
+	{ "device", 1, 0, "DEV", "test on this block device instead of images: every --fs "
+	  "takes turns on it, made afresh before each run", CLI_STRING, A(device) },
+	{ "device-size", 1, 0, "SIZE", "the region of --device every filesystem gets: its first "
+	  "SIZE bytes, in 4 MiB units (default: what the tests need)", CLI_SIZE, A(device_size),
+	  16 << 20, 0, HOST },
+	{ "device-reset", 1, 0, "discard|zero|none", "what is done to the region before each mkfs "
+	  "(default discard; said when the device refuses)", CLI_STRING, A(device_reset), 0, 0, HOST },
+	{ "device-settle", 1, 0, "SECONDS", "idle time after each mkfs and mount, once written "
+	  "back (default 2)", CLI_NUMBER, A(device_settle), 0, 600, HOST },
 	{ "force-format", 0, 0, NULL, "format --device even though it holds data",
 	  CLI_FLAG, A(force_format) },
 	{ "no-direct-io", 0, 0, NULL, "let the loop device use the host page cache",
@@ -290,8 +300,24 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 					 "no such directory (make it first)" : "not a directory");
 		c->prov.image_dir = v;
 	}
-	c->prov.device = o->device;
 	c->prov.force_format = o->force_format;
+	/* --device: one medium every --fs target takes turns on; its region
+	 * is sized once the tests are known (check_targets) */
+	if (o->device && !vm_guest_job()) {
+		enum medium_reset reset = MEDIUM_RESET_DISCARD;
+		if (o->device_reset && medium_reset_parse(o->device_reset, &reset))
+			return -1;
+		if (o->fs_size)
+			return error_set("--fs-size sizes images; the region of --device is "
+					 "--device-size");
+		c->prov.medium = medium_new(o->device, o->device_size, reset,
+					    cli_has(a, "device-settle") ? o->device_settle : 2,
+					    o->force_format);
+		if (!c->prov.medium)
+			return error_set("out of memory");
+	} else if (o->device_size || o->device_reset || cli_has(a, "device-settle")) {
+		return error_set("--device-size, --device-reset and --device-settle go with --device");
+	}
 	if (o->no_direct_io)
 		c->prov.direct_io = 0;
 	if (o->age && run_age_setup(&c->age, o->age, cli_has(a, "age-seed") ? (uint64_t)o->age_seed : 1,
@@ -412,20 +438,20 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		return error_set("run: no target given (add --fs SPEC or --target [LABEL=]DIR)");
 	if (c->age.on && run_age_targets(&c->age, rq))
 		return -1;
-	if (c->prov.device) {
-		if (rq->ntargets != 1 || strcmp(rq->targets[0].ops->kind, "fs"))
-			return error_set("--device holds one filesystem at a time: give exactly one --fs "
-					 "and no --target (run once per filesystem)");
-		if (!target_uses_device(&rq->targets[0]))
-			return error_set("--device: fs '%s' does not use a block device (tmpfs lives in "
-					 "memory)", rq->targets[0].label);
+	if (c->prov.medium) {
+		for (int i = 0; i < rq->ntargets; i++) {
+			if (strcmp(rq->targets[i].ops->kind, "fs"))
+				return error_set("--device: the filesystems take turns on it; a --target "
+						 "DIR has no place there");
+			if (!target_uses_device(&rq->targets[i]))
+				return error_set("--device: fs '%s' does not use a block device (tmpfs "
+						 "lives in memory, flash in the guest)", rq->targets[i].label);
+		}
+		char found[256];	/* only looked at: checked again as it is taken */
+		if (device_check(o->device, c->prov.force_format, found, sizeof(found)))
+			return -1;
 	} else if (c->prov.force_format) {
 		return error_set("--force-format applies only with --device");
-	}
-	if (c->prov.device && !vm_guest_job()) {	/* only looked at: checked again at setup */
-		char found[256];
-		if (device_check(c->prov.device, c->prov.force_format, found, sizeof(found)))
-			return -1;
 	}
 	/* A directory target is the user's input, checked before the store
 	 * is opened (its setup only looks), as are two targets of one label,
@@ -461,8 +487,10 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	if (c->ram && (!ram || c->ram < ram))
 		ram = c->ram;
 	runner_memory_notes(rq, ram);
-	if (!o->fs_size && !c->prov.device && !vm_guest_job() && runner_size_images(rq, &c->prov))
+	if (!o->fs_size && !vm_guest_job() && runner_size_images(rq, &c->prov))
 		return -1;
+	if (c->prov.medium && !o->device_size)	/* what the tests need, as an image's */
+		medium_set_region(c->prov.medium, c->prov.size);
 	for (int i = 0; i < rq->ntargets; i++)
 		if (target_check_size(&rq->targets[i], c->prov.size))
 			return -1;
@@ -536,6 +564,8 @@ static void free_cli(struct run_cli *c)
 	for (int i = 0; i < c->rq.ntargets; i++)
 		target_free(&c->rq.targets[i]);
 	suite_free(&c->suite);
+	medium_free(c->prov.medium);
+	c->prov.medium = NULL;
 	if (c->guest_prior)
 		result_free(c->guest_prior);
 	c->guest_prior = NULL;

@@ -62,6 +62,17 @@ static uint64_t space_on(const struct test_spec *ts, const struct target *t)
 	return ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
 }
 
+/* Targets that take turns on one medium (one user's device, --device):
+ * only one filesystem can be on it at a time. */
+static int take_turns(const struct run_request *rq)
+{
+	for (int i = 0; i < rq->ntargets; i++)
+		for (int j = 0; j < i; j++)
+			if (rq->targets[i].shares && rq->targets[i].shares == rq->targets[j].shares)
+				return 1;
+	return 0;
+}
+
 int runner_prepare(struct run_request *rq)
 {
 	int i, rc = -1;
@@ -82,26 +93,27 @@ int runner_prepare(struct run_request *rq)
 		}
 		if (fsinfo_collect("", t->path, &t->info))
 			snprintf(t->info.fstype, sizeof(t->info.fstype), "unknown");
-	}
-	for (int k = 0; k < rq->ntests; k++) {
-		const struct test_spec *ts = &rq->tests[k];
-		for (int j = 0; j < rq->ntargets; j++) {
-			struct target *t = &rq->targets[j];
+		/* every test fits, checked while the filesystem is there */
+		for (int k = 0; k < rq->ntests; k++) {
+			const struct test_spec *ts = &rq->tests[k];
 			uint64_t need = space_on(ts, t), have;
 			if (!need)
 				continue;
 			if (free_space(t->path, &have)) {
-				i = rq->ntargets;
+				i++;
 				goto fail;
 			}
 			if (have < need) {
 				error_set("target '%s': %s needs %llu MiB but %s has %llu MiB free: free space or shrink the test",
 					  t->label, ts->name, (unsigned long long)(need >> 20),
 					  t->path, (unsigned long long)(have >> 20));
-				i = rq->ntargets;
+				i++;
 				goto fail;
 			}
 		}
+		/* its turn on a shared medium is over until its first run */
+		if (t->shares && t->ops->park && take_turns(rq))
+			t->ops->park(t);
 	}
 	return 0;
 fail:
@@ -232,11 +244,95 @@ static void store_test_row(const struct test_spec *ts, struct r_test *row,
 	}
 }
 
+/* Target i made ready for test k: a fresh filesystem when `fresh`, the
+ * test's scratch directory, the workload's prepare.  0, or 1 when the
+ * cell failed (said and stored). */
+static int cell_enter(struct store *st, struct run_request *rq, struct tstate *tst, int k, int i,
+		      const int64_t *target_ids, const struct runner_events *ev, int fresh)
+{
+	const struct test_spec *ts = &rq->tests[k];
+	const struct runner_opts *o = &rq->opts;
+	struct cell *c = &tst->cells[i];
+	struct target *t = &rq->targets[i];
+
+	c->prepared = 0;
+	c->dir[0] = '\0';
+	memset(&c->ctx, 0, sizeof(c->ctx));
+	c->ctx.params = ts->params;
+	c->ctx.dir = c->dir;
+	c->ctx.fs = target_fs_spec(t);
+	c->ctx.label = t->label;
+	c->ctx.findings = rq->findings;
+	c->ctx.mtd = target_flash_twin(t);
+	c->ctx.guest = rq->vm != NULL;
+	c->ctx.detail = c->detail;
+	c->ctx.series = c->series;
+	c->ctx.data_complete = o->device_stats ? data_complete : NULL;
+	c->ctx.runner_priv = c;
+	if (fresh && t->ops->refresh && t->ops->refresh(t)) {
+		fail_cell(st, tst->id, target_ids[i], c, ev, t->label);
+		return 1;
+	}
+	if (scratch_create(t->path, c->dir, sizeof(c->dir))) {
+		c->dir[0] = '\0';
+		fail_cell(st, tst->id, target_ids[i], c, ev, t->label);
+		return 1;
+	}
+	/* Checked before prepare: what prepare lays out (fio's files,
+	 * appstart's) is part of what space_needed counts. */
+	if (space_short(ts, t, c->dir) || (ts->wl->prepare && ts->wl->prepare(&c->ctx))) {
+		fail_cell(st, tst->id, target_ids[i], c, ev, t->label);
+		return 1;
+	}
+	c->prepared = 1;
+	return 0;
+}
+
+/* What cell_enter made undone; `park`: the target gives its medium back. */
+static void cell_leave(struct run_request *rq, struct tstate *tst, int k, int i,
+		       const struct runner_events *ev, int park)
+{
+	const struct test_spec *ts = &rq->tests[k];
+	struct cell *c = &tst->cells[i];
+	struct target *t = &rq->targets[i];
+
+	if (c->prepared && ts->wl->cleanup)
+		ts->wl->cleanup(&c->ctx);
+	c->prepared = 0;
+	if (c->dir[0] && scratch_remove(c->dir))
+		report_failure(ev, NULL, error_get());
+	c->dir[0] = '\0';
+	if (park && t->ops->park)
+		t->ops->park(t);
+}
+
+/* One repetition (rep 0: a warm-up, not recorded) of test k on target i,
+ * which takes its turn on a shared medium around it: a filesystem made
+ * afresh for it, given back after.  0, or 1 when it failed. */
+static int turn_run(struct store *st, struct run_request *rq, struct tstate *tst, int k, int i,
+		    const int64_t *target_ids, const struct runner_events *ev, int turns,
+		    struct r_sample *sm)
+{
+	struct cell *c = &tst->cells[i];
+	int rc;
+
+	if (turns && cell_enter(st, rq, tst, k, i, target_ids, ev, 1))
+		return 1;
+	rc = one_run(&rq->tests[k], &rq->targets[i], c, &rq->opts, sm);
+	if (rc && !workload_stopped())
+		fail_cell(st, tst->id, target_ids[i], c, ev, rq->targets[i].label);
+	if (turns)
+		cell_leave(rq, tst, k, i, ev, 1);
+	return rc != 0;
+}
+
 /* One pass of test k on every target: set up, rounds until the test is
  * done or the rounds past its minimum would overrun `allowance` seconds
  * (< 0: no limit; share_budget: its share of the time budget, decided
- * when the minimum is done), clean up.  Returns 1 if it failed anywhere; *runs_done counts the pass's
- * repetitions. */
+ * when the minimum is done), clean up.  Targets that take turns on one
+ * medium are set up around each repetition instead, each on a filesystem
+ * made afresh.  Returns 1 if it failed anywhere; *runs_done counts the
+ * pass's repetitions. */
 static int run_pass(struct store *st, struct run_request *rq, struct tstate *all, int k,
 		    const int64_t *target_ids, const struct runner_events *ev, int share_budget,
 		    double allowance, int *runs_done, struct run_clock *clock)
@@ -245,51 +341,20 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 	struct tstate *tst = &all[k];
 	struct cell *cells = tst->cells;
 	const struct runner_opts *o = &rq->opts;
-	int pm = primary_metric(ts), failed = 0, total_runs = 0;
+	int pm = primary_metric(ts), failed = 0, total_runs = 0, turns = take_turns(rq);
 	uint64_t t0 = runner_now();
 	double values[MAX_METRICS], extra = 0;	/* seconds in rounds past the minimum */
 	int64_t test_id = tst->id;
 
 	*runs_done = 0;
 	for (int i = 0; i < rq->ntargets; i++) {
-		struct cell *c = &cells[i];
-		struct target *t = &rq->targets[i];
-		c->prepared = 0;
-		c->dir[0] = '\0';
-		if (c->failed)
-			continue;
-		memset(&c->ctx, 0, sizeof(c->ctx));
-		c->ctx.params = ts->params;
-		c->ctx.dir = c->dir;
-		c->ctx.fs = target_fs_spec(t);
-		c->ctx.label = t->label;
-		c->ctx.findings = rq->findings;
-		c->ctx.mtd = target_flash_twin(t);
-		c->ctx.guest = rq->vm != NULL;
-		c->ctx.detail = c->detail;
-		c->ctx.series = c->series;
-		c->ctx.data_complete = o->device_stats ? data_complete : NULL;
-		c->ctx.runner_priv = c;
+		cells[i].prepared = 0;
+		cells[i].dir[0] = '\0';
 		/* A fresh filesystem for every test but the first (made by
 		 * setup), and for every pass after a test's first. */
-		if ((k > 0 || tst->passes > 0) && !o->fresh_per_fs && t->ops->refresh &&
-		    t->ops->refresh(t)) {
-			fail_cell(st, test_id, target_ids[i], c, ev, t->label);
-			continue;
-		}
-		if (scratch_create(t->path, c->dir, sizeof(c->dir))) {
-			c->dir[0] = '\0';
-			fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
-			continue;
-		}
-		/* Checked before prepare: what prepare lays out (fio's files,
-		 * appstart's) is part of what space_needed counts. */
-		if (space_short(ts, t, c->dir) ||
-		    (ts->wl->prepare && ts->wl->prepare(&c->ctx))) {
-			fail_cell(st, test_id, target_ids[i], c, ev, rq->targets[i].label);
-			continue;
-		}
-		c->prepared = 1;
+		if (!cells[i].failed && !turns)
+			cell_enter(st, rq, tst, k, i, target_ids, ev,
+				   (k > 0 || tst->passes > 0) && !o->fresh_per_fs);
 	}
 	tst->passes++;
 
@@ -301,9 +366,7 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			if (cells[i].failed)
 				continue;
 			runner_rep_event(rq, ev, clock, all, k, i, 0);
-			if (one_run(ts, &rq->targets[i], &cells[i], o, &sm) && !workload_stopped())
-				fail_cell(st, test_id, target_ids[i], &cells[i], ev,
-					  rq->targets[i].label);
+			turn_run(st, rq, tst, k, i, target_ids, ev, turns, &sm);
 		}
 	tst->setup = ns_to_s(runner_now() - t0);
 
@@ -345,12 +408,8 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 			struct r_sample sm = { .rep = c->runs + 1, .values = values };
 			for (int m = 0; m < MAX_METRICS; m++)
 				values[m] = NAN;
-			if (one_run(ts, &rq->targets[i], c, o, &sm)) {
-				if (!workload_stopped())
-					fail_cell(st, test_id, target_ids[i], c, ev,
-						  rq->targets[i].label);
+			if (turn_run(st, rq, tst, k, i, target_ids, ev, turns, &sm))
 				continue;
-			}
 			if (workload_stopped())
 				break;	/* a cut-short run is not a sample */
 			c->runs++;
@@ -377,14 +436,8 @@ static int run_pass(struct store *st, struct run_request *rq, struct tstate *all
 	}
 
 	for (int i = 0; i < rq->ntargets; i++) {
-		struct cell *c = &cells[i];
-		if (c->prepared && ts->wl->cleanup)
-			ts->wl->cleanup(&c->ctx);
-		c->prepared = 0;
-		if (c->dir[0] && scratch_remove(c->dir))
-			report_failure(ev, NULL, error_get());
-		c->dir[0] = '\0';
-		failed |= c->failed;
+		cell_leave(rq, tst, k, i, ev, 0);
+		failed |= cells[i].failed;
 	}
 	tst->spent += ns_to_s(runner_now() - t0);
 	*runs_done = total_runs;
@@ -489,7 +542,7 @@ static int record_setup(struct store *st, struct run_request *rq, int64_t run_id
 			int64_t *target_ids)
 {
 	struct sysinfo si;
-	struct sysfield f[8];
+	struct sysfield f[12];
 	int nf;
 
 	sysinfo_collect("", &si);
@@ -498,6 +551,13 @@ static int record_setup(struct store *st, struct run_request *rq, int64_t run_id
 		f[nf++] = (struct sysfield){ "Memory Limit", rq->memory_limit };
 	if (rq->vm)
 		f[nf++] = (struct sysfield){ "Virtual Machine", rq->vm };
+	/* seed 000's "Disk:" line, for the user's own device: what it is,
+	 * its region and its reset (the "Disk" above is where images go) */
+	for (int i = 0; i < rq->ntargets && nf < 12; i++)
+		if (target_medium(&rq->targets[i])) {
+			f[nf++] = (struct sysfield){ "Medium", target_medium(&rq->targets[i]) };
+			break;
+		}
 	for (int i = 0; i < nf; i++)
 		if (store_add_sysfield(st, run_id, i, f[i].name, f[i].value))
 			return -1;

@@ -18,6 +18,7 @@
 #include "target.h"
 #include "aged.h"
 #include "loop.h"
+#include "medium.h"
 #include "profiles.h"
 #include "state.h"
 #include "../core/error.h"
@@ -56,6 +57,7 @@ struct fs_target {
 	struct aged_keep keep;	/* --keep-aged: where its aged image is kept */
 	int kept;		/* 1: keep.img holds it, copied in instead of mkfs and aging */
 	int keep_lock;		/* aged_keep_lock's descriptor until the save, or -1 */
+	int on_medium;		/* attached to opts.medium (the user's device region) */
 };
 
 void provision_defaults(struct provision_opts *o)
@@ -336,6 +338,9 @@ static void fs_teardown(struct target *t)
 		state_remove(STATE_MOUNT, f->mnt);
 	}
 	flash_detach(f);
+	if (f->on_medium)
+		medium_detach(f->opts.medium);
+	f->on_medium = 0;
 	if (f->loopdev[0]) {
 		loop_detach(f->loopdev, f->loopfd);
 		state_remove(STATE_LOOP, f->loopdev);
@@ -382,6 +387,9 @@ static int find_kept(struct target *t, struct fs_target *f)
  * device's cached blocks of the one before dropped. */
 static int make_fs(struct target *t, struct fs_target *f)
 {
+	/* every filesystem on the user's device starts from the same reset */
+	if (f->on_medium && medium_reset(f->opts.medium))
+		return error_prefix("fs '%s'", t->label);
 	if (!f->kept)
 		return f->spec.profile->mkfs ? run_mkfs(t, f) : 0;
 	if (aged_keep_restore(&f->keep, f->image))
@@ -466,6 +474,8 @@ static int fs_setup(struct target *t)
 	if (fs_profile_available(p, why, sizeof(why)))
 		return error_set("fs '%s': %s is not available here: %s", t->label, p->name, why);
 	int flash = p->kind == MOUNT_UBI || p->kind == MOUNT_MTD;
+	if (f->opts.medium && (p->kind == MOUNT_MEMORY || flash))
+		return error_set("fs '%s': --device takes filesystems on a block device", t->label);
 	if (f->opts.device && p->kind != MOUNT_MEMORY && !flash &&
 	    device_check(f->opts.device, f->opts.force_format, found, sizeof(found)))
 		return -1;
@@ -476,6 +486,11 @@ static int fs_setup(struct target *t)
 	} else if (flash) {
 		if (flash_attach(t, f))
 			goto fail;
+	} else if (f->opts.medium) {	/* checked and held by its first target */
+		if (medium_attach(f->opts.medium))
+			goto fail;
+		f->on_medium = 1;
+		str_copy(f->dev, sizeof(f->dev), medium_dev(f->opts.medium));
 	} else if (f->opts.device) {
 		str_copy(f->dev, sizeof(f->dev), f->opts.device);
 	} else if (make_image(t, f)) {
@@ -511,6 +526,8 @@ static int fs_setup(struct target *t)
 	test_pause("mount");
 	if (age_after_mount(t, f))
 		goto fail;
+	if (f->on_medium)
+		medium_settle(f->opts.medium, f->mnt);
 	str_copy(t->path, sizeof(t->path), f->mnt);
 	return 0;
 fail:
@@ -530,7 +547,7 @@ static int device_released(const struct target *t, const struct fs_target *f)
 {
 	/* fsbench's own loop devices only: a guest's disk under nilfs2 stays
 	 * claimed a moment after its unmount, and mkfs.nilfs2 -f copes there */
-	if (!f->loopdev[0] || strcmp(f->dev, f->loopdev))
+	if (!f->on_medium && (!f->loopdev[0] || strcmp(f->dev, f->loopdev)))
 		return 0;
 	for (int i = 0; i < 50; i++) {
 		/* a block device's O_EXCL open fails with EBUSY while it is claimed */
@@ -557,13 +574,25 @@ static int fs_refresh(struct target *t)
 	do_umount(f);
 	if (device_released(t, f) || make_fs(t, f))
 		return -1;
-	return do_mount(t, f) || age_after_mount(t, f) ? -1 : 0;
+	if (do_mount(t, f) || age_after_mount(t, f))
+		return -1;
+	if (f->on_medium)
+		medium_settle(f->opts.medium, f->mnt);
+	return 0;
+}
+
+/* Its turn on a shared medium over: unmounted, the device free for the
+ * next filesystem (which refresh then makes afresh). */
+static void fs_park(struct target *t)
+{
+	do_umount(t->priv);
 }
 
 static const struct target_ops fs_ops = {
 	.kind = "fs",
 	.setup = fs_setup,
 	.refresh = fs_refresh,
+	.park = fs_park,
 	.teardown = fs_teardown,
 };
 
@@ -581,6 +610,7 @@ int target_from_spec(const struct fs_spec *spec, const struct provision_opts *o,
 	f->keep_lock = -1;
 	t->ops = &fs_ops;
 	t->priv = f;
+	t->shares = o->medium;
 	str_copy(t->label, sizeof(t->label), spec->label);
 	str_copy(t->spec, sizeof(t->spec), spec->text);
 	return 0;
@@ -592,6 +622,14 @@ int target_uses_device(const struct target *t)
 
 	return f && f->spec.profile->kind != MOUNT_MEMORY && f->spec.profile->kind != MOUNT_NONE &&
 	       f->spec.profile->kind != MOUNT_UBI && f->spec.profile->kind != MOUNT_MTD;
+}
+
+const char *target_medium(const struct target *t)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	return f && f->opts.medium && medium_text(f->opts.medium)[0] ? medium_text(f->opts.medium)
+								     : NULL;
 }
 
 const struct fs_spec *target_fs_spec(const struct target *t)

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <linux/loop.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,12 +29,13 @@ void loop_backing_file(const char *dev, char *out, size_t len)
 	fclose(f);
 }
 
-static int configure(int lfd, int ffd, const char *image, int direct_io)
+static int configure(int lfd, int ffd, const char *image, int direct_io, uint64_t limit)
 {
 	struct loop_config cfg;
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.fd = (unsigned)ffd;
+	cfg.info.lo_sizelimit = limit;
 	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | (direct_io ? LO_FLAGS_DIRECT_IO : 0);
 	str_copy((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), image);
 	if (!ioctl(lfd, LOOP_CONFIGURE, &cfg))
@@ -46,6 +48,7 @@ static int configure(int lfd, int ffd, const char *image, int direct_io)
 	struct loop_info64 info;
 	memset(&info, 0, sizeof(info));
 	info.lo_flags = LO_FLAGS_AUTOCLEAR;
+	info.lo_sizelimit = limit;
 	str_copy((char *)info.lo_file_name, sizeof(info.lo_file_name), image);
 	ioctl(lfd, LOOP_SET_STATUS64, &info);
 	if (direct_io)
@@ -90,16 +93,23 @@ static void no_discard(const char *dev)
 int loop_attach(const char *image, int direct_io, char *dev, size_t len, int *dio,
 		int *fd)
 {
-	int ctl, ffd, tries = 0;
+	int ffd = open(image, O_RDWR | O_CLOEXEC);
+
+	if (ffd < 0)
+		return error_errno("cannot open image %s", image);
+	int rc = loop_attach_fd(ffd, image, 0, direct_io, dev, len, dio, fd);
+	close(ffd);
+	return rc;
+}
+
+int loop_attach_fd(int ffd, const char *name, uint64_t limit, int direct_io, char *dev,
+		   size_t len, int *dio, int *fd)
+{
+	int ctl, tries = 0;
 
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0)
 		return error_errno("cannot open /dev/loop-control (loop devices need root)");
-	ffd = open(image, O_RDWR | O_CLOEXEC);
-	if (ffd < 0) {
-		close(ctl);
-		return error_errno("cannot open image %s", image);
-	}
 	for (;;) {
 		int n = ioctl(ctl, LOOP_CTL_GET_FREE);
 		if (n < 0) {
@@ -112,9 +122,9 @@ int loop_attach(const char *image, int direct_io, char *dev, size_t len, int *di
 			error_errno("cannot open %s", dev);
 			break;
 		}
-		int rc = configure(lfd, ffd, image, direct_io);
+		int rc = configure(lfd, ffd, name, direct_io, limit);
 		if (rc && direct_io && errno == EINVAL)
-			rc = configure(lfd, ffd, image, 0);	/* backing fs without O_DIRECT */
+			rc = configure(lfd, ffd, name, 0, limit);	/* backing fs without O_DIRECT */
 		int saved = errno;
 		if (!rc) {
 			/* Autoclear: the device detaches itself once the last
@@ -122,18 +132,16 @@ int loop_attach(const char *image, int direct_io, char *dev, size_t len, int *di
 			*fd = lfd;
 			*dio = dio_state(dev);
 			no_discard(dev);
-			close(ffd);
 			close(ctl);
 			return 0;
 		}
 		close(lfd);
 		errno = saved;
 		if (errno != EBUSY || ++tries > 16) {	/* EBUSY: someone took it first */
-			error_errno("cannot attach %s to %s", image, dev);
+			error_errno("cannot attach %s to %s", name, dev);
 			break;
 		}
 	}
-	close(ffd);
 	close(ctl);
 	return -1;
 }

@@ -11,28 +11,34 @@
 #include <string.h>
 #include <unistd.h>
 
-#define F2FS_MKFS "mkfs.f2fs -q -f -O extra_attr,inode_checksum,sb_checksum,compression"
+#define F2FS_MKFS "mkfs.f2fs -q -f -t 0 -O extra_attr,inode_checksum,sb_checksum,compression"
 #define F2FS_OPTS(algo) "compress_algorithm=" algo ",compress_extension=*,compress_chksum,atgc,gc_merge,lazytime"
 
+/* Every mkfs is told not to discard (-E nodiscard, -K, -t 0): the tools'
+ * defaults differ (mkfs.xfs, mkfs.btrfs, mkfs.f2fs and mke2fs discard,
+ * exfatprogs before 1.3.2 and mkfs.vfat do not), and a filesystem that
+ * discarded its device would start from another state than one that did
+ * not.  The reset before each mkfs is fsbench's own, the same for all
+ * (--device-reset, medium.c); an image is written whole once. */
 static const struct fs_profile table[] = {
-	{ "ext2", "ext2", "mkfs.ext2 -q -F", MOUNT_KERNEL, NULL, "", "e2fsprogs", NULL },
+	{ "ext2", "ext2", "mkfs.ext2 -q -F -E nodiscard", MOUNT_KERNEL, NULL, "", "e2fsprogs", NULL },
 	/* Inode tables and journal zeroed by mkfs, not later by the kernel's
 	 * ext4lazyinit thread, which otherwise writes in the background
 	 * during the first repetitions on a fresh filesystem. */
-	{ "ext4", "ext4", "mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0", MOUNT_KERNEL,
+	{ "ext4", "ext4", "mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard", MOUNT_KERNEL,
 	  NULL, "", "e2fsprogs", NULL },
-	{ "xfs", "xfs", "mkfs.xfs -q -f", MOUNT_KERNEL, NULL, "", "xfsprogs", NULL, 300ULL << 20 },
-	{ "btrfs", "btrfs", "mkfs.btrfs -q -f", MOUNT_KERNEL, NULL, "", "btrfs-progs", NULL, 109ULL << 20 },
-	{ "btrfs-lzo", "btrfs", "mkfs.btrfs -q -f", MOUNT_KERNEL, NULL, "compress=lzo", "btrfs-progs", NULL, 109ULL << 20 },
-	{ "btrfs-zstd", "btrfs", "mkfs.btrfs -q -f", MOUNT_KERNEL, NULL, "compress=zstd", "btrfs-progs", NULL, 109ULL << 20 },
+	{ "xfs", "xfs", "mkfs.xfs -q -f -K", MOUNT_KERNEL, NULL, "", "xfsprogs", NULL, 300ULL << 20 },
+	{ "btrfs", "btrfs", "mkfs.btrfs -q -f -K", MOUNT_KERNEL, NULL, "", "btrfs-progs", NULL, 109ULL << 20 },
+	{ "btrfs-lzo", "btrfs", "mkfs.btrfs -q -f -K", MOUNT_KERNEL, NULL, "compress=lzo", "btrfs-progs", NULL, 109ULL << 20 },
+	{ "btrfs-zstd", "btrfs", "mkfs.btrfs -q -f -K", MOUNT_KERNEL, NULL, "compress=zstd", "btrfs-progs", NULL, 109ULL << 20 },
 	{ "exfat", "exfat", "mkfs.exfat", MOUNT_KERNEL, NULL, "", "exfatprogs", NULL },
 	{ "exfat-fuse", NULL, "mkfs.exfat", MOUNT_FUSE_BLOCK, "mount.exfat-fuse", "", "exfat-fuse", NULL },
-	{ "ext4-fuse", NULL, "mkfs.ext4 -q -F", MOUNT_FUSE_IMAGE, "fuse2fs", "", "fuse2fs", NULL },
-	{ "f2fs", "f2fs", "mkfs.f2fs -q -f", MOUNT_KERNEL, NULL, "", "f2fs-tools", NULL, 56ULL << 20 },
+	{ "ext4-fuse", NULL, "mkfs.ext4 -q -F -E nodiscard", MOUNT_FUSE_IMAGE, "fuse2fs", "", "fuse2fs", NULL },
+	{ "f2fs", "f2fs", "mkfs.f2fs -q -f -t 0", MOUNT_KERNEL, NULL, "", "f2fs-tools", NULL, 56ULL << 20 },
 	{ "f2fs-lz4", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("lz4"), "f2fs-tools", NULL, 56ULL << 20 },
 	{ "f2fs-lzo-rle", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("lzo-rle"), "f2fs-tools", NULL, 56ULL << 20 },
 	{ "f2fs-zstd", "f2fs", F2FS_MKFS, MOUNT_KERNEL, NULL, F2FS_OPTS("zstd"), "f2fs-tools", NULL, 56ULL << 20 },
-	{ "nilfs2", "nilfs2", "mkfs.nilfs2 -q -f", MOUNT_KERNEL, NULL, "", "nilfs-tools", NULL, 136ULL << 20,
+	{ "nilfs2", "nilfs2", "mkfs.nilfs2 -q -f -K", MOUNT_KERNEL, NULL, "", "nilfs-tools", NULL, 136ULL << 20,
 	  "nilfs_cleanerd" },
 	{ "vfat", "vfat", "mkfs.vfat", MOUNT_KERNEL, NULL, "", "dosfstools", NULL },
 	{ "tmpfs", "tmpfs", NULL, MOUNT_MEMORY, NULL, "", NULL, NULL },

@@ -24,6 +24,9 @@ struct target_ops {
 	int (*setup)(struct target *t);		/* make t->path usable */
 	/* Start afresh before another test (mkfs + mount again); optional. */
 	int (*refresh)(struct target *t);
+	/* Give the medium it shares back (unmount) until its next refresh;
+	 * optional, for targets that take turns (shares below). */
+	void (*park)(struct target *t);
 	void (*teardown)(struct target *t);	/* undo setup; never fails */
 };
 
@@ -34,6 +37,9 @@ struct target {
 	char path[PATH_MAX];	/* directory the tests work under */
 	struct fsinfo info;	/* filled after setup */
 	char mkfs[1024];	/* the exact mkfs command line, if fsbench made it */
+	/* The medium it takes turns on with the targets of the same value
+	 * (one user's device, --device); NULL: a medium of its own. */
+	const void *shares;
 	void *priv;
 };
 
@@ -45,7 +51,10 @@ struct age_profile;
 struct provision_opts {
 	uint64_t size;		/* image size, bytes (default 4 GiB) */
 	const char *image_dir;	/* where images and mount points live */
-	const char *device;	/* a real block device instead of an image */
+	const char *device;	/* in fsbench's guest: the disk or MTD partition it was given */
+	/* --device: the user's device, which every --fs target takes turns on
+	 * (medium.h); NULL: each target has an image of its own */
+	struct medium *medium;
 	int force_format;	/* format a device that holds data */
 	int direct_io;		/* loop device direct I/O (default on) */
 	/* --age: every mkfs is followed by this profile's aging, seeded
@@ -70,6 +79,9 @@ int target_uses_device(const struct target *t);
 /* Size the image of a --fs target (not a --device, not tmpfs), raised to
  * what its mkfs accepts: 1 when the target has an image, else 0. */
 int target_set_image_size(struct target *t, uint64_t size);
+/* What the user's device it takes turns on is (medium.h), for the system
+ * table; NULL: an image or a directory. */
+const char *target_medium(const struct target *t);
 /* A --fs target's spec (NULL for a directory target). */
 const struct fs_spec *target_fs_spec(const struct target *t);
 /* What --age did at the last mkfs (the JSON record, aging/record.h, a

@@ -158,7 +158,7 @@ refuse "#10 an empty --fs item" 2 "empty item" "$FSBENCH" run fsmark --fs ,ext4 
 printf '[test a]\nworkload = fsmark\n[test a]\nworkload = fsmark\n' > "$WORK/dup.suite"
 refuse "#10 a duplicate [test] section" 2 "a second [test a] section" \
 	"$FSBENCH" run --suite "$WORK/dup.suite" --target "$T" --db "$DB"
-refuse "#10 --device beside a --target" 2 "one filesystem at a time" \
+refuse "#10 --device beside a --target" 2 "a --target DIR has no place there" \
 	"$FSBENCH" run fsmark --fs ext4 --target "$T" --device /dev/null --db "$DB"
 refuse "#10 --device with tmpfs" 2 "does not use a block device" \
 	"$FSBENCH" run fsmark --fs tmpfs --device /dev/null --db "$DB"

@@ -129,6 +129,51 @@ static int teardown(void **state)
 	return teardown_dir(state);	/* the tmpfs unmounted, the directory removed */
 }
 
+/* Targets a and b taking turns on one medium (one user's device, issue
+ * 70): each refresh "makes its filesystem" there, which must find the
+ * medium given back by the one before (parked); what happened is kept. */
+static int share_medium;
+static int medium_holder = -1, refreshes[2], overlaps;
+static struct target_ops turn_ops[2];
+static char turn_order[64];
+
+static int turn_refresh(struct target *t)
+{
+	int i = t->ops == &turn_ops[1];
+
+	if (medium_holder >= 0 && medium_holder != i)
+		overlaps++;	/* the other's filesystem is still on it */
+	medium_holder = i;
+	refreshes[i]++;
+	size_t n = strlen(turn_order);
+	if (n + 1 < sizeof(turn_order))
+		turn_order[n] = (char)('a' + i);
+	return 0;
+}
+
+static void turn_park(struct target *t)
+{
+	if (medium_holder == (t->ops == &turn_ops[1]))
+		medium_holder = -1;
+}
+
+static void take_turns_on_one_medium(struct target *t)
+{
+	static const int medium = 1;
+
+	medium_holder = -1;
+	memset(refreshes, 0, sizeof(refreshes));
+	overlaps = 0;
+	turn_order[0] = '\0';
+	for (int i = 0; i < 2; i++) {
+		turn_ops[i] = *t[i].ops;
+		turn_ops[i].refresh = turn_refresh;
+		turn_ops[i].park = turn_park;
+		t[i].ops = &turn_ops[i];
+		t[i].shares = &medium;
+	}
+}
+
 /* Run tests of the fake workload (shape, sleep per test; runs = per
  * test, the suite's) on targets a and b; the result, loaded. */
 static struct result *run(const int *shape, const int *runs, int ntests, int sleep_ms,
@@ -159,6 +204,8 @@ static struct result *run(const int *shape, const int *runs, int ntests, int sle
 		ts[k].runs = runs ? runs[k] : 0;
 		ts[k].warmup = suite_warmup;
 	}
+	if (share_medium)
+		take_turns_on_one_medium(t);
 	struct run_request rq = { .targets = t, .ntargets = nfake_targets, .tests = ts, .ntests = ntests,
 				  .opts = *opts, .cmdline = "test" };
 	rq.opts.quiet = 1;
@@ -519,6 +566,33 @@ static void test_verdicts_rule(void **state)
  * the first pass goes on past the minimum until c vs a is decided.  The
  * bug it catches: one hopeless pair sending the whole test to its minimum,
  * as when a make run's ext4 vs xfs near-tie left its 1.3x pairs open. */
+/* Two targets on one medium (--device DEV --fs A,B): each repetition on a
+ * filesystem made afresh, the medium given back after it, never two on it
+ * at once, the rounds interleaved (a b, b a, ... in the shuffled order),
+ * the workload prepared for each repetition.  Catches the refusal of
+ * before ("one filesystem at a time") coming back as runs in blocks, or a
+ * filesystem made over another that is still mounted. */
+static void test_targets_take_turns(void **state)
+{
+	(void)state;
+	struct runner_opts o = opts(0, 0);
+	o.runs = 4;
+	int shape[] = { 0, 0 };
+
+	share_medium = 1;
+	struct result *r = run(shape, NULL, 2, 0, &o);
+	share_medium = 0;
+	assert_int_equal(overlaps, 0);
+	assert_int_equal(nruns(r, 0, 0), 4);
+	assert_int_equal(nruns(r, 1, 1), 4);
+	/* a fresh filesystem for each of the 16 repetitions, made in turn */
+	assert_int_equal(refreshes[0] + refreshes[1], 16);
+	assert_int_equal(prepares, 16);
+	for (int k = 0; k < 16; k += 2)	/* each round: both, in either order */
+		assert_true(turn_order[k] != turn_order[k + 1]);
+	result_free(r);
+}
+
 static void test_verdicts_hopeless_pair(void **state)
 {
 	(void)state;
@@ -564,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_budget_over_count),
 		cmocka_unit_test(test_out_of_reach_deferred),
 		cmocka_unit_test(test_verdicts_hopeless_pair),
+		cmocka_unit_test(test_targets_take_turns),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
