@@ -43,7 +43,7 @@ static const char run_about[] =
 struct run_args {
 	uint64_t fs_size, vm_mem, ram, device_size;
 	double device_settle;
-	const char *device_reset;
+	const char *device_reset, *vm_device_bus, *vm_device_throttle;
 	const char *image_dir, *device, *kernel, *vm_accel, *fresh, *suite, *age, *age_repo,
 		   *keep_aged;
 	int force_format, no_direct_io, vm, vm_cpus, vm_timeout, age_seed, compare_fresh;
@@ -72,11 +72,11 @@ static const struct cli_opt run_opts[] = {
 	  "takes turns on it, made afresh before each run", CLI_STRING, A(device) },
 	{ "device-size", 1, 0, "SIZE", "the region of --device every filesystem gets: its first "
 	  "SIZE bytes, in 4 MiB units (default: what the tests need)", CLI_SIZE, A(device_size),
-	  16 << 20, 0, HOST },
+	  16 << 20, 0 },
 	{ "device-reset", 1, 0, "discard|zero|none", "what is done to the region before each mkfs "
-	  "(default discard; said when the device refuses)", CLI_STRING, A(device_reset), 0, 0, HOST },
+	  "(default discard; said when the device refuses)", CLI_STRING, A(device_reset) },
 	{ "device-settle", 1, 0, "SECONDS", "idle time after each mkfs and mount, once written "
-	  "back (default 2)", CLI_NUMBER, A(device_settle), 0, 600, HOST },
+	  "back (default 2)", CLI_NUMBER, A(device_settle), 0, 600 },
 	{ "force-format", 0, 0, NULL, "format --device even though it holds data",
 	  CLI_FLAG, A(force_format) },
 	{ "no-direct-io", 0, 0, NULL, "let the loop device use the host page cache",
@@ -94,6 +94,11 @@ static const struct cli_opt run_opts[] = {
 	  "or TCG (an emulated CPU)", CLI_STRING, A(vm_accel), 0, 0, VMO },
 	{ "vm-timeout", 1, 0, "SECONDS", "kill the guest after this long (default: scaled to "
 	  "the work)", CLI_COUNT, A(vm_timeout), 10, 30 * 86400, VMO },
+	{ "vm-device-bus", 1, 0, "virtio|usb", "how --device reaches the guest: a virtio disk "
+	  "(default) or a USB mass-storage device", CLI_STRING, A(vm_device_bus), 0, 0, VMO },
+	{ "vm-device-throttle", 1, 0, "READ,WRITE", "QEMU throttles --device to these MB/s "
+	  "(20,8: a USB 2 key): a model, and the report says so", CLI_STRING, A(vm_device_throttle),
+	  0, 0, VMO },
 	{ "fresh", 1, 0, "test|fs", "mkfs before every test (default) or once per filesystem",
 	  CLI_STRING, A(fresh) },
 	{ "age", 1, 0, "PROFILE", "after each mkfs, age the filesystem with the profile's seeded "
@@ -184,8 +189,18 @@ static int suite_fs_unusable(const struct fs_profile *p, char *why, size_t len, 
 		c->kernel_found = 1;
 		return vm_profile_available(p, &c->kernel, why, len) ? 1 : 0;
 	}
-	if (!vm_guest_job())
-		return fs_profile_available(p, why, len) ? 1 : 0;
+	if (!vm_guest_job()) {
+		if (!fs_profile_available(p, why, len))
+			return 0;
+		/* on the user's device, what this kernel lacks goes to the
+		 * guest with the device (check_targets says so), when it has it */
+		char qemu[PATH_MAX], gwhy[256];
+		if (!c->prov.medium || find_program("qemu-system-x86_64", qemu, sizeof(qemu)) ||
+		    (!c->kernel_found && vm_kernel_find(c->vmo.kernel, &c->kernel)))
+			return 1;
+		c->kernel_found = 1;
+		return vm_profile_available(p, &c->kernel, gwhy, sizeof(gwhy)) ? 1 : 0;
+	}
 	if (p->kind != MOUNT_NONE)
 		return 0;
 	snprintf(why, len, "%s", p->note);
@@ -234,9 +249,24 @@ static int parse_vm(const struct cli_args *a, struct run_cli *c, int on)
 		return -1;
 	if (o->vm_timeout)
 		c->vmo.timeout = o->vm_timeout;
-	if (cli_has(a, "device") || cli_has(a, "target"))
-		return error_set("--vm tests filesystems fsbench makes in the guest (--fs or a suite's); "
-				 "--device and --target DIR are for the host");
+	if (cli_has(a, "target"))
+		return error_set("--vm tests filesystems fsbench makes in the guest (--fs or a suite's, "
+				 "on images or on --device); --target DIR is for the host");
+	if (o->vm_device_bus && strcmp(o->vm_device_bus, "virtio") && strcmp(o->vm_device_bus, "usb"))
+		return error_set("--vm-device-bus '%s': virtio or usb", o->vm_device_bus);
+	c->vmo.device_usb = o->vm_device_bus && !strcmp(o->vm_device_bus, "usb");
+	if (o->vm_device_throttle) {
+		double r, w;
+		char end;
+		if (sscanf(o->vm_device_throttle, "%lf,%lf%c", &r, &w, &end) != 2 || !(r > 0 && r <= 1e5) ||
+		    !(w > 0 && w <= 1e5))
+			return error_set("--vm-device-throttle '%s': READ,WRITE in MB/s (e.g. 20,8)",
+					 o->vm_device_throttle);
+		c->vmo.device_bps_read = (uint64_t)(r * 1e6);
+		c->vmo.device_bps_write = (uint64_t)(w * 1e6);
+	}
+	if ((o->vm_device_bus || o->vm_device_throttle) && !cli_has(a, "device"))
+		return error_set("--vm-device-bus and --vm-device-throttle are for --device");
 	return 0;
 }
 
@@ -251,15 +281,16 @@ static const char *vm_only_given(const struct cli_args *a)
 
 /* Can the run go to fsbench's guest by itself (runner_check_targets said
  * only the guest has what it needs)?  Only filesystems fsbench makes,
- * named by --fs (a suite's own list was chosen for this kernel), nothing
- * that stays on the host (--device, --target DIR, --keep-aged), and a
+ * named by --fs or on --device (a suite's own list on images was chosen
+ * for this kernel), nothing that stays on the host (--target DIR,
+ * --keep-aged), and a
  * guest to boot: otherwise the refusal stands, naming --vm. */
 static int guest_takes(const struct cli_args *a, struct run_cli *c)
 {
 	const struct run_args *o = a->opts;
 	char why[256], qemu[PATH_MAX];
 
-	if (vm_guest_job() || !cli_has(a, "fs") || cli_has(a, "device") || cli_has(a, "target") ||
+	if (vm_guest_job() || (!cli_has(a, "fs") && !cli_has(a, "device")) || cli_has(a, "target") ||
 	    o->keep_aged)
 		return 0;
 	for (int i = 0; i < c->rq.ntargets; i++)
@@ -303,7 +334,7 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	c->prov.force_format = o->force_format;
 	/* --device: one medium every --fs target takes turns on; its region
 	 * is sized once the tests are known (check_targets) */
-	if (o->device && !vm_guest_job()) {
+	if (o->device) {
 		enum medium_reset reset = MEDIUM_RESET_DISCARD;
 		if (o->device_reset && medium_reset_parse(o->device_reset, &reset))
 			return -1;
@@ -448,8 +479,24 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 						 "lives in memory, flash in the guest)", rq->targets[i].label);
 		}
 		char found[256];	/* only looked at: checked again as it is taken */
-		if (device_check(o->device, c->prov.force_format, found, sizeof(found)))
+		if (!vm_guest_job() && device_check(o->device, c->prov.force_format, found, sizeof(found)))
 			return -1;
+		/* a filesystem this kernel lacks (F2FS here): the device and the
+		 * run go to the guest, which has it, as powercut's do */
+		for (int i = 0; i < rq->ntargets && !c->vm && !vm_guest_job(); i++) {
+			const struct fs_spec *fs = target_fs_spec(&rq->targets[i]);
+			char why[256];
+			if (!fs_profile_available(fs->profile, why, sizeof(why)))
+				continue;
+			if (!guest_takes(a, c))
+				return error_set("fs '%s' is not available here (%s): run it in the guest "
+						 "with --vm", rq->targets[i].label, why);
+			if (parse_vm(a, c, 1))
+				return -1;
+			fprintf(stderr, "fsbench: fs '%s' is not available here (%s): the run and --device "
+				"%s go to fsbench's guest, as with --vm\n", rq->targets[i].label, why,
+				o->device);
+		}
 	} else if (c->prov.force_format) {
 		return error_set("--force-format applies only with --device");
 	}
@@ -734,7 +781,7 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 	}
 	if (vm_guest_job()) {
 		if (vm_guest_setup(c.rq.targets, c.rq.ntargets, c.vm_text, sizeof(c.vm_text)) ||
-		    run_guest_resume(&c)) {
+		    run_guest_medium(&c) || run_guest_resume(&c)) {
 			free_cli(&c);
 			return cli_fail(EXIT_FAIL, "%s", error_get());
 		}

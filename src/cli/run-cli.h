@@ -72,6 +72,9 @@ int run_vm(struct run_cli *c, const struct cli_args *a, const struct result *pri
 /* In the guest (run-vm.c): the run the host asked to continue, imported
  * into the guest's store and set as c->rq.resume.  0, or -1. */
 int run_guest_resume(struct run_cli *c);
+/* In the guest (run-vm.c): --device's medium set to the disk the host made
+ * of the user's device.  0, or -1. */
+int run_guest_medium(struct run_cli *c);
 
 /* Inside the guest (run-vm.c): run run_id as an export document for the
  * host.  0, or -1 with the error set. */

@@ -13,6 +13,7 @@
 #include "../core/version.h"
 #include "../report/report.h"
 #include "../runner/suite.h"
+#include "../targets/medium.h"
 #include "../targets/state.h"
 
 #include <limits.h>
@@ -71,6 +72,24 @@ int run_guest_resume(struct run_cli *c)
 	if (!rc)
 		c->rq.resume = c->guest_prior;
 	return rc;
+}
+
+/* In the guest: --device names the host's device; the run takes turns
+ * on the disk the host made of it, described in the host's words. */
+int run_guest_medium(struct run_cli *c)
+{
+	char dev[64], identity[1400];
+	int rc;
+
+	if (!c->prov.medium)
+		return 0;
+	rc = vm_guest_medium(dev, sizeof(dev), identity, sizeof(identity));
+	if (rc < 0)
+		return -1;
+	if (!rc)
+		return error_set("guest: --device was given but the host handed no device over");
+	medium_set_device(c->prov.medium, dev, identity);
+	return 0;
 }
 
 /* A line the guest's fsbench printed, shown as if it ran here. */
@@ -152,6 +171,7 @@ int run_vm(struct run_cli *c, const struct cli_args *a, const struct result *pri
 	char **argv = calloc((size_t)a->n + 8, sizeof(char *));
 	int argc = 0, rc = EXIT_FAIL;
 	char *resume = NULL, running[PATH_MAX] = "";
+	int held = 0;
 
 	if (!argv)
 		return cli_fail(EXIT_FAIL, "out of memory");
@@ -213,6 +233,18 @@ int run_vm(struct run_cli *c, const struct cli_args *a, const struct result *pri
 	vr.arg = c;
 	vr.findings = c->rq.findings;
 	vr.progress = vm_progress;
+	/* the user's device: checked and held here for the whole run, its
+	 * region handed to the guest as one more disk */
+	if (c->prov.medium) {
+		if (medium_hold(c->prov.medium)) {
+			rc = cli_fail(EXIT_FAIL, "%s", error_get());
+			goto out;
+		}
+		held = 1;
+		vr.medium = medium_path(c->prov.medium);
+		vr.medium_size = medium_region(c->prov.medium);
+		vr.medium_identity = medium_identity(c->prov.medium);
+	}
 	if (begin_vm_run(c, prior, &resume)) {
 		rc = cli_fail(EXIT_FAIL, "%s", error_get());
 		goto out;
@@ -249,6 +281,8 @@ int run_vm(struct run_cli *c, const struct cli_args *a, const struct result *pri
 	}
 	free(res.json);
 out:
+	if (held)
+		medium_detach(c->prov.medium);
 	if (running[0])
 		state_remove(STATE_RUN, running);
 	free(res.partial);

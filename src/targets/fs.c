@@ -698,7 +698,7 @@ int target_set_image_size(struct target *t, uint64_t size)
 	if (size < f->spec.profile->min_size)
 		size = f->spec.profile->min_size;
 	f->opts.size = size;
-	return 1;
+	return !f->opts.medium;	/* on the user's device: no image */
 }
 
 void target_free(struct target *t)

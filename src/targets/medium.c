@@ -39,6 +39,7 @@ struct medium {
 	int loopfd, dio;
 	char loopdev[64];
 	int discard_refused;
+	struct stat st;		/* the device node, as the state file records it */
 	char identity[1024];
 	char text[1400];
 };
@@ -221,31 +222,30 @@ static void describe(struct medium *m)
 		bytes = 0;
 	format_size(m->region, region, sizeof(region));
 	format_size(bytes, whole, sizeof(whole));
-	snprintf(m->text, sizeof(m->text), "%s; region: the first %s of %s (loop device%s); reset before "
-		 "each mkfs: %s", m->identity, region, whole, m->dio ? ", direct I/O" : "",
+	snprintf(m->text, sizeof(m->text), "%s; region: the first %s of %s%s; reset before "
+		 "each mkfs: %s", m->identity, region, whole, !m->loopdev[0] ? "" : m->dio ?
+		 " (loop device, direct I/O)" : " (loop device)",
 		 m->reset == MEDIUM_RESET_ZERO ? "zeroed" : m->reset == MEDIUM_RESET_NONE ? "none" :
 		 m->discard_refused ? "discard, refused by the device: none" : "discard");
 }
 
-int medium_attach(struct medium *m)
+/* The device checked, held exclusively, its region sized and itself
+ * identified: what the host does for a guest too (which then gets the
+ * region as its disk).  0, or -1 with the error set and nothing held. */
+static int hold(struct medium *m)
 {
 	char found[512];
 	uint64_t bytes = 0;
-	struct stat st;
 
-	if (m->users++)
-		return 0;
 	if (device_check(m->dev, m->force, found, sizeof(found)))
-		goto fail;
+		return -1;
 	/* exclusive: no mount, mkfs or partitioner of another program can
 	 * open it while the run holds it (EBUSY: someone has it open so) */
 	m->fd = open(m->dev, O_RDWR | O_EXCL | O_CLOEXEC);
-	if (m->fd < 0) {
-		error_errno("--device %s cannot be held exclusively (another program has it open)",
-			    m->dev);
-		goto fail;
-	}
-	if (fstat(m->fd, &st) || ioctl(m->fd, BLKGETSIZE64, &bytes)) {
+	if (m->fd < 0)
+		return error_errno("--device %s cannot be held exclusively (another program has it "
+				   "open)", m->dev);
+	if (fstat(m->fd, &m->st) || ioctl(m->fd, BLKGETSIZE64, &bytes)) {
 		error_errno("--device %s: its size", m->dev);
 		goto fail;
 	}
@@ -268,13 +268,39 @@ int medium_attach(struct medium *m)
 			  "smaller --device-size", m->dev, have, want);
 		goto fail;
 	}
-	medium_identify(m->dev, m->identity, sizeof(m->identity));
+	if (!m->identity[0])
+		medium_identify(m->dev, m->identity, sizeof(m->identity));
+	return 0;
+fail:
+	close(m->fd);
+	m->fd = -1;
+	return -1;
+}
+
+int medium_hold(struct medium *m)
+{
+	if (m->users++)
+		return 0;
+	if (hold(m)) {
+		m->users = 0;
+		return error_prefix("--device");
+	}
+	describe(m);
+	return 0;
+}
+
+int medium_attach(struct medium *m)
+{
+	if (m->users++)
+		return 0;
+	if (hold(m))
+		goto fail;
 	/* recorded as soon as the kernel names it; until then its autoclear
 	 * flag detaches it should fsbench die */
 	if (loop_attach_fd(m->fd, m->dev, m->region, 1, m->loopdev, sizeof(m->loopdev), &m->dio,
 			   &m->loopfd))
 		goto fail;
-	if (state_add(STATE_LOOP, m->loopdev, m->dev, (uint64_t)st.st_dev, (uint64_t)st.st_ino)) {
+	if (state_add(STATE_LOOP, m->loopdev, m->dev, (uint64_t)m->st.st_dev, (uint64_t)m->st.st_ino)) {
 		loop_detach(m->loopdev, m->loopfd);
 		m->loopfd = -1;
 		m->loopdev[0] = '\0';
@@ -288,6 +314,28 @@ fail:
 	m->fd = -1;
 	m->users = 0;
 	return error_prefix("--device");
+}
+
+const char *medium_path(const struct medium *m)
+{
+	return m->dev;
+}
+
+uint64_t medium_region(const struct medium *m)
+{
+	return m->region;
+}
+
+void medium_set_device(struct medium *m, const char *dev, const char *identity)
+{
+	str_copy(m->dev, sizeof(m->dev), dev);
+	if (identity)
+		str_copy(m->identity, sizeof(m->identity), identity);
+}
+
+const char *medium_identity(const struct medium *m)
+{
+	return m->identity;
 }
 
 void medium_detach(struct medium *m)

@@ -42,6 +42,9 @@ int medium_reset_parse(const char *text, enum medium_reset *out);
 /* A target starts using it: the first checks the device and attaches the
  * region; the others count.  0, or -1 with the error set. */
 int medium_attach(struct medium *m);
+/* The same without the loop device: checked, held exclusively and sized,
+ * for a guest that gets the region as its disk (--vm --device). */
+int medium_hold(struct medium *m);
 /* A target is done with it; the last detaches the region. */
 void medium_detach(struct medium *m);
 /* The region's loop device, what mkfs and mount see ("" until attached). */
@@ -54,6 +57,14 @@ void medium_settle(struct medium *m, const char *mnt);
  * model, transport and link, sizes, discard, write cache, scheduler), the
  * region and the reset as done ("" before attach). */
 const char *medium_text(const struct medium *m);
+
+/* The device as named, its region's bytes (once held), its identity. */
+const char *medium_path(const struct medium *m);
+uint64_t medium_region(const struct medium *m);
+const char *medium_identity(const struct medium *m);
+/* In the guest: the disk the host made of the user's device, and what the
+ * host said that device is (NULL: identify dev itself). */
+void medium_set_device(struct medium *m, const char *dev, const char *identity);
 
 /* dev's identity from sysfs, in words, into text (any block device). */
 void medium_identify(const char *dev, char *text, size_t len);

@@ -145,6 +145,30 @@ static int build_argv(const struct vm_config *c, const char *qemu, int kvm, stru
 		A("-device");
 		A(keep(b, tmp));
 	}
+	if (c->medium && !rc) {
+		/* the region only (raw's size), never the host's page cache, the
+		 * guest's discards passed on to the device */
+		char suffix[320];
+		int n = snprintf(suffix, sizeof(suffix), ",format=raw,size=%llu,if=none,id=dm,cache=none,"
+				 "aio=native,discard=unmap", (unsigned long long)c->medium_size);
+		if (c->medium_bps_read || c->medium_bps_write)
+			snprintf(suffix + n, sizeof(suffix) - (size_t)n,
+				 ",throttling.bps-read=%llu,throttling.bps-write=%llu",
+				 (unsigned long long)c->medium_bps_read,
+				 (unsigned long long)c->medium_bps_write);
+		rc |= qarg(tmp, sizeof(tmp), "file=", c->medium, suffix);
+		A("-drive");
+		A(keep(b, tmp));
+		if (c->medium_usb) {
+			A("-device");
+			A("qemu-xhci,id=xhci");
+			A("-device");
+			A("usb-storage,bus=xhci.0,drive=dm,serial=fsbenchkey");
+		} else {
+			A("-device");
+			A("virtio-blk-pci,drive=dm,serial=fsbenchkey");
+		}
+	}
 #undef A
 	b->argv[b->n] = NULL;
 	if (b->used == 24 || b->n >= 95)

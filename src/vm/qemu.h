@@ -33,6 +33,12 @@ struct vm_config {
 	const char *xchg;		/* the writable exchange directory */
 	const char *disks[VM_MAX_DISKS];
 	int ndisks;
+	/* the user's device (a block device path), its first medium_size
+	 * bytes as one more disk, virtio or USB, throttled when asked;
+	 * NULL: none */
+	const char *medium;
+	uint64_t medium_size, medium_bps_read, medium_bps_write;
+	int medium_usb;
 	int direct;			/* 1: cache=none (O_DIRECT on the host) */
 	uint64_t mem;			/* bytes */
 	int cpus;

@@ -237,7 +237,8 @@ int vm_disks_fit(const struct target *targets, int ntargets, const char *image_d
 	uint64_t need = 0, have = 0;
 
 	for (int i = 0; i < ntargets; i++)
-		if (!is_flash(target_fs_spec(&targets[i])->profile) && target_uses_device(&targets[i]))
+		if (!is_flash(target_fs_spec(&targets[i])->profile) && target_uses_device(&targets[i]) &&
+		    !targets[i].shares)	/* the user's device is no image */
 			need += target_image_size(&targets[i]);
 	if (!need)
 		return 0;
@@ -358,6 +359,8 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		json_array_append_new(jt, o1);
 		if (is_flash(s->profile)) {
 			json_object_set_new(o1, "flash", json_integer(f++));
+		} else if (rq->targets[i].shares) {
+			/* on the user's device, handed over below */
 		} else if (target_uses_device(&rq->targets[i])) {
 			if (ndisks == VM_MAX_DISKS) {
 				error_set("--vm: at most %d disks", VM_MAX_DISKS);
@@ -371,6 +374,31 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		}
 	}
 	c.ndisks = ndisks;
+	if (rq->medium) {
+		const struct vm_opts *vo = &rq->opts;
+		char how[1400];
+		int model = vo->device_bps_read || vo->device_bps_write;
+		c.medium = rq->medium;
+		c.medium_size = rq->medium_size;
+		c.medium_usb = vo->device_usb;
+		c.medium_bps_read = vo->device_bps_read;
+		c.medium_bps_write = vo->device_bps_write;
+		/* the guest sees QEMU's disk: the device, in the host's words,
+		 * and how it was handed over; a throttled one is a model */
+		snprintf(how, sizeof(how), "%s%s; handed to the guest as %s%s", model ?
+			 "MODELLED, not this device's own speed: " : "", rq->medium_identity,
+			 vo->device_usb ? "a USB mass-storage device (xHCI)" : "a virtio disk",
+			 model ? ", throttled by QEMU" : "");
+		if (model) {
+			size_t n = strlen(how);
+			snprintf(how + n, sizeof(how) - n, " to %.0f MB/s read, %.0f MB/s write",
+				 vo->device_bps_read / 1e6, vo->device_bps_write / 1e6);
+		}
+		json_t *md = json_object();
+		json_object_set_new(md, "usb", json_boolean(vo->device_usb));
+		json_object_set_new(md, "identity", json_string(how));
+		json_object_set_new(job, "medium", md);
+	}
 	json_object_set_new(job, "modroot", json_string(k.root));
 	json_object_set_new(job, "kernel", json_string(k.version));
 	json_object_set_new(job, "kernel_source", json_string(k.source));
@@ -528,14 +556,22 @@ static int modprobe(char *const *names, int n, const char *params)
 }
 
 /* The virtio disk whose serial is fsbenchN. */
+static int find_serial(const char *want, char *out, size_t len);
+
 static int find_disk(int n, char *out, size_t len)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), "fsbench%d", n);
+	return find_serial(want, out, len);
+}
+
+static int find_serial(const char *want, char *out, size_t len)
 {
 	DIR *d = opendir("/sys/block");
 	struct dirent *de;
-	char want[32];
 	int found = 0;
 
-	snprintf(want, sizeof(want), "fsbench%d", n);
 	while (d && !found && (de = readdir(d))) {
 		char p[300], serial[64] = "";
 		if (strncmp(de->d_name, "vd", 2))
@@ -554,6 +590,58 @@ static int find_disk(int n, char *out, size_t len)
 	if (d)
 		closedir(d);
 	return found ? 0 : error_set("guest: no virtio disk with serial %s", want);
+}
+
+/* The USB key the host made of the user's device: the one SCSI disk
+ * below a USB port, once the bus has found it. */
+static int find_usb_disk(char *out, size_t len)
+{
+	for (int tries = 0; tries < 600; tries++) {	/* USB enumeration: up to a minute under TCG */
+		DIR *d = opendir("/sys/block");
+		struct dirent *de;
+		while (d && (de = readdir(d))) {
+			char p[300], real[PATH_MAX];
+			if (strncmp(de->d_name, "sd", 2))
+				continue;
+			snprintf(p, sizeof(p), "/sys/block/%s", de->d_name);
+			if (realpath(p, real) && strstr(real, "/usb")) {
+				snprintf(out, len, "/dev/%.24s", de->d_name);
+				closedir(d);
+				return 0;
+			}
+		}
+		if (d)
+			closedir(d);
+		usleep(100000);
+	}
+	return error_set("guest: the USB key the host handed over did not appear");
+}
+
+int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen)
+{
+	const char *path = vm_guest_job();
+	json_error_t jerr;
+	json_t *job = path ? json_load_file(path, 0, &jerr) : NULL;
+	json_t *md = json_object_get(job, "medium");
+	int rc = 0;
+
+	if (!job)
+		return error_set("guest: cannot read %s", path ? path : "the job");
+	if (json_is_object(md)) {
+		const char *id = json_string_value(json_object_get(md, "identity"));
+		str_copy(identity, ilen, id ? id : "the host's device");
+		/* the region is a loop device over the disk, as on the host */
+		char *usb[] = { "loop", "xhci_pci", "usb_storage", "sd_mod" };
+		int on_usb = json_is_true(json_object_get(md, "usb"));
+		if (modprobe(usb, on_usb ? 4 : 1, NULL))
+			rc = -1;
+		else if (on_usb)
+			rc = find_usb_disk(dev, len) ? -1 : 1;
+		else
+			rc = find_serial("fsbenchkey", dev, len) ? -1 : 1;
+	}
+	json_decref(job);
+	return rc;
 }
 
 /* nand_* options -> nandsim parameters: a 2 KiB-page chip with 128 KiB

@@ -30,6 +30,12 @@ struct vm_opts {
 	int cpus;		/* --vm-cpus (default 2) */
 	enum vm_accel accel;	/* --vm-accel (default auto) */
 	double timeout;		/* --vm-timeout seconds; 0: scaled to the work */
+	/* --vm-device-bus usb: the user's --device reaches the guest as a USB
+	 * mass-storage device (xHCI, usb-storage) rather than a virtio disk;
+	 * --vm-device-throttle: QEMU throttles it to these bytes/s (0: not),
+	 * a model of a slow key that the report says is one */
+	int device_usb;
+	uint64_t device_bps_read, device_bps_write;
 };
 void vm_opts_defaults(struct vm_opts *o);
 
@@ -65,6 +71,12 @@ struct vm_request {
 	/* A run to continue (--resume): its export document, handed to the
 	 * guest, which imports it and runs into it; NULL: a new run. */
 	const char *resume;
+	/* --device: the user's device, held by the caller, handed over as
+	 * one more disk, its first medium_size bytes only (raw, the host's
+	 * cache bypassed, discards passed on); medium_identity: what it is,
+	 * in the host's words (the guest sees only QEMU's disk).  NULL: none. */
+	const char *medium, *medium_identity;
+	uint64_t medium_size;
 };
 
 struct vm_result {
@@ -110,6 +122,10 @@ const char *vm_guest_job(void);
  * disk or NAND partition); *vm_text describes the machine for the system
  * table.  0 or -1 with the error set. */
 int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t len);
+/* In the guest: the disk the host made of the user's --device (into dev)
+ * and what that device is (into identity, the host's words and how it was
+ * handed over): 1; 0 when the host handed none; -1 with the error set. */
+int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen);
 /* Write the run (an export document) into the exchange directory. */
 int vm_guest_finish(const char *json_text);
 /* In the guest, as each test ends: the run so far, for the host to keep if

@@ -5,11 +5,15 @@
 # refused: "--device holds one filesystem at a time").  Nothing outside the
 # region is written (its checksum before and after), the device is held
 # exclusively while the run goes, the medium is in the system table, and a
-# SIGKILL then `fsbench cleanup` leaves nothing attached to it.
+# SIGKILL then `fsbench cleanup` leaves nothing attached to it.  Then in
+# fsbench's guest: ext4 and F2FS (which this kernel lacks: the run and the
+# device go there by themselves) on the same key, handed over as a USB
+# mass-storage device throttled to a USB 2 key's 20/8 MB/s, the report
+# saying the medium is modelled.
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || [ ! -e /dev/loop-control ] || ! command -v mkfs.btrfs >/dev/null ||
-   ! "$FSBENCH" list fs | grep -q "^btrfs .* yes "; then
+   ! "$FSBENCH" list fs | grep -q "^btrfs  *kernel  *yes "; then
 	skip "one device" "needs root, loop devices, ext4 and btrfs"
 	finish
 	exit 0
@@ -95,4 +99,31 @@ sys.exit(1)" "$K"; held=$?
 else
 	not_ok "the paused run reached its workload" "$(cat "$WORK/err")"
 fi
+
+if ! command -v qemu-system-x86_64 >/dev/null || ! FSB kernel list | grep -q "^run --vm boots"; then
+	skip "one device in the guest" "no QEMU or no kernel in fsbench's cache"
+	finish
+	exit 0
+fi
+vm=()	# where the host has F2FS, --vm says it; where not, the run goes by itself
+"$FSBENCH" list fs | grep -q "^f2fs  *kernel  *yes " && vm=(--vm)
+FSB run "fsmark:files=20,size=16k" --fs ext4,f2fs "${vm[@]}" --device "$K" --device-size 128M \
+	--device-settle 0 --force-format --vm-accel tcg --vm-device-bus usb --vm-device-throttle 20,8 \
+	--runs 2 --image-dir "$IMG" --db "$DB" --json "$WORK/g.json" >"$WORK/g.txt" 2>&1
+rc=$?
+check "ext4 and F2FS on the key in the guest exit 0 (rc $rc)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$WORK/g.txt" | tail -20
+[ "${#vm[@]}" -eq 0 ] && check "the run said it went to the guest with the device" \
+	grep -q "fs 'f2fs' is not available here .*go to fsbench's guest" "$WORK/g.txt"
+check "each has its 2 runs, in the guest" \
+	jqt '[.tests[0].samples | group_by(.target)[] | length] == [2, 2] and
+	     (.system["Virtual Machine"] | test("QEMU"))' "$WORK/g.json"
+check "the Medium line names the key, says it is modelled, how it was handed over" \
+	jqt '.system.Medium | test("^MODELLED") and test("key.img") and test("USB mass-storage")
+		and test("20 MB/s read, 8 MB/s write")' "$WORK/g.json"
+check "the guest's key took no discard, as a USB key, and the report says so" \
+	jqt '.system.Medium | test("refused by the device")' "$WORK/g.json"
+check "nothing outside the region was written" [ "$(tail_sum)" = "$before" ]
+check "nothing is left attached to the key" sh -c "! losetup -a | grep -q '($K)'"
+check "no QEMU of this test survives" [ -z "$(pgrep -f "qemu-system-x86_64.*$IMG" || true)" ]
 finish
