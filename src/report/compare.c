@@ -12,6 +12,7 @@
 #include "svg.h"
 
 #include <jansson.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,9 +244,42 @@ static void cmp_answer_text(FILE *f, const struct result *a, const struct result
 	}
 }
 
+/* What a run measured on: its Medium (the user's device, in words up to
+ * its region) or "images"; len bytes into buf. */
+static void medium_of(const struct result *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "images");
+	for (int i = 0; i < r->nsys; i++)
+		if (!strcmp(r->sys[i].name, "Medium")) {
+			const char *v = r->sys[i].value, *cut = strstr(v, "; region:");
+			const char *handed = strstr(v, "; handed to the guest");
+			if (handed && (!cut || handed < cut))
+				cut = handed;
+			snprintf(buf, len, "%.*s", (int)(cut ? (size_t)(cut - v) : strlen(v)), v);
+		}
+}
+
+int report_compare_media(const struct result *a, const struct result *b, char *buf, size_t len)
+{
+	char ma[600], mb[600];
+
+	medium_of(a, ma, sizeof(ma));
+	medium_of(b, mb, sizeof(mb));
+	buf[0] = '\0';
+	if (!strcmp(ma, mb))
+		return 0;
+	snprintf(buf, len, "different media: run %lld on %s, run %lld on %s; the comparison mixes "
+		 "the medium with the change", (long long)a->id, ma, (long long)b->id, mb);
+	return 1;
+}
+
 int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,
 		   int *regressions, int *failing)
 {
+	char media[1400];
+
+	if (report_compare_media(a, b, media, sizeof(media)))
+		fprintf(f, "! %s\n", media);
 	struct cmp_row *rows;
 	int n, tw = 4, mw = 6, gw = 6, reg;
 
@@ -382,6 +416,9 @@ static json_t *compare_json_one(const struct result *a, const struct result *b, 
 	}
 	json_t *o = json_pack("{s:o,s:o,s:o,s:o,s:i,s:o}", "old", run_ref(a), "new", run_ref(b),
 			      "answer", ans, "rows", arr, "regressions", regressions, "not_compared", un);
+	char media[1400];
+	if (report_compare_media(a, b, media, sizeof(media)))
+		json_object_set_new(o, "media_differ", json_string(media));
 	if (fail_pct >= 0) {
 		json_object_set_new(o, "fail_on_regression_percent", json_real(fail_pct));
 		json_object_set_new(o, "failing", json_integer(failing));
@@ -430,6 +467,9 @@ int report_compare_markdown(FILE *f, struct result *const *runs, int n, double f
 		fprintf(f, "\n## run %lld%s%s -> run %lld%s%s\n", (long long)a->id,
 			a->label[0] ? ": " : "", a->label, (long long)b->id, b->label[0] ? ": " : "",
 			b->label);
+		char media[1400];
+		if (report_compare_media(a, b, media, sizeof(media)))
+			fprintf(f, "\n**%c%s**\n", toupper((unsigned char)media[0]), media + 1);
 		cmp_answer_text(f, a, b, rows, nr, 1);
 		fputs("\nSpeed new/old (\u00d7 faster, \u00f7 slower; the verdicts' call); change in the "
 		      "better direction.\n\n| test | metric | target | old | new | speed | change | verdict |\n"

@@ -67,6 +67,12 @@ int report_compare_html(FILE *f, struct result *const *runs, int n, double fail_
 			xml_escape(f, b->label);
 		}
 		fputs("</h2>\n", f);
+		char media[1400];
+		if (report_compare_media(a, b, media, sizeof(media))) {
+			fputs("<p class=\"warn\">", f);
+			xml_escape(f, media);
+			fputs("</p>\n", f);
+		}
 		html_compare_answer(f, a, rows, nr);
 		fputs("<div class=\"scroll\"><table class=\"ratio cards\"><tr><th>test</th><th>metric"
 		      "</th><th>target</th><th>old</th><th>new</th><th>speed</th><th>change</th>"

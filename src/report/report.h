@@ -289,6 +289,9 @@ void report_compare_answer(const struct result *a, const struct cmp_row *rows, i
  * target's geometric mean of its speeds new/old, with the rule's calls),
  * then a row per test x metric x target.  Regressions are slowdowns the
  * rule decided; `failing` counts those worse than fail_pct %. */
+/* Runs measured on different media (the user's devices, or a device and
+ * images): 1 and the sentence saying so in buf; 0 when on the same. */
+int report_compare_media(const struct result *a, const struct result *b, char *buf, size_t len);
 int report_compare(FILE *f, const struct result *a, const struct result *b, double fail_pct,
 		   int *regressions, int *failing);
 

@@ -305,7 +305,24 @@ static void test_compare_matching(void **state)
 	assert_int_equal(fail, 0);
 	assert_non_null(strstr(out, "target zfs: only in run"));
 	assert_non_null(strstr(out, "target same: only in run"));
+	assert_null(strstr(out, "different media"));	/* both on images */
 	free(out);
+	/* Run b on the user's key (issue 70): the first line says the media
+	 * differ, whatever the region or the reset; not said for two runs
+	 * on the same key with other regions. */
+	free(b->sys[0].name);
+	free(b->sys[0].value);
+	b->sys[0].name = strdup("Medium");
+	b->sys[0].value = strdup("sdb: SanDisk Ultra, USB 3 (5000 Mb/s), 123G; region: the first 1G");
+	f = open_memstream(&out, &len);
+	assert_int_equal(report_compare(f, a, b, 50, &reg, &fail), 0);
+	fclose(f);
+	assert_true(!strncmp(out, "! different media: run ", 23));
+	assert_non_null(strstr(out, "on images, run"));
+	assert_non_null(strstr(out, "on sdb: SanDisk Ultra, USB 3 (5000 Mb/s), 123G; the comparison"));
+	free(out);
+	char media[1400];
+	assert_int_equal(report_compare_media(b, b, media, sizeof(media)), 0);
 	result_free(a);
 	result_free(b);
 }
