@@ -29,7 +29,7 @@ check "list fs: reiser4 is listed with the reason" grep -q "^reiser4 .*not in ma
 
 # Mistakes are refused before anything boots.
 FSB run fsmark --vm --target "$WORK" --db "$DB" >"$WORK/e1.txt" 2>&1
-check "--vm with --target DIR is refused" grep -q "target DIR are for the host" "$WORK/e1.txt"
+check "--vm with --target DIR is refused" grep -q "target DIR is for the host" "$WORK/e1.txt"
 FSB run fsmark --fs ext4 --vm-mem 1G --db "$DB" >"$WORK/e2.txt" 2>&1
 check "--vm-mem without --vm is refused" grep -q "applies only with --vm" "$WORK/e2.txt"
 

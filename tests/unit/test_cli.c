@@ -129,11 +129,15 @@ static void test_scopes(void **state)
 		}
 		resumable += !!(o->flags & CLI_RESUMABLE);
 	}
-	assert_int_equal(vm_only, 5);	/* kernel, vm-mem, vm-cpus, vm-accel, vm-timeout */
+	/* kernel, vm-mem, vm-cpus, vm-accel, vm-timeout, vm-device-bus, vm-device-throttle */
+	assert_int_equal(vm_only, 7);
 	assert_int_equal(resumable, 4);	/* resume, db, quiet, verbose */
 	assert_true(row(run, "vm")->flags & CLI_HOST_ONLY);
 	assert_true(row(run, "json")->flags & CLI_HOST_ONLY);
 	assert_false(row(run, "runs")->flags & CLI_HOST_ONLY);
+	/* the guest takes its turns on --device's region as the host would */
+	assert_false(row(run, "device-size")->flags & CLI_HOST_ONLY);
+	assert_false(row(run, "device-reset")->flags & CLI_HOST_ONLY);
 }
 
 /* Every typed row of every command points inside its command's struct,
