@@ -227,6 +227,8 @@ static void describe(struct medium *m)
 		 " (loop device, direct I/O)" : " (loop device)",
 		 m->reset == MEDIUM_RESET_ZERO ? "zeroed" : m->reset == MEDIUM_RESET_NONE ? "none" :
 		 m->discard_refused ? "discard, refused by the device: none" : "discard");
+	size_t n = strlen(m->text);
+	snprintf(m->text + n, sizeof(m->text) - n, "; idle %g s after each mount", m->settle);
 }
 
 /* The device checked, held exclusively, its region sized and itself

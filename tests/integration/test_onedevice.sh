@@ -47,7 +47,7 @@ check "the rounds interleave the filesystems (reps in stored order: $reps)" [ "$
 check "the answer block has their verdicts" grep -q "^Answer: speed against ext4" "$WORK/out.txt"
 check "the system table names the medium, its region and its reset" \
 	jqt '.system.Medium | test("loop device over .*key.img") and test("the first 256M of 768M")
-		and test("zeroed")' "$WORK/r.json"
+		and test("zeroed") and test("idle 0 s after each mount")' "$WORK/r.json"
 check "the text says it" grep -q "Medium: .*key.img" "$WORK/out.txt"
 check "both filesystems were made on the region's loop device, not on the key itself" \
 	jqt '[.targets[].mkfs | test("/dev/loop[0-9]+$")] == [true, true] and
@@ -98,6 +98,21 @@ sys.exit(1)" "$K"; held=$?
 	check "and the region's bounds held: the last 512 MiB unchanged" [ "$(tail_sum)" = "$before" ]
 else
 	not_ok "the paused run reached its workload" "$(cat "$WORK/err")"
+fi
+# SIGTERM at the same moment: the run undoes everything itself (exit 130)
+FSBENCH_TEST_PAUSE=workload "$FSBENCH" run "fsmark:files=50,size=64k" --fs ext4,btrfs "${P[@]}" \
+	--force-format --runs 2 --db "$DB" -q >/dev/null 2>"$WORK/err" &
+pid=$!
+if wait_stopped "$pid"; then
+	kill -TERM "$pid"
+	kill -CONT "$pid"
+	wait "$pid"; rc=$?
+	for _ in $(seq 100); do held_over_key || break; sleep 0.1; done
+	check "SIGTERM (rc $rc): exits 130, nothing attached to the key, nothing mounted, no cleanup needed" \
+		sh -c "[ $rc -eq 130 ] && ! losetup -a | grep -q '($K)' && ! grep -q '$IMG' /proc/mounts &&
+		       [ \"\$(awk 'NR > 1' '$FSBENCH_STATE' | wc -l)\" -eq 0 ]"
+else
+	not_ok "the paused run reached its workload (SIGTERM)" "$(cat "$WORK/err")"
 fi
 
 if ! command -v qemu-system-x86_64 >/dev/null || ! FSB kernel list | grep -q "^run --vm boots"; then
