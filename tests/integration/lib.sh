@@ -60,6 +60,22 @@ wait_stopped() {
 # -e exits 0 on no input: a command that wrote nothing passed every check).
 jqt() { [ -s "$2" ] && jq -e "$1" "$2" >/dev/null; }
 FSB() { "$FSBENCH" "$@"; }
+# need_guest WHAT: the rest of the suite boots fsbench's guest; without
+# QEMU or a kernel in fsbench's cache it is skipped, saying so.
+need_guest() {
+	if ! command -v qemu-system-x86_64 >/dev/null || ! FSB kernel list | grep -q "^run --vm boots"; then
+		skip "$1" "no QEMU, or no kernel in fsbench's cache (make test fetches one: fsbench kernel fetch)"
+		finish
+		exit 0
+	fi
+}
+# resume_first DB: `fsbench run --resume 1` on store DB, rc its exit code
+# (its output shown when it fails), run 1 then in $WORK/resumed.json.
+resume_first() {
+	"$FSBENCH" run --resume 1 --db "$1" -q >"$WORK/resume.out" 2>&1; rc=$?
+	[ "$rc" -eq 0 ] || sed 's/^/# /' "$WORK/resume.out" | tail -20
+	"$FSBENCH" show 1 --db "$1" -f json >"$WORK/resumed.json" 2>/dev/null
+}
 # A query on a store another process may be making: sq DB SQL.  Read-only
 # and only once it exists: sqlite3 would make an empty DB, which fsbench
 # then refuses as no result store of its own.

@@ -115,11 +115,7 @@ else
 	not_ok "the paused run reached its workload (SIGTERM)" "$(cat "$WORK/err")"
 fi
 
-if ! command -v qemu-system-x86_64 >/dev/null || ! FSB kernel list | grep -q "^run --vm boots"; then
-	skip "one device in the guest" "no QEMU or no kernel in fsbench's cache"
-	finish
-	exit 0
-fi
+need_guest "one device in the guest"
 vm=()	# where the host has F2FS, --vm says it; where not, the run goes by itself
 "$FSBENCH" list fs | grep -q "^f2fs  *kernel  *yes " && vm=(--vm)
 FSB run "fsmark:files=20,size=16k" --fs ext4,f2fs "${vm[@]}" --device "$K" --device-size 128M \

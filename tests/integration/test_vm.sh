@@ -6,16 +6,7 @@
 # nothing behind.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v qemu-system-x86_64 >/dev/null; then
-	skip "virtual machine" "qemu-system-x86_64 is not installed"
-	finish
-	exit 0
-fi
-if ! FSB kernel list | grep -q "^run --vm boots"; then
-	skip "virtual machine" "no kernel in fsbench's cache (make test fetches one: fsbench kernel fetch)"
-	finish
-	exit 0
-fi
+need_guest "virtual machine"
 IMG=$WORK/img
 mkdir -p "$IMG"
 export FSBENCH_STATE=$WORK/state
@@ -194,10 +185,8 @@ check "the store has it, interrupted, with the guest's samples ($kept)" \
 	jqt '.run.status == "interrupted" and ([.tests[].samples | length] | add) >= 3' "$WORK/stop.json"
 FSB cleanup >/dev/null 2>&1
 check "nothing left of the stopped guest" [ -z "$(ls -A "$IMG")" ]
-"$FSBENCH" run --resume 1 --db "$VDB" -q >"$WORK/stop.resume" 2>&1; rc=$?
+resume_first "$VDB"
 check "--resume continues the guest's run to its end (rc $rc)" [ "$rc" -eq 0 ]
-[ "$rc" -eq 0 ] || sed 's/^/# /' "$WORK/stop.resume" | tail -20
-"$FSBENCH" show 1 --db "$VDB" -f json >"$WORK/resumed.json" 2>/dev/null
 check "into the same run, now complete, with 4 runs of each test (no more, no fewer)" \
 	jqt '.run.status == "complete" and ([.tests[].samples | length] == [4, 4])' "$WORK/resumed.json"
 check "and the store holds that one run" [ "$(sq "$VDB" "SELECT count(*) FROM run")" -eq 1 ]

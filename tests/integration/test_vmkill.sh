@@ -10,16 +10,12 @@
 # stopped last is resumed to its end in a new guest.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v qemu-system-x86_64 >/dev/null || [ "$(id -u)" -ne 0 ]; then
-	skip "guest kill matrix" "needs root and qemu-system-x86_64"
+if [ "$(id -u)" -ne 0 ]; then
+	skip "guest kill matrix" "needs root"
 	finish
 	exit 0
 fi
-if ! FSB kernel list | grep -q "^run --vm boots"; then
-	skip "guest kill matrix" "no kernel in fsbench's cache (make test fetches one: fsbench kernel fetch)"
-	finish
-	exit 0
-fi
+need_guest "guest kill matrix"
 IMG=$WORK/img
 mkdir -p "$IMG"
 export FSBENCH_STATE=$WORK/state
@@ -101,18 +97,14 @@ check "guest kill matrix: $kills kills, every run kept and nothing left behind" 
 # its guest booted (nothing handed over) is run whole into its run.
 db=$WORK/powercut-measuring-TERM.db
 before=$(sq "$db" "SELECT count(*) FROM sample")
-"$FSBENCH" run --resume 1 --db "$db" -q >"$WORK/resume.out" 2>&1; rc=$?
+resume_first "$db"
 check "--resume of the stopped power-cut run exits 0 (rc $rc)" [ "$rc" -eq 0 ]
-[ "$rc" -eq 0 ] || sed 's/^/# /' "$WORK/resume.out" | tail -20
-"$FSBENCH" show 1 --db "$db" -f json >"$WORK/resumed.json" 2>/dev/null
 check "it is complete with its 3 runs ($before of them from before the stop)" \
 	jqt '.run.status == "complete" and ([.tests[].samples | length] == [3])' "$WORK/resumed.json"
 check "and nothing is left of its guest" nothing_left
 db=$WORK/vm-boot-TERM.db
-"$FSBENCH" run --resume 1 --db "$db" -q >"$WORK/resume.out" 2>&1; rc=$?
-"$FSBENCH" show 1 --db "$db" -f json >"$WORK/resumed.json" 2>/dev/null
+resume_first "$db"
 check "--resume of a guest run stopped at boot runs it whole into its run (rc $rc)" \
 	jqt '.run.status == "complete" and ([.tests[].samples | length] == [4])' "$WORK/resumed.json"
-[ "$rc" -eq 0 ] || sed 's/^/# /' "$WORK/resume.out" | tail -20
 check "and nothing is left of its guest" nothing_left
 finish
