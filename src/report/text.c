@@ -453,14 +453,23 @@ static void wrap_fields(FILE *f, const char *const *names, const char *const *va
 		} else if (i) {
 			fputs(", ", f);
 		}
-		/* A value too long for a line (mount options) breaks after a comma. */
+		/* A value too long for a line (mount options, a device's
+		 * description) breaks after a comma or semicolon, else at a
+		 * blank, where what follows up to the next would not fit. */
 		col += fprintf(f, "%s: ", names[i]);
 		for (const char *v = values[i]; *v; v++) {
-			fputc(*v, f);
-			col++;
-			if (*v == ',' && col + (int)strcspn(v + 1, ",") + 2 > width) {
+			if (*v == ' ' && col > 10 && col + (int)strcspn(v + 1, " ,;") + 1 > width) {
 				fputs("\n\t  ", f);
 				col = 10;
+				continue;
+			}
+			fputc(*v, f);
+			col++;
+			if ((*v == ',' || *v == ';') && col + (int)strcspn(v + 1, ",;") + 2 > width) {
+				fputs("\n\t  ", f);
+				col = 10;
+				if (v[1] == ' ')
+					v++;
 			}
 		}
 	}
