@@ -154,7 +154,8 @@ void medium_identify(const char *dev, char *text, size_t len)
 		return;
 	}
 	str_copy(disk, sizeof(disk), sys);
-	if (!access(strcat(strcpy(q, sys), "/partition"), F_OK))	/* a partition: its disk's queue */
+	snprintf(q, sizeof(q), "%s/partition", sys);
+	if (!access(q, F_OK))	/* a partition: its disk's queue */
 		*strrchr(disk, '/') = '\0';
 	uint64_t bytes = sys_num(sys, "size") * 512;
 	snprintf(q, sizeof(q), "%s/device", disk);
