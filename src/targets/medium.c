@@ -154,8 +154,9 @@ void medium_identify(const char *dev, char *text, size_t len)
 		return;
 	}
 	str_copy(disk, sizeof(disk), sys);
-	snprintf(q, sizeof(q), "%s/partition", sys);
-	if (!access(q, F_OK))	/* a partition: its disk's queue */
+	char part[PATH_MAX + 16];
+	snprintf(part, sizeof(part), "%s/partition", sys);
+	if (!access(part, F_OK))	/* a partition: its disk's queue */
 		*strrchr(disk, '/') = '\0';
 	uint64_t bytes = sys_num(sys, "size") * 512;
 	snprintf(q, sizeof(q), "%s/device", disk);
