@@ -2,11 +2,11 @@
  * fs.c: a target that is a filesystem fsbench makes itself (`--fs SPEC`).
  *
  * Setup: a provisioning directory `fsbench.XXXXXX` under the image
- * directory, a sparse image in it (size checked against free space), a
- * loop device over the image (direct I/O on, so the host page cache does
- * not cache everything twice), mkfs, a mount point, and the mount: kernel
- * filesystems through libmount, FUSE ones through their helper.  A real
- * device (`--device`) replaces image and loop after the safety checks.
+ * directory, the medium attached (medium.h: an image of its own in that
+ * directory on a loop device, the user's device region it takes turns on,
+ * or in fsbench's guest the disk the host made for it), mkfs, a mount
+ * point, and the mount: kernel filesystems through libmount, FUSE ones
+ * through their helper.
  * With --age, each mkfs and mount is followed by the aging (aged.c); with
  * --keep-aged, an image aged before is copied in instead of both.
  * Refresh (before every test by default): unmount, mkfs, mount.  Teardown:
@@ -45,20 +45,26 @@
 struct fs_target {
 	struct fs_spec spec;
 	struct provision_opts opts;
-	char workdir[PATH_MAX], image[PATH_MAX], mnt[PATH_MAX];
+	char workdir[PATH_MAX], mnt[PATH_MAX];
 	char dev[PATH_MAX];	/* what mkfs and the mount see */
-	char loopdev[64];
 	char source[64];	/* flash: "ubi0:fsbench", "mtd1" */
 	int ubi;		/* flash: the UBI device attached (its number + 1) */
 	const char *twin;	/* flash in the guest: the powercut workload's partition */
-	int loopfd, dio, mounted;
+	int mounted;
 	pid_t daemon;		/* FUSE helper's daemon, found after mount */
 	char *aging;		/* --age's record of the last mkfs, or NULL */
 	struct aged_keep keep;	/* --keep-aged: where its aged image is kept */
 	int kept;		/* 1: keep.img holds it, copied in instead of mkfs and aging */
 	int keep_lock;		/* aged_keep_lock's descriptor until the save, or -1 */
-	int on_medium;		/* attached to opts.medium (the user's device region) */
+	struct medium *own;	/* its own medium (an image, a guest's disk), or NULL */
+	int on_medium;		/* attached to its medium (medium_of) */
 };
+
+/* What it is made on: the user's device it shares, else its own. */
+static struct medium *medium_of(const struct fs_target *f)
+{
+	return f->opts.medium ? f->opts.medium : f->own;
+}
 
 void provision_defaults(struct provision_opts *o)
 {
@@ -222,74 +228,6 @@ static void do_umount(struct fs_target *f)
 	f->mounted = 0;
 }
 
-/* Write the whole image once, so that the host filesystem has allocated
- * every block before the first repetition.  A sparse image (or one of
- * unwritten extents) made the first writes to each block allocate on the
- * host: fs_mark's first run on a fresh filesystem came out at 0.56-0.82x
- * the others and the runs spread 2-3 times wider.  16 MiB direct writes,
- * buffered where the directory refuses O_DIRECT. */
-static int write_zeros(const char *image, uint64_t size)
-{
-	const size_t chunk = 16u << 20;
-	void *buf = NULL;
-	int fd = open(image, O_WRONLY | O_DIRECT | O_CLOEXEC | O_NOFOLLOW), rc = 0;
-
-	if (fd < 0 && errno == EINVAL)
-		fd = open(image, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -1;
-	if (posix_memalign(&buf, 4096, chunk)) {
-		close(fd);
-		errno = ENOMEM;
-		return -1;
-	}
-	memset(buf, 0, chunk);
-	for (uint64_t at = 0; at < size && !rc;) {
-		size_t n = size - at < chunk ? (size_t)(size - at) : chunk;
-		ssize_t w = pwrite(fd, buf, n, (off_t)at);
-		if (w <= 0)
-			rc = -1;
-		else
-			at += (uint64_t)w;
-	}
-	int saved = errno;
-	if (!rc && fsync(fd))
-		rc = -1, saved = errno;
-	free(buf);
-	close(fd);
-	errno = saved;
-	return rc;
-}
-
-static int make_image(struct target *t, struct fs_target *f)
-{
-	uint64_t have;
-	int fd;
-
-	if (free_space(f->workdir, &have))
-		return -1;
-	if (have < f->opts.size) {
-		char want[32], got[32];
-		format_size(f->opts.size, want, sizeof(want));
-		format_size(have & ~((1ULL << 20) - 1), got, sizeof(got));
-		return error_set("fs '%s': a %s image does not fit in %s (%s free): use --fs-size or --image-dir",
-				 t->label, want, f->opts.image_dir, got);
-	}
-	str_join(f->image, sizeof(f->image), f->workdir, "/fs.img");
-	fd = open(f->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return error_errno("fs '%s': cannot create %s", t->label, f->image);
-	if (ftruncate(fd, (off_t)f->opts.size) || write_zeros(f->image, f->opts.size)) {
-		int saved = errno;
-		close(fd);
-		errno = saved;
-		return error_errno("fs '%s': cannot write %s", t->label, f->image);
-	}
-	close(fd);
-	test_pause("image");
-	return 0;
-}
-
 /* Flash (in fsbench's guests): opts.device is /dev/mtdN, a partition of
  * the simulated NAND.  UBIFS: attach UBI on it and make one volume filling
  * it; JFFS2: the MTD device itself. */
@@ -339,14 +277,11 @@ static void fs_teardown(struct target *t)
 	}
 	flash_detach(f);
 	if (f->on_medium)
-		medium_detach(f->opts.medium);
+		medium_detach(medium_of(f));
 	f->on_medium = 0;
-	if (f->loopdev[0]) {
-		loop_detach(f->loopdev, f->loopfd);
-		state_remove(STATE_LOOP, f->loopdev);
-		f->loopdev[0] = '\0';
-	}
-	if (f->workdir[0]) {
+	medium_free(f->own);
+	f->own = NULL;
+	if (f->workdir[0]) {	/* an image's file with it */
 		scratch_remove(f->workdir);
 		f->workdir[0] = '\0';
 	}
@@ -357,7 +292,7 @@ static void fs_teardown(struct target *t)
  * and FUSE ones over a block device): the image is what is kept. */
 static int keepable(const struct fs_target *f)
 {
-	return f->opts.age && f->opts.age_keep && f->loopdev[0] && f->image[0];
+	return f->opts.age && f->opts.age_keep && f->own && medium_image(f->own);
 }
 
 /* Before the first mkfs: whether an aged image of this aging is kept. */
@@ -388,14 +323,14 @@ static int find_kept(struct target *t, struct fs_target *f)
 static int make_fs(struct target *t, struct fs_target *f)
 {
 	/* every filesystem on the user's device starts from the same reset */
-	if (f->on_medium && medium_reset(f->opts.medium))
+	if (f->on_medium && medium_reset(medium_of(f)))
 		return error_prefix("fs '%s'", t->label);
 	if (!f->kept)
 		return f->spec.profile->mkfs ? run_mkfs(t, f) : 0;
-	if (aged_keep_restore(&f->keep, f->image))
+	if (aged_keep_restore(&f->keep, medium_image(f->own)))
 		return error_prefix("fs '%s'", t->label);
-	if (ioctl(f->loopfd, BLKFLSBUF, 0))
-		return error_errno("fs '%s': flushing %s", t->label, f->loopdev);
+	if (medium_drop_cache(f->own))
+		return error_errno("fs '%s': flushing %s", t->label, f->dev);
 	return 0;
 }
 
@@ -441,8 +376,10 @@ static int age_after_mount(struct target *t, struct fs_target *f)
 		return 0;
 	free(f->aging);
 	f->aging = NULL;
-	if (f->opts.device && f->spec.profile->kind != MOUNT_MEMORY)
-		capacity = device_bytes(f->opts.device);
+	if (f->on_medium)
+		capacity = medium_bytes(medium_of(f));
+	else if (f->opts.device && f->spec.profile->kind != MOUNT_MEMORY)
+		capacity = device_bytes(f->opts.device);	/* flash */
 	if (!capacity) {	/* a device that does not say */
 		if (statvfs(f->mnt, &sv))
 			return error_errno("fs '%s': statvfs %s", t->label, f->mnt);
@@ -454,7 +391,7 @@ static int age_after_mount(struct target *t, struct fs_target *f)
 	if (!keepable(f))
 		return 0;
 	do_umount(f);	/* an image at rest is what is kept */
-	int saved = aged_keep_save(&f->keep, f->image, f->aging, t->mkfs);
+	int saved = aged_keep_save(&f->keep, medium_image(f->own), f->aging, t->mkfs);
 	keep_unlock(f);
 	if (saved)
 		return error_prefix("fs '%s'", t->label);
@@ -466,7 +403,7 @@ static int fs_setup(struct target *t)
 {
 	struct fs_target *f = t->priv;
 	const struct fs_profile *p = f->spec.profile;
-	char why[256], found[512];
+	char why[256];
 
 	if (geteuid() != 0)
 		return error_set("fs '%s': making and mounting filesystems needs root: run as root or use --target DIR",
@@ -476,9 +413,6 @@ static int fs_setup(struct target *t)
 	int flash = p->kind == MOUNT_UBI || p->kind == MOUNT_MTD;
 	if (f->opts.medium && (p->kind == MOUNT_MEMORY || flash))
 		return error_set("fs '%s': --device takes filesystems on a block device", t->label);
-	if (f->opts.device && p->kind != MOUNT_MEMORY && !flash &&
-	    device_check(f->opts.device, f->opts.force_format, found, sizeof(found)))
-		return -1;
 	if (scratch_create(f->opts.image_dir, f->workdir, sizeof(f->workdir)))
 		goto fail;
 	if (p->kind == MOUNT_MEMORY) {
@@ -486,29 +420,23 @@ static int fs_setup(struct target *t)
 	} else if (flash) {
 		if (flash_attach(t, f))
 			goto fail;
-	} else if (f->opts.medium) {	/* checked and held by its first target */
-		if (medium_attach(f->opts.medium))
+	} else {
+		/* its own medium, unless it takes turns on the user's device
+		 * (checked and held by its first target) */
+		if (!f->opts.medium) {
+			f->own = f->opts.device ? medium_new_disk(f->opts.device, f->opts.force_format)
+						: medium_new_image(t->label, f->workdir, f->opts.size,
+								   f->opts.direct_io,
+								   p->kind != MOUNT_FUSE_IMAGE);
+			if (!f->own) {
+				error_set("out of memory");
+				goto fail;
+			}
+		}
+		if (medium_attach(medium_of(f)))
 			goto fail;
 		f->on_medium = 1;
-		str_copy(f->dev, sizeof(f->dev), medium_dev(f->opts.medium));
-	} else if (f->opts.device) {
-		str_copy(f->dev, sizeof(f->dev), f->opts.device);
-	} else if (make_image(t, f)) {
-		goto fail;
-	} else if (p->kind == MOUNT_FUSE_IMAGE) {
-		str_copy(f->dev, sizeof(f->dev), f->image);
-	} else {
-		struct stat img;
-		/* Recorded as soon as the kernel names it; until then its
-		 * autoclear flag detaches it if fsbench dies. */
-		if (stat(f->image, &img) ||
-		    loop_attach(f->image, f->opts.direct_io, f->loopdev, sizeof(f->loopdev),
-				&f->dio, &f->loopfd) ||
-		    state_add(STATE_LOOP, f->loopdev, f->image, (uint64_t)img.st_dev,
-			      (uint64_t)img.st_ino))
-			goto fail;
-		str_copy(f->dev, sizeof(f->dev), f->loopdev);
-		test_pause("loop");
+		str_copy(f->dev, sizeof(f->dev), medium_dev(medium_of(f)));
 	}
 	str_join(f->mnt, sizeof(f->mnt), f->workdir, "/mnt");
 	if (mkdir(f->mnt, 0755)) {
@@ -527,7 +455,7 @@ static int fs_setup(struct target *t)
 	if (age_after_mount(t, f))
 		goto fail;
 	if (f->on_medium)
-		medium_settle(f->opts.medium, f->mnt);
+		medium_settle(medium_of(f), f->mnt);
 	str_copy(t->path, sizeof(t->path), f->mnt);
 	return 0;
 fail:
@@ -547,7 +475,7 @@ static int device_released(const struct target *t, const struct fs_target *f)
 {
 	/* fsbench's own loop devices only: a guest's disk under nilfs2 stays
 	 * claimed a moment after its unmount, and mkfs.nilfs2 -f copes there */
-	if (!f->on_medium && (!f->loopdev[0] || strcmp(f->dev, f->loopdev)))
+	if (!f->on_medium || !medium_on_loop(medium_of(f)))
 		return 0;
 	for (int i = 0; i < 50; i++) {
 		/* a block device's O_EXCL open fails with EBUSY while it is claimed */
@@ -577,7 +505,7 @@ static int fs_refresh(struct target *t)
 	if (do_mount(t, f) || age_after_mount(t, f))
 		return -1;
 	if (f->on_medium)
-		medium_settle(f->opts.medium, f->mnt);
+		medium_settle(medium_of(f), f->mnt);
 	return 0;
 }
 
@@ -606,7 +534,6 @@ int target_from_spec(const struct fs_spec *spec, const struct provision_opts *o,
 		return error_set("out of memory");
 	f->spec = *spec;
 	f->opts = *o;
-	f->loopfd = -1;
 	f->keep_lock = -1;
 	t->ops = &fs_ops;
 	t->priv = f;
