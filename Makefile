@@ -27,16 +27,21 @@ MPILIBS  = $(if $(MPIPC),$(shell pkg-config --libs ompi-c))
 
 SRCS     = $(wildcard src/core/*.c src/workloads/*.c src/io/*.c src/targets/*.c \
                       src/store/*.c src/report/*.c src/runner/*.c src/cli/*.c src/vm/*.c \
-                      src/crash/*.c src/aging/*.c)
+                      src/crash/*.c src/aging/*.c src/media/*.c)
 LIBSRCS  = $(filter-out src/cli/main.c,$(SRCS))
 # The guest's init, linked statically and carried inside fsbench (blob.S).
 VMINIT   = $(BUILD)/vminit
 BLOBOBJ  = $(BUILD)/src/vm/init/blob.o
+# The modelled flash medium's nbdkit plugin, also carried inside fsbench
+# (src/media/plugin/blob.S), which writes it out for nbdkit to load.  Built
+# without sanitizers: nbdkit, which loads it, has none.
+FLASHSO  = $(BUILD)/fsbench-flash.so
+FLASHBLOB = $(BUILD)/src/media/plugin/blob.o
 # The version string is a generated source of its own (build/version.c).
 VERSIONOBJ = $(BUILD)/version.o
 FLAGSTAMP  = $(BUILD)/flags
-OBJS     = $(SRCS:%.c=$(BUILD)/%.o) $(BLOBOBJ) $(VERSIONOBJ)
-LIBOBJS  = $(LIBSRCS:%.c=$(BUILD)/%.o) $(BLOBOBJ) $(VERSIONOBJ)
+OBJS     = $(SRCS:%.c=$(BUILD)/%.o) $(BLOBOBJ) $(FLASHBLOB) $(VERSIONOBJ)
+LIBOBJS  = $(LIBSRCS:%.c=$(BUILD)/%.o) $(BLOBOBJ) $(FLASHBLOB) $(VERSIONOBJ)
 TESTSRCS = $(wildcard tests/unit/test_*.c)
 TESTBINS = $(TESTSRCS:tests/unit/%.c=$(BUILD)/tests/%)
 BIN      = $(if $(SAN),$(BUILD)/fsbench,fsbench)
@@ -75,6 +80,15 @@ $(VMINIT): src/vm/init/vminit.c Makefile
 $(BLOBOBJ): src/vm/init/blob.S $(VMINIT)
 	@mkdir -p $(dir $@)
 	$(CC) -c -DVMINIT_PATH='"$(VMINIT)"' -o $@ $<
+
+$(FLASHSO): src/media/plugin/nbdkit-flash.c src/media/flash.c src/media/flash.h src/media/counters.h Makefile
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -Wshadow -fPIC -shared \
+		$(shell pkg-config --cflags nbdkit) -o $@ src/media/plugin/nbdkit-flash.c src/media/flash.c
+
+$(FLASHBLOB): src/media/plugin/blob.S $(FLASHSO)
+	@mkdir -p $(dir $@)
+	$(CC) -c -DFLASHSO_PATH='"$(FLASHSO)"' -o $@ $<
 
 # Each object depends on the headers it includes (-MMD -MP writes .d files)
 # and on the compiler and its flags, kept in $(FLAGSTAMP): a newly

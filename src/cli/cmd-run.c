@@ -44,6 +44,7 @@ struct run_args {
 	uint64_t fs_size, vm_mem, ram, device_size;
 	double device_settle;
 	const char *device_reset, *vm_device_bus, *vm_device_throttle;
+	const char *medium;
 	const char *image_dir, *device, *kernel, *vm_accel, *fresh, *suite, *age, *age_repo,
 		   *keep_aged;
 	int force_format, no_direct_io, vm, vm_cpus, vm_timeout, age_seed, compare_fresh;
@@ -70,6 +71,9 @@ static const struct cli_opt run_opts[] = {
 	  CLI_STRING, A(image_dir), 0, 0, HOST },
 	{ "device", 1, 0, "DEV", "test on this block device instead of images: every --fs "
 	  "takes turns on it, made afresh before each run", CLI_STRING, A(device) },
+	{ "medium", 1, 0, "NAME|FILE", "test on a modelled flash medium (usb2-key, usb3-key, "
+	  "sd-class4, sd-a1, or a FILE.medium) served to fsbench's guest as a USB key: every --fs "
+	  "takes turns on it as on --device", CLI_STRING, A(medium) },
 	{ "device-size", 1, 0, "SIZE", "the region of --device every filesystem gets: its first "
 	  "SIZE bytes, in 4 MiB units (default: what the tests need)", CLI_SIZE, A(device_size),
 	  16 << 20, 0 },
@@ -334,20 +338,30 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	c->prov.force_format = o->force_format;
 	/* --device: one medium every --fs target takes turns on; its region
 	 * is sized once the tests are known (check_targets) */
-	if (o->device) {
+	if (o->device && o->medium)
+		return error_set("--device and --medium: one medium a run (a device, or a model of one)");
+	if (o->medium) {
+		if (model_lookup(o->medium, &c->model))
+			return -1;
+		c->modelled = 1;
+	}
+	if (o->device || o->medium) {
 		enum medium_reset reset = MEDIUM_RESET_DISCARD;
 		if (o->device_reset && medium_reset_parse(o->device_reset, &reset))
 			return -1;
 		if (o->fs_size)
 			return error_set("--fs-size sizes images; the region of --device is "
 					 "--device-size");
-		c->prov.medium = medium_new(o->device, o->device_size, reset,
+		/* a model: the guest's USB key, named once the guest finds it */
+		c->prov.medium = medium_new(o->device ? o->device : "(the modelled medium)",
+					    o->device_size, reset,
 					    cli_has(a, "device-settle") ? o->device_settle : 2,
 					    o->force_format);
 		if (!c->prov.medium)
 			return error_set("out of memory");
 	} else if (o->device_size || o->device_reset || cli_has(a, "device-settle")) {
-		return error_set("--device-size, --device-reset and --device-settle go with --device");
+		return error_set("--device-size, --device-reset and --device-settle go with --device "
+				 "or --medium");
 	}
 	if (o->no_direct_io)
 		c->prov.direct_io = 0;
@@ -479,8 +493,17 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 						 "lives in memory, flash in the guest)", rq->targets[i].label);
 		}
 		char found[256];	/* only looked at: checked again as it is taken */
-		if (!vm_guest_job() && device_check(o->device, c->prov.force_format, found, sizeof(found)))
+		if (!vm_guest_job() && o->device &&
+		    device_check(o->device, c->prov.force_format, found, sizeof(found)))
 			return -1;
+		/* a model is served to fsbench's guest: the run goes there */
+		if (c->modelled && !c->vm && !vm_guest_job()) {
+			if (parse_vm(a, c, 1))
+				return -1;
+			if (!o->quiet)
+				fprintf(stderr, "fsbench: --medium %s is a model served to fsbench's guest "
+					"as a USB key: the run goes there, as with --vm\n", o->medium);
+		}
 		/* a filesystem this kernel lacks (F2FS here): the device and the
 		 * run go to the guest, which has it, as powercut's do */
 		for (int i = 0; i < rq->ntargets && !c->vm && !vm_guest_job(); i++) {
@@ -499,6 +522,9 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		}
 	} else if (c->prov.force_format) {
 		return error_set("--force-format applies only with --device");
+	}
+	if (c->modelled && c->prov.force_format) {
+		return error_set("--force-format applies only with --device (a model holds nothing)");
 	}
 	/* A directory target is the user's input, checked before the store
 	 * is opened (its setup only looks), as are two targets of one label,

@@ -16,6 +16,7 @@
 #include "../runner/suite.h"
 #include "../store/store.h"
 #include "../vm/vm.h"
+#include "../media/model.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -55,6 +56,8 @@ struct run_cli {
 	int64_t run_id;		/* the run's number once it has one */
 	int vm_kept_error;	/* --vm: a failure to keep the guest's progress was said */
 	struct result *guest_prior;	/* in the guest: the run the host continues */
+	struct model_spec model;	/* --medium: the modelled medium */
+	int modelled;
 };
 
 /* Write --json/--csv/--markdown/--html of stored run run_id; 0 or -1. */

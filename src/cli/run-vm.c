@@ -78,17 +78,17 @@ int run_guest_resume(struct run_cli *c)
  * on the disk the host made of it, described in the host's words. */
 int run_guest_medium(struct run_cli *c)
 {
-	char dev[64], identity[1400];
+	char dev[64], identity[1400], counters[PATH_MAX];
 	int rc;
 
 	if (!c->prov.medium)
 		return 0;
-	rc = vm_guest_medium(dev, sizeof(dev), identity, sizeof(identity));
+	rc = vm_guest_medium(dev, sizeof(dev), identity, sizeof(identity), counters, sizeof(counters));
 	if (rc < 0)
 		return -1;
 	if (!rc)
 		return error_set("guest: --device was given but the host handed no device over");
-	medium_set_device(c->prov.medium, dev, identity);
+	medium_set_device(c->prov.medium, dev, identity, counters);
 	return 0;
 }
 
@@ -235,7 +235,9 @@ int run_vm(struct run_cli *c, const struct cli_args *a, const struct result *pri
 	vr.progress = vm_progress;
 	/* the user's device: checked and held here for the whole run, its
 	 * region handed to the guest as one more disk */
-	if (c->prov.medium) {
+	if (c->modelled) {
+		vr.model = &c->model;	/* served by vm_execute, for the guest alone */
+	} else if (c->prov.medium) {
 		if (medium_hold(c->prov.medium)) {
 			rc = cli_fail(EXIT_FAIL, "%s", error_get());
 			goto out;

@@ -20,7 +20,12 @@ static const char *const columns[] = {
 	"dev_written", "write_amp", "flash_erases", "dev_read", "read_amp", "space_used",
 	"compression", "flash_max_ec", "data_zstd", "dev_util", "dev_flushes", "dev_discarded",
 	"fs_used",
+	/* a modelled medium's own (media/counters.h): shown whenever present,
+	 * as they are what a model is run for */
+	"medium_write_amp", "full_merges", "partial_merges", "switch_merges", "pages_copied",
+	"medium_busy",
 };
+#define FIRST_MODEL 13
 #define NCOLUMNS (int)(sizeof(columns) / sizeof(columns[0]))
 #define COMPACT_COLUMNS 8	/* block devices: 6 of them; flash: erases and wear too */
 
@@ -42,7 +47,10 @@ static const char *head_of(const char *name)
 		{ "data_zstd", "Data zstd" }, { "dev_util", "Busy %" },
 		{ "dev_flushes", "Flushes" }, { "dev_discarded", "Discard MiB" },
 		{ "fs_used", "FS used MiB" }, { "flash_erases", "Erases" },
-		{ "flash_max_ec", "Max erase count" },
+		{ "flash_max_ec", "Max erase count" }, { "medium_write_amp", "Medium WA" },
+		{ "full_merges", "Full merges" }, { "partial_merges", "Partial merges" },
+		{ "switch_merges", "Switches" }, { "pages_copied", "Pages copied" },
+		{ "medium_busy", "Medium busy s" },
 	};
 	for (size_t i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
 		if (!strcmp(heads[i][0], name))
@@ -53,10 +61,11 @@ static const char *head_of(const char *name)
 static int decimals_for(const char *name, double v)
 {
 	if (!strcmp(name, "write_amp") || !strcmp(name, "read_amp") ||
-	    !strcmp(name, "compression") || !strcmp(name, "data_zstd"))
+	    !strcmp(name, "compression") || !strcmp(name, "data_zstd") ||
+	    !strcmp(name, "medium_write_amp"))
 		return 2;
 	if (!strcmp(name, "dev_util") || !strcmp(name, "dev_flushes") ||
-	    !strncmp(name, "flash_", 6))
+	    !strncmp(name, "flash_", 6) || strstr(name, "merges") || !strcmp(name, "pages_copied"))
 		return 0;
 	return fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2;
 }
@@ -206,7 +215,9 @@ void report_device(FILE *f, const struct result *r, int ti, const struct report_
 
 	if (!t->ndevice || !report_has_device(r, ti))
 		return;
-	for (int c = 0; c < want; c++) {
+	for (int c = 0; c < NCOLUMNS; c++) {
+		if (c >= want && c < FIRST_MODEL)
+			continue;
 		int m = report_device_metric(t, columns[c]);
 		int any = 0;
 		for (int i = 0; m >= 0 && i < r->ntargets && !any; i++) {

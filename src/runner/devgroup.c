@@ -3,6 +3,7 @@
 #include "devgroup.h"
 #include "../core/sysinfo.h"
 #include "../core/timing.h"
+#include "../media/counters.h"
 #include "../targets/target.h"
 
 #include <ctype.h>
@@ -34,6 +35,12 @@ const struct metric_def device_metrics[DM_COUNT] = {
 	[DM_ZSTD] = { "data_zstd", "x", HIGHER_IS_BETTER, "Data zstd ratio", 0 },
 	[DM_ERASES] = { "flash_erases", "blocks", LOWER_IS_BETTER, "Flash erases", 0 },
 	[DM_MAX_EC] = { "flash_max_ec", "erases", LOWER_IS_BETTER, "Highest erase count", 0 },
+	[DM_MEDIUM_BUSY] = { "medium_busy", "s", LOWER_IS_BETTER, "Medium busy (model)", 0 },
+	[DM_SWITCH] = { "switch_merges", "merges", LOWER_IS_BETTER, "Switch merges", 0 },
+	[DM_PARTIAL] = { "partial_merges", "merges", LOWER_IS_BETTER, "Partial merges", 0 },
+	[DM_FULL] = { "full_merges", "merges", LOWER_IS_BETTER, "Full merges", 0 },
+	[DM_COPIED] = { "pages_copied", "pages", LOWER_IS_BETTER, "Pages copied", 0 },
+	[DM_MEDIUM_WAMP] = { "medium_write_amp", "x", LOWER_IS_BETTER, "Medium write amplification", 0 },
 };
 
 /* Bytes of file data read back for the data's own zstd ratio. */
@@ -122,9 +129,11 @@ static int f2fs_compr(const char *blockdev, const char *dir, uint64_t *written, 
 	return 0;
 }
 
-void device_begin(struct dev_probe *p, const char *blockdev, const char *dir)
+void device_begin(struct dev_probe *p, const char *blockdev, const char *dir,
+		  const char *counters)
 {
 	memset(p, 0, sizeof(*p));
+	p->counters = counters;
 	snprintf(p->blockdev, sizeof(p->blockdev), "%s", blockdev);
 	p->have_fs = !fs_used(dir, &p->fs_used_before);
 	p->have_before = p->blockdev[0] && !devstat_read("", p->blockdev, &p->before);
@@ -133,6 +142,9 @@ void device_begin(struct dev_probe *p, const char *blockdev, const char *dir)
 		int64_t max;
 		p->ec_before = fs_ubi_erases(p->ubi, &max);
 	}
+	/* last, right before the workload: the model counts what the probes
+	 * above read too */
+	p->have_model = counters && !flash_counters_read(counters, &p->model_before, NULL);
 	p->t0 = now_ns();
 }
 
@@ -212,6 +224,20 @@ void device_end(struct dev_probe *p, const char *dir, const struct wl_ctx *ctx, 
 			v[DM_WAMP] = (double)w / (double)ctx->bytes_written;
 		if (ctx->bytes_read > 0)
 			v[DM_RAMP] = (double)r / (double)ctx->bytes_read;
+	}
+	struct flash_stats ms;
+	uint32_t page = 0;
+	if (p->have_model && !flash_counters_read(p->counters, &ms, &page)) {
+		const struct flash_stats *b = &p->model_before;
+		v[DM_MEDIUM_BUSY] = (double)(ms.busy_ns - b->busy_ns) / 1e9;
+		v[DM_SWITCH] = (double)(ms.switch_merges - b->switch_merges);
+		v[DM_PARTIAL] = (double)(ms.partial_merges - b->partial_merges);
+		v[DM_FULL] = (double)(ms.full_merges - b->full_merges);
+		v[DM_COPIED] = (double)(ms.pages_copied - b->pages_copied);
+		v[DM_ERASES] = (double)(ms.erases - b->erases);
+		/* no ratio without both values: nothing written, no figure */
+		if (ms.host_written > b->host_written)
+			v[DM_MEDIUM_WAMP] = flash_write_amplification(b, &ms, page);
 	}
 	if (p->ubi) {
 		int64_t max, after = fs_ubi_erases(p->ubi, &max);

@@ -16,12 +16,16 @@
 #include <stdint.h>
 
 #include "../core/devstat.h"
+#include "../media/flash.h"
 #include "../workloads/workload.h"
 
 enum dev_metric {
 	DM_WRITTEN, DM_READ, DM_WAMP, DM_RAMP, DM_WREQS, DM_RREQS, DM_DISCARD, DM_FLUSHES,
 	DM_UTIL, DM_MBPS, DM_APP_WRITTEN, DM_APP_READ, DM_SPACE, DM_FS_USED, DM_COMP, DM_ZSTD,
 	DM_ERASES, DM_MAX_EC,	/* UBI flash: erase blocks erased, the highest erase count */
+	/* a modelled medium (media/counters.h): its busy time, merges, pages
+	 * copied and its own write amplification (erases in DM_ERASES) */
+	DM_MEDIUM_BUSY, DM_SWITCH, DM_PARTIAL, DM_FULL, DM_COPIED, DM_MEDIUM_WAMP,
 	DM_COUNT
 };
 extern const struct metric_def device_metrics[DM_COUNT];
@@ -47,11 +51,16 @@ struct dev_probe {
 	int f2fs;
 	uint64_t f2fs_written[2], f2fs_saved[2];
 	int ubi;		/* UBI device number + 1 under the mount, 0 none */
+	const char *counters;	/* a modelled medium's counters file, or NULL */
+	int have_model;		/* model_before read */
+	struct flash_stats model_before;
 	int64_t ec_before;	/* sum of its erase counters, -1 unknown */
 };
 
 /* Right before the workload runs (after the cache flush). */
-void device_begin(struct dev_probe *p, const char *blockdev, const char *dir);
+/* counters: the modelled medium's counters file, NULL for a real one. */
+void device_begin(struct dev_probe *p, const char *blockdev, const char *dir,
+		  const char *counters);
 /* The workload's data set is complete (workload_data_complete): sync and
  * measure the space now, before the workload removes anything. */
 void device_space(struct dev_probe *p, const char *dir);

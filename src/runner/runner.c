@@ -204,7 +204,7 @@ static int one_run(const struct test_spec *ts, struct target *t, struct cell *c,
 	c->series[0] = '\0';
 	c->ctx.bytes_written = c->ctx.bytes_read = -1;
 	if (o->device_stats)
-		device_begin(&c->probe, t->info.blockdev, c->dir);
+		device_begin(&c->probe, t->info.blockdev, c->dir, target_medium_counters(t));
 	cpu_snapshot(&a);
 	int rc = ts->wl->run(&c->ctx, sm->values);
 	cpu_snapshot(&b);

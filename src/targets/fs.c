@@ -559,6 +559,14 @@ const char *target_medium(const struct target *t)
 								     : NULL;
 }
 
+const char *target_medium_counters(const struct target *t)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	return f && f->opts.medium && medium_counters(f->opts.medium)[0] ?
+		       medium_counters(f->opts.medium) : NULL;
+}
+
 const struct fs_spec *target_fs_spec(const struct target *t)
 {
 	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;

@@ -54,6 +54,7 @@ struct medium {
 	int discard_refused;
 	struct stat st;		/* the device node, as the state file records it */
 	char identity[1024];
+	char counters[PATH_MAX];	/* a model's counters file (in the guest) */
 	char text[1400];
 };
 
@@ -473,11 +474,18 @@ uint64_t medium_region(const struct medium *m)
 	return m->region;
 }
 
-void medium_set_device(struct medium *m, const char *dev, const char *identity)
+void medium_set_device(struct medium *m, const char *dev, const char *identity,
+		       const char *counters)
 {
 	str_copy(m->dev, sizeof(m->dev), dev);
+	str_copy(m->counters, sizeof(m->counters), counters ? counters : "");
 	if (identity)
 		str_copy(m->identity, sizeof(m->identity), identity);
+}
+
+const char *medium_counters(const struct medium *m)
+{
+	return m->counters;
 }
 
 const char *medium_identity(const struct medium *m)

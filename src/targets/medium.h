@@ -92,9 +92,13 @@ const char *medium_text(const struct medium *m);
 const char *medium_path(const struct medium *m);
 uint64_t medium_region(const struct medium *m);
 const char *medium_identity(const struct medium *m);
-/* In the guest: the disk the host made of the user's device, and what the
- * host said that device is (NULL: identify dev itself). */
-void medium_set_device(struct medium *m, const char *dev, const char *identity);
+/* In the guest: the disk the host made of the user's device, what the
+ * host said that device is (NULL: identify dev itself), and where a
+ * modelled medium's counters are (media/counters.h; NULL or "": none). */
+void medium_set_device(struct medium *m, const char *dev, const char *identity,
+		       const char *counters);
+/* A modelled medium's counters file, "" for a real one. */
+const char *medium_counters(const struct medium *m);
 
 /* dev's identity from sysfs, in words, into text (any block device). */
 void medium_identify(const char *dev, char *text, size_t len);

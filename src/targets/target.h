@@ -82,6 +82,9 @@ int target_set_image_size(struct target *t, uint64_t size);
 /* What the user's device it takes turns on is (medium.h), for the system
  * table; NULL: an image or a directory. */
 const char *target_medium(const struct target *t);
+/* The counters file of the modelled medium it is on (media/counters.h),
+ * or NULL: a real medium. */
+const char *target_medium_counters(const struct target *t);
 /* A --fs target's spec (NULL for a directory target). */
 const struct fs_spec *target_fs_spec(const struct target *t);
 /* What --age did at the last mkfs (the JSON record, aging/record.h, a

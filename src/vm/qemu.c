@@ -145,7 +145,21 @@ static int build_argv(const struct vm_config *c, const char *qemu, int kvm, stru
 		A("-device");
 		A(keep(b, tmp));
 	}
-	if (c->medium && !rc) {
+	if (c->medium_nbd && !rc) {
+		/* the model, as QEMU's NBD client: the guest's discards reach it.
+		 * UAS, as USB 3 keys attach: the guest's usb-storage driver
+		 * skips the SCSI pages that announce discard, UAS reads them */
+		rc |= qarg(tmp, sizeof(tmp), "driver=nbd,node-name=dm,export=key,discard=unmap,"
+			   "server.type=unix,server.path=", c->medium_nbd, "");
+		A("-blockdev");
+		A(keep(b, tmp));
+		A("-device");
+		A("qemu-xhci,id=xhci");
+		A("-device");
+		A("usb-uas,id=uas,bus=xhci.0");
+		A("-device");
+		A("scsi-hd,bus=uas.0,scsi-id=0,lun=0,drive=dm,serial=fsbenchkey");
+	} else if (c->medium && !rc) {
 		/* the region only (raw's size), never the host's page cache, the
 		 * guest's discards passed on to the device */
 		char suffix[320];

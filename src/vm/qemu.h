@@ -37,6 +37,9 @@ struct vm_config {
 	 * bytes as one more disk, virtio or USB, throttled when asked;
 	 * NULL: none */
 	const char *medium;
+	/* a modelled medium instead: the UNIX socket its NBD server listens
+	 * on (media/server.h), always a USB key; NULL: none */
+	const char *medium_nbd;
 	uint64_t medium_size, medium_bps_read, medium_bps_write;
 	int medium_usb;
 	int direct;			/* 1: cache=none (O_DIRECT on the host) */

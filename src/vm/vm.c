@@ -8,6 +8,7 @@
 #include "../core/file.h"
 #include "../core/param.h"
 #include "../core/str.h"
+#include "../media/server.h"
 #include "../targets/state.h"
 
 #include <ctype.h>
@@ -304,6 +305,7 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 	const char *nand = NULL;
 	json_t *job = NULL, *jt;
 	int nmods, ndisks = 0, nflash = 0, rc = -1;
+	struct flash_server served = { 0 };
 
 	memset(res, 0, sizeof(*res));
 	memset(&c, 0, sizeof(c));
@@ -374,7 +376,23 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		}
 	}
 	c.ndisks = ndisks;
-	if (rq->medium) {
+	if (rq->model) {
+		/* the model served from the scratch directory, its counters
+		 * where the guest reads them as it runs */
+		char how[1400];
+		model_text(rq->model, how, sizeof(how));
+		size_t n = strlen(how);
+		snprintf(how + n, sizeof(how) - n, "; served by nbdkit to the guest as a USB "
+			 "Attached SCSI key (xHCI)");
+		if (flash_server_start(&served, work, xchg, rq->model, 1))
+			goto out;
+		c.medium_nbd = served.sock;
+		json_t *md = json_object();
+		json_object_set_new(md, "usb", json_true());
+		json_object_set_new(md, "identity", json_string(how));
+		json_object_set_new(md, "counters", json_string(VM_GUEST_XCHG "/medium.counters"));
+		json_object_set_new(job, "medium", md);
+	} else if (rq->medium) {
 		const struct vm_opts *vo = &rq->opts;
 		char how[1400];
 		int model = vo->device_bps_read || vo->device_bps_write;
@@ -503,6 +521,7 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 	if (rq->findings)
 		collect_findings(xchg, rq->findings, rq->quiet);
 out:
+	flash_server_stop(&served);
 	if (scratch_remove(work) && !rc) {
 		free(res->json);
 		res->json = NULL;
@@ -617,7 +636,8 @@ static int find_usb_disk(char *out, size_t len)
 	return error_set("guest: the USB key the host handed over did not appear");
 }
 
-int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen)
+int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen, char *counters,
+		    size_t clen)
 {
 	const char *path = vm_guest_job();
 	json_error_t jerr;
@@ -630,10 +650,12 @@ int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen)
 	if (json_is_object(md)) {
 		const char *id = json_string_value(json_object_get(md, "identity"));
 		str_copy(identity, ilen, id ? id : "the host's device");
+		const char *cn = json_string_value(json_object_get(md, "counters"));
+		str_copy(counters, clen, cn ? cn : "");
 		/* the region is a loop device over the disk, as on the host */
-		char *usb[] = { "loop", "xhci_pci", "usb_storage", "sd_mod" };
+		char *usb[] = { "loop", "xhci_pci", "usb_storage", "sd_mod", "uas" };
 		int on_usb = json_is_true(json_object_get(md, "usb"));
-		if (modprobe(usb, on_usb ? 4 : 1, NULL))
+		if (modprobe(usb, on_usb ? 5 : 1, NULL))
 			rc = -1;
 		else if (on_usb)
 			rc = find_usb_disk(dev, len) ? -1 : 1;

@@ -23,6 +23,7 @@
 #include "qemu.h"
 #include "../targets/profiles.h"
 #include "../targets/target.h"
+#include "../media/model.h"
 
 struct vm_opts {
 	const char *kernel;	/* --kernel: NULL, a version or a vmlinuz path */
@@ -77,6 +78,11 @@ struct vm_request {
 	 * in the host's words (the guest sees only QEMU's disk).  NULL: none. */
 	const char *medium, *medium_identity;
 	uint64_t medium_size;
+	/* --medium: a modelled flash medium instead, served (media/server.h)
+	 * from the run's scratch directory as the guest's USB key, its
+	 * counters in the exchange directory for the guest to read; NULL:
+	 * none */
+	const struct model_spec *model;
 };
 
 struct vm_result {
@@ -125,7 +131,8 @@ int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t l
 /* In the guest: the disk the host made of the user's --device (into dev)
  * and what that device is (into identity, the host's words and how it was
  * handed over): 1; 0 when the host handed none; -1 with the error set. */
-int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen);
+int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen, char *counters,
+		    size_t clen);
 /* Write the run (an export document) into the exchange directory. */
 int vm_guest_finish(const char *json_text);
 /* In the guest, as each test ends: the run so far, for the host to keep if
