@@ -560,6 +560,11 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 	if (c->ram && (!ram || c->ram < ram))
 		ram = c->ram;
 	runner_memory_notes(rq, ram);
+	if (c->modelled) {	/* on every chart: no one takes it for a device */
+		char note[128];
+		snprintf(note, sizeof(note), "modelled medium: %s", c->model.name);
+		runner_subtitle_add(rq, note);
+	}
 	if (!o->fs_size && !vm_guest_job() && runner_size_images(rq, &c->prov))
 		return -1;
 	if (c->prov.medium && !o->device_size)	/* what the tests need, as an image's */

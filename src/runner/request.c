@@ -214,6 +214,17 @@ int runner_check_targets(const struct run_request *rq, int here)
 	return guest ? WL_GUEST_HAS_IT : 0;
 }
 
+void runner_subtitle_add(struct run_request *rq, const char *note)
+{
+	for (int i = 0; i < rq->ntests; i++) {
+		struct test_spec *ts = &rq->tests[i];
+		size_t used = strlen(ts->subtitle);
+		if (used < sizeof(ts->subtitle))
+			snprintf(ts->subtitle + used, sizeof(ts->subtitle) - used, "%s%s",
+				 used ? "; " : "", note);
+	}
+}
+
 void runner_memory_notes(struct run_request *rq, uint64_t ram)
 {
 	for (int i = 0; i < rq->ntests; i++) {

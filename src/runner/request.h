@@ -41,6 +41,9 @@ int runner_check_targets(const struct run_request *rq, int here);
  * the tests, or its --ram limit), appended to its subtitle, so that every
  * report carries it. */
 void runner_memory_notes(struct run_request *rq, uint64_t ram);
+/* note added to every test's subtitle (a modelled medium's name, so every
+ * chart says it). */
+void runner_subtitle_add(struct run_request *rq, const char *note);
 
 /* The most space one of the tests needs on a target (0: none says), and
  * which test that is. */

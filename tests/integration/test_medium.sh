@@ -1,0 +1,140 @@
+# test_medium.sh: the modelled flash medium (issue 71).  Its server first,
+# on the host, through nbdkit with fsbench's plugin and libnbd's nbdcopy
+# as the client (no guest, no nbd module): what is read is what was
+# written; the counters file counts it; a timed request never completes
+# before its model time (a lower bound, whatever the load); the image and
+# the counters are never reached through a link or made over an existing
+# file.  Then `run --medium`: refusals; ext4 and F2FS taking turns on the
+# modelled usb3-key in fsbench's guest, the report saying it is modelled
+# on every chart, the device table counting the medium's merges and wear;
+# a SIGKILL of fsbench leaves no server behind.
+. "$(dirname "$0")/lib.sh"
+
+SO=$(cd "$TESTBIN/.." && pwd)/fsbench-flash.so
+if ! command -v nbdkit >/dev/null || ! command -v nbdcopy >/dev/null || [ ! -f "$SO" ]; then
+	skip "modelled medium" "needs nbdkit, nbdcopy (libnbd-bin) and the built plugin"
+	finish
+	exit 0
+fi
+export FSBENCH_STATE=$WORK/state
+S=$WORK/srv
+mkdir -p "$S"
+# a small key: 64 MiB of 4 MiB units, 2 open, the usb3-key's costs
+PARAMS=(capacity=67108864 page=16384 unit=4194304 open_units=2 mapped_units=1 cmd_ns=100000
+	read_ns=120000 program_ns=500000 copy_ns=250000 erase_ns=2000000 bus_bps=400000000)
+srv_pid=
+stop_srv() { [ -n "$srv_pid" ] && kill "$srv_pid" 2>/dev/null && wait "$srv_pid" 2>/dev/null; srv_pid=; }
+trap 'stop_srv; cleanup_work' EXIT
+# serve NAME TIMED: nbdkit on $S/NAME.sock over $S/NAME.img
+serve() {
+	rm -f "$S/$1.sock"
+	nbdkit -f --exit-with-parent -U "$S/$1.sock" "$SO" file="$S/$1.img" counters="$S/$1.cnt" \
+		"${PARAMS[@]}" timed="$2" 2>"$S/$1.err" &
+	srv_pid=$!
+	for _ in $(seq 200); do [ -S "$S/$1.sock" ] && return 0; sleep 0.05; done
+	return 1
+}
+uri() { echo "nbd+unix:///?socket=$S/$1.sock"; }
+# counter N of a counters file: 8-byte fields after magic and seq (3: requests,
+# 5: host bytes written, 7: pages programmed, 13: busy ns)
+counter() { od -A n -t u8 -j $((8 * $2)) -N 8 "$1" | tr -d ' '; }
+
+truncate -s 64M "$S/a.img"
+head -c 24M /dev/urandom >"$WORK/data"
+if serve a 0; then
+	nbdcopy "$WORK/data" "$(uri a)"; rc1=$?
+	nbdcopy "$(uri a)" "$WORK/back"; rc2=$?
+	check "what is read back is what was written (nbdcopy rc $rc1/$rc2)" \
+		sh -c "[ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && head -c 24M '$WORK/back' | cmp -s - '$WORK/data'"
+	check "the image holds the data (the model stores nothing itself)" \
+		sh -c "head -c 24M '$S/a.img' | cmp -s - '$WORK/data'"
+	check "the counters file is the model's (magic fsbflsh1) and counts the 24 MiB written" \
+		sh -c "[ \"\$(head -c 8 '$S/a.cnt')\" = fsbflsh1 ] && [ \"$(counter "$S/a.cnt" 5)\" -eq 25165824 ]"
+	check "in whole 16 KiB pages (1536 programmed)" [ "$(counter "$S/a.cnt" 7)" -eq 1536 ]
+	stop_srv
+else
+	not_ok "nbdkit serves the plugin" "$(cat "$S/a.err")"
+fi
+
+# Timed: each request ends no sooner than the model says, so the copy
+# takes at least the model's busy time (more on a loaded machine, never
+# less: the bug, a request answered before its time).
+truncate -s 64M "$S/b.img"
+if serve b 1; then
+	t0=$(date +%s%N)
+	nbdcopy "$WORK/data" "$(uri b)"
+	t1=$(date +%s%N)
+	busy=$(counter "$S/b.cnt" 13)
+	check "a timed copy takes at least the model's busy time ($(( (t1 - t0) / 1000000 )) ms >= $((busy / 1000000)) ms)" \
+		[ $((t1 - t0)) -ge "$busy" ]
+	check "and that time is the medium's (24 MiB at 16 KiB per 500 us: over 0.7 s)" [ "$busy" -gt 700000000 ]
+	stop_srv
+else
+	not_ok "nbdkit serves the plugin (timed)" "$(cat "$S/b.err")"
+fi
+
+# Never through a link, never over a file that exists.
+ln -s "$S/a.img" "$S/c.img"
+serve c 0; rc=$?
+check "an image that is a symlink is refused (nbdkit does not start)" \
+	sh -c "[ $rc -ne 0 ] && grep -q 'not a regular file' '$S/c.err'"
+stop_srv
+truncate -s 64M "$S/d.img"
+echo keep >"$S/d.cnt"
+serve d 0; rc=$?
+check "a counters file that exists is refused, and left as it was" \
+	sh -c "[ $rc -ne 0 ] && [ \"\$(cat '$S/d.cnt')\" = keep ]"
+stop_srv
+
+# run --medium: refusals before anything is made
+FSB run fsmark --medium usb9-key --fs ext4 --db "$DB" >"$WORK/e1.txt" 2>&1; rc=$?
+check "an unknown medium is refused, naming the profiles (rc $rc)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'usb2-key, usb3-key, sd-class4, sd-a1' '$WORK/e1.txt'"
+FSB run fsmark --medium usb3-key --device /dev/null --fs ext4 --db "$DB" >"$WORK/e2.txt" 2>&1; rc=$?
+check "--medium with --device is refused (rc $rc)" sh -c "[ $rc -eq 2 ] && grep -q 'one medium a run' '$WORK/e2.txt'"
+printf '[medium]\nopen_units = 2\nunit = 5000\n' >"$WORK/bad.medium"
+FSB run fsmark --medium "$WORK/bad.medium" --fs ext4 --db "$DB" >"$WORK/e3.txt" 2>&1; rc=$?
+check "a medium file with a unit of no whole pages is refused, with its reason (rc $rc)" \
+	sh -c "[ $rc -eq 2 ] && grep -q 'whole number of pages' '$WORK/e3.txt'"
+printf '[medium]\nopen_units = 0\n' >"$WORK/bad2.medium"
+FSB run fsmark --medium "$WORK/bad2.medium" --fs ext4 --db "$DB" >"$WORK/e4.txt" 2>&1; rc=$?
+check "a bad value says its line (rc $rc)" sh -c "[ $rc -eq 2 ] && grep -q 'line 2' '$WORK/e4.txt'"
+FSB run fsmark --medium usb3-key --fs ext4 --force-format --db "$DB" >"$WORK/e5.txt" 2>&1; rc=$?
+check "--force-format with a model is refused (rc $rc)" [ "$rc" -eq 2 ]
+
+need_guest "the modelled medium in the guest"
+IMG=$WORK/img
+mkdir -p "$IMG"
+FSB run "fsmark:files=20,size=16k" --fs ext4,f2fs --medium usb3-key --device-size 256M \
+	--device-settle 0 --vm-accel tcg --runs 2 --image-dir "$IMG" --db "$DB" \
+	--json "$WORK/g.json" >"$WORK/g.txt" 2>&1
+rc=$?
+check "ext4 and F2FS on the modelled usb3-key exit 0 (rc $rc)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$WORK/g.txt" | tail -20
+check "the run said it went to the guest" grep -q "is a model served to fsbench's guest" "$WORK/g.txt"
+check "each has its 2 runs" jqt '[.tests[0].samples | group_by(.target)[] | length] == [2, 2]' "$WORK/g.json"
+check "the system table says modelled, which medium, how it was served, the region and the discard" \
+	jqt '.system.Medium | test("^modelled medium: usb3-key \\(not a device") and test("served by nbdkit")
+		and test("the first 256M of 8G") and test("reset before each mkfs: discard;")' "$WORK/g.json"
+check "every chart's subtitle says the medium is modelled" \
+	jqt '[.tests[].subtitle | test("modelled medium: usb3-key")] | all' "$WORK/g.json"
+check "the device table has the medium's write amplification (above 1) and merges for both" \
+	jqt '[.tests[0].device[] | select(.name == "medium_write_amp") | .results[] | .mean > 1] == [true, true]
+	     and ([.tests[0].device[] | select(.name == "medium_busy") | .results[] | .mean > 0] == [true, true])' "$WORK/g.json"
+check "no nbdkit of this test survives, nothing left in the state file" \
+	sh -c "[ -z \"\$(pgrep -f '[n]bdkit.*$IMG' || true)\" ] && [ \"\$(awk 'NR > 1' '$FSBENCH_STATE' | wc -l)\" -eq 0 ]"
+
+# SIGKILL while the guest runs: the server ends with fsbench (it was
+# started --exit-with-parent) and cleanup finds nothing of it to undo.
+"$FSBENCH" run "fsmark:files=20,size=16k" --fs ext4 --medium usb3-key --device-size 256M \
+	--vm-accel tcg --runs 2 --image-dir "$IMG" --db "$DB" -q >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do pgrep -f "[n]bdkit.*$IMG" >/dev/null && break; sleep 0.1; done
+check "the server runs while the run does" sh -c "pgrep -f '[n]bdkit.*$IMG' >/dev/null"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+for _ in $(seq 100); do pgrep -f "[n]bdkit.*$IMG" >/dev/null || break; sleep 0.1; done
+check "SIGKILL of fsbench: its server ends too" sh -c "! pgrep -f '[n]bdkit.*$IMG'"
+FSB cleanup >"$WORK/clean.txt" 2>&1
+check "cleanup leaves nothing of the run under the image directory" sh -c "[ -z \"\$(ls -A '$IMG')\" ]"
+finish
