@@ -15,12 +15,12 @@
 extern const struct cmd_entry cmd_run_entry, cmd_list_entry, cmd_show_entry,
 	cmd_sysinfo_entry, cmd_cleanup_entry, cmd_report_entry, cmd_compare_entry, cmd_io_entry,
 	cmd_completion_entry, cmd_manpage_entry, cmd_export_entry, cmd_import_entry,
-	cmd_kernel_entry;
+	cmd_kernel_entry, cmd_probe_entry;
 
 static const struct cmd_entry *const commands[] = {
 	&cmd_run_entry, &cmd_io_entry, &cmd_list_entry, &cmd_show_entry, &cmd_sysinfo_entry,
 	&cmd_report_entry, &cmd_compare_entry, &cmd_export_entry, &cmd_import_entry,
-	&cmd_kernel_entry,
+	&cmd_kernel_entry, &cmd_probe_entry,
 	&cmd_cleanup_entry, &cmd_completion_entry, &cmd_manpage_entry, NULL,
 };
 

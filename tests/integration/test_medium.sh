@@ -7,7 +7,10 @@
 # file.  Then `run --medium`: refusals; ext4 and F2FS taking turns on the
 # modelled usb3-key in fsbench's guest, the report saying it is modelled
 # on every chart, the device table counting the medium's merges and wear;
-# a SIGKILL of fsbench leaves no server behind.
+# a SIGKILL of fsbench leaves no server behind.  probe-flash: probing a
+# model gives back its page, unit and open units, written as a medium file
+# the probe reads back the same; on a device it reads only, unless
+# --write, which the device checks guard and which stays in its region.
 . "$(dirname "$0")/lib.sh"
 
 SO=$(cd "$TESTBIN/.." && pwd)/fsbench-flash.so
@@ -101,6 +104,42 @@ FSB run fsmark --medium "$WORK/bad2.medium" --fs ext4 --db "$DB" >"$WORK/e4.txt"
 check "a bad value says its line (rc $rc)" sh -c "[ $rc -eq 2 ] && grep -q 'line 2' '$WORK/e4.txt'"
 FSB run fsmark --medium usb3-key --fs ext4 --force-format --db "$DB" >"$WORK/e5.txt" 2>&1; rc=$?
 check "--force-format with a model is refused (rc $rc)" [ "$rc" -eq 2 ]
+
+# probe-flash: the round trip on the model (its own time), then a device
+FSB probe-flash --model usb3-key -o "$WORK/probed.medium" >"$WORK/p1.txt" 2>&1; rc=$?
+check "probing the modelled usb3-key finds its page, unit and open units (rc $rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'page 16 KiB, unit 4096 KiB, 4 open units: found' '$WORK/p1.txt'"
+check "and writes them as a medium file" \
+	sh -c "grep -q '^page = 16k' '$WORK/probed.medium' && grep -q '^unit = 4096k' '$WORK/probed.medium' &&
+	       grep -q '^open_units = 4' '$WORK/probed.medium'"
+FSB probe-flash --model "$WORK/probed.medium" >"$WORK/p2.txt" 2>&1; rc=$?
+check "which run --medium takes, and probes to the same figures (rc $rc)" \
+	sh -c "[ $rc -eq 0 ] && grep -q ': found' '$WORK/p2.txt'"
+FSB probe-flash --model usb3-key -o "$WORK/probed.medium" >"$WORK/p3.txt" 2>&1; rc=$?
+check "--output never writes over a file (rc $rc)" sh -c "[ $rc -ne 0 ] && grep -q '^page = 16k' '$WORK/probed.medium'"
+if [ "$(id -u)" -eq 0 ] && [ -e /dev/loop-control ]; then
+	truncate -s 700M "$WORK/key.img"
+	dd if=/dev/urandom of="$WORK/key.img" bs=1M seek=608 count=92 conv=notrunc status=none
+	K=$(losetup -f --show "$WORK/key.img")
+	tail_sum() { dd if="$K" bs=1M skip=608 status=none | sha256sum | cut -d' ' -f1; }
+	FSB probe-flash "$K" >"$WORK/p4.txt" 2>&1; rc=$?
+	check "reading a device alone: its page and read rate, nothing written (rc $rc)" \
+		sh -c "[ $rc -eq 0 ] && grep -q 'not measured (they need writes: --write)' '$WORK/p4.txt'"
+	mkfs.ext4 -q -F "$K"
+	before=$(tail_sum)	# (mkfs wrote the whole device: the probe is held to what follows)
+	FSB probe-flash "$K" --write >"$WORK/p5.txt" 2>&1; rc=$?
+	check "--write on a device that holds a filesystem is refused (rc $rc)" \
+		sh -c "[ $rc -eq 2 ] && blkid -p '$K' | grep -q ext4"
+	FSB probe-flash "$K" --write --force-format --region 608M >"$WORK/p6.txt" 2>&1; rc=$?
+	check "--write --force-format probes within its region (rc $rc)" \
+		sh -c "[ $rc -eq 0 ] && grep -q 'open units:' '$WORK/p6.txt'"
+	check "nothing past the region was written (sha256 of the last 92 MiB)" [ "$(tail_sum)" = "$before" ]
+	FSB probe-flash "$K" --write --force-format --region 1G >"$WORK/p7.txt" 2>&1; rc=$?
+	check "a region past the device's end is refused (rc $rc)" [ "$rc" -eq 2 ]
+	losetup -d "$K"
+else
+	skip "probe-flash on a device" "needs root and loop devices"
+fi
 
 need_guest "the modelled medium in the guest"
 IMG=$WORK/img
