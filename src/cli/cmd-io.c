@@ -216,10 +216,11 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 		if (io_where_check(&c->set.jobs[j], ".", false))
 			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
 	/* --parse-only parses the options, as fio's: a job with no size yet
-	 * (fio's "you need to specify size=" comes when it sets up files) has
-	 * its options judged as if it had one */
+	 * (fio's "you need to specify size=" comes when it sets up files, as
+	 * does the size of a file or device it names, which it never opens
+	 * here) has its options judged as if it had one */
 	for (int j = 0; !rc && j < c->set.njobs; j++) {
-		if (c->parse_only && !c->set.sized[j] && !c->set.jobs[j].filename[0]) {
+		if (c->parse_only && !c->set.sized[j]) {
 			struct io_options *probe = malloc(sizeof(*probe));
 			if (!probe) {
 				rc = cli_fail(EXIT_FAIL, "out of memory");

@@ -157,6 +157,10 @@ check "io --debug=parse says what ss= set, in fio's words" \
 (cd "$T" && FSB io --parse-only --ss_dur=10s --ss=iops:zz) >/dev/null 2>"$WORK/po.err"; rc2=$?
 check "io --parse-only takes options with no size, and refuses a bad one (rc $rc, $rc2)" \
 	sh -c "[ $rc -eq 0 ] && [ $rc2 -eq 2 ] && grep -q \"'zz' is not a limit\" '$WORK/po.err'"
+# a job naming a device and no size (fio's examples: filename=/dev/sdb):
+# fio's --parse-only never opens the file, and neither does this one
+(cd "$T" && FSB io --parse-only --name=d --rw=write --filename=/dev/fsbench-no-such-disk) >/dev/null 2>"$WORK/po3.err"; rc=$?
+check "io --parse-only of a job on a device it does not open takes it (rc $rc)" [ "$rc" -eq 0 ]
 (cd "$T" && FSB io --name=o --rw=randread --size=64k --output="$WORK/io-out.txt") >"$WORK/o.std" 2>&1; rc=$?
 check "io --output writes the results to the file named (rc $rc)" \
 	sh -c "[ $rc -eq 0 ] && grep -q 'read: IOPS=' '$WORK/io-out.txt' && ! grep -q IOPS '$WORK/o.std'"
