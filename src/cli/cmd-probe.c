@@ -67,40 +67,27 @@ static uint64_t ns_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t dev_read(void *arg, uint64_t off, uint32_t len)
+/* One request, timed around its system call alone. */
+static uint64_t dev_io(struct dev_io *d, int write, uint64_t off, uint32_t len)
 {
-	struct dev_io *d = arg;
 	uint64_t t0 = ns_now();
 
 	errno = 0;
-	if (pread(d->fd, d->buf, len, (off_t)off) != (ssize_t)len)
+	ssize_t n = write ? pwrite(d->fd, d->buf, len, (off_t)off) : pread(d->fd, d->buf, len, (off_t)off);
+	if (n != (ssize_t)len)
 		return 0;
 	uint64_t t = ns_now() - t0;
 	return t ? t : 1;
+}
+
+static uint64_t dev_read(void *arg, uint64_t off, uint32_t len)
+{
+	return dev_io(arg, 0, off, len);
 }
 
 static uint64_t dev_write(void *arg, uint64_t off, uint32_t len)
 {
-	struct dev_io *d = arg;
-	uint64_t t0 = ns_now();
-
-	errno = 0;
-	if (pwrite(d->fd, d->buf, len, (off_t)off) != (ssize_t)len)
-		return 0;
-	uint64_t t = ns_now() - t0;
-	return t ? t : 1;
-}
-
-/* ---- the model, by its own time ---- */
-
-static uint64_t model_read(void *arg, uint64_t off, uint32_t len)
-{
-	return flash_read(arg, off, len);
-}
-
-static uint64_t model_write(void *arg, uint64_t off, uint32_t len)
-{
-	return flash_write(arg, off, len);
+	return dev_io(arg, 1, off, len);
 }
 
 /* A medium file of what was found: sizes measured, costs from the rates
@@ -169,7 +156,7 @@ static int probe_model(const struct probe_args *o)
 	struct flash *f = flash_new(&p);
 	if (!f)
 		return cli_fail(EXIT_FAIL, "probe-flash: out of memory");
-	struct probe_io io = { model_read, model_write, f };
+	struct probe_io io = probe_io_model(f);
 	int rc = probe_flash(&io, 64u << 20, probe_span(), 1, &r);
 	flash_free(f);
 	if (rc)

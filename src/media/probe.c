@@ -4,6 +4,7 @@
  * move a boundary.
  */
 #include "probe.h"
+#include "flash.h"
 #include "../core/error.h"
 
 #include <errno.h>
@@ -180,6 +181,22 @@ int probe_flash(const struct probe_io *io, uint64_t base, uint64_t span, int wri
 	if (failed)
 		return error_set("writing the device: %s", strerror(failed));
 	return 0;
+}
+
+static uint64_t model_read(void *arg, uint64_t off, uint32_t len)
+{
+	return flash_read(arg, off, len);
+}
+
+static uint64_t model_write(void *arg, uint64_t off, uint32_t len)
+{
+	return flash_write(arg, off, len);
+}
+
+struct probe_io probe_io_model(struct flash *f)
+{
+	struct probe_io io = { model_read, model_write, f };
+	return io;
 }
 
 uint64_t probe_span(void)

@@ -41,6 +41,10 @@ struct probe_result {
 #define PROBE_MAX_UNIT (16u << 20)
 #define PROBE_MAX_OPEN 16u
 
+struct flash;
+/* The I/O of a modelled medium, by its own time (the round trip). */
+struct probe_io probe_io_model(struct flash *f);
+
 /* Probe [base, base + span) (span at least 2 x PROBE_MAX_UNIT x
  * (PROBE_MAX_OPEN + 1) bytes when writing); writes only if write.  0, or
  * -1 with the error set. */

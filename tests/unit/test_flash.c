@@ -235,16 +235,6 @@ static void test_profiles(void **state)
 	assert_int_equal(model_parse("k.medium", "[disk]\n", &m), -1);
 }
 
-static uint64_t model_read(void *arg, uint64_t off, uint32_t len)
-{
-	return flash_read(arg, off, len);
-}
-
-static uint64_t model_write(void *arg, uint64_t off, uint32_t len)
-{
-	return flash_write(arg, off, len);
-}
-
 /* The probe round trip: probing a modelled medium of known parameters
  * gives its page, unit and open units back (the bug: a probe whose
  * patterns do not separate what they claim to, which no real key could
@@ -269,7 +259,7 @@ static void test_probe_round_trip(void **state)
 		assert_int_equal(model_params(&m, &p), 0);
 		struct flash *f = flash_new(&p);
 		assert_non_null(f);
-		struct probe_io io = { model_read, model_write, f };
+		struct probe_io io = probe_io_model(f);
 		uint64_t base = p.capacity - probe_span();
 		assert_int_equal(probe_flash(&io, base, probe_span(), 1, &r), 0);
 		print_message("%s: page %u unit %u open %u read %.1f MB/s write %.1f MB/s\n", m.name,
