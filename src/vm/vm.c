@@ -636,6 +636,26 @@ static int find_usb_disk(char *out, size_t len)
 	return error_set("guest: the USB key the host handed over did not appear");
 }
 
+/* No command on the guest's USB key larger than 128 KiB.  With UAS's
+ * queue, QEMU's SCSI disk moves each command's data in 128 KiB pieces and
+ * interleaves the pieces of the commands in flight, so a filesystem's
+ * in-order writes reached the medium out of order (a modelled key's trace
+ * showed 512 KiB writes crossed in 128 KiB steps); at 128 KiB each command
+ * is one piece, issued in order.  usb-storage caps a key at 120 KiB
+ * itself (max_sectors 240).  1, or -1 with the error set. */
+static int usb_one_piece(const char *dev)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_sectors_kb", dev + 5);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("guest: %s", path);
+	int ok = write(fd, "128", 3) == 3;
+	close(fd);
+	return ok ? 1 : error_errno("guest: %s", path);
+}
+
 int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen, char *counters,
 		    size_t clen)
 {
@@ -658,7 +678,7 @@ int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen, char *co
 		if (modprobe(usb, on_usb ? 5 : 1, NULL))
 			rc = -1;
 		else if (on_usb)
-			rc = find_usb_disk(dev, len) ? -1 : 1;
+			rc = find_usb_disk(dev, len) ? -1 : usb_one_piece(dev);
 		else
 			rc = find_serial("fsbenchkey", dev, len) ? -1 : 1;
 	}

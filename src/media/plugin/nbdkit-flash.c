@@ -13,7 +13,8 @@
  *          program_ns=N copy_ns=N erase_ns=N bus_bps=N [timed=0]
  *
  * timed=0 answers at once (the model still counts): for tests of the data
- * path alone.
+ * path alone.  trace=FILE records every request (a study's, off by
+ * default).
  */
 #define _GNU_SOURCE
 #define NBDKIT_API_VERSION 2
@@ -34,7 +35,13 @@
 #define THREAD_MODEL NBDKIT_THREAD_MODEL_SERIALIZE_ALL_REQUESTS
 
 static struct flash_params params;
-static char *file, *counters_path;
+static char *file, *counters_path, *trace_path;
+/* trace=FILE: every request as it reached the medium (op, offset, length,
+ * three little-endian u64), buffered, for a study of what a filesystem
+ * sends; off by default */
+static int tfd = -1;
+static uint64_t tbuf[3 * 4096];
+static size_t tn;
 static int timed = 1;
 static int fd = -1, cfd = -1;
 static struct flash *model;
@@ -68,6 +75,10 @@ static int config(const char *key, const char *value)
 	if (!strcmp(key, "counters")) {
 		free(counters_path);
 		return (counters_path = strdup(value)) ? 0 : -1;
+	}
+	if (!strcmp(key, "trace")) {
+		free(trace_path);
+		return (trace_path = strdup(value)) ? 0 : -1;
 	}
 	if (!strcmp(key, "timed")) {
 		timed = strcmp(value, "0") != 0;
@@ -128,6 +139,11 @@ static int config_complete(void)
 	}
 	memcpy(counters->magic, FLASH_COUNTERS_MAGIC, 8);
 	counters->page = params.page;
+	if (trace_path &&
+	    (tfd = open(trace_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0) {
+		nbdkit_error("%s: %s", trace_path, strerror(errno));
+		return -1;
+	}
 	if (!(model = flash_new(&params))) {
 		nbdkit_error("out of memory for the model");
 		return -1;
@@ -135,8 +151,30 @@ static int config_complete(void)
 	return 0;
 }
 
+static void trace_flush(void)
+{
+	if (tfd >= 0 && tn && write(tfd, tbuf, tn * sizeof(tbuf[0])) < 0)
+		nbdkit_debug("trace: %s", strerror(errno));
+	tn = 0;
+}
+
+static void trace(uint64_t op, uint64_t off, uint64_t len)
+{
+	if (tfd < 0)
+		return;
+	tbuf[tn++] = op;
+	tbuf[tn++] = off;
+	tbuf[tn++] = len;
+	if (tn == sizeof(tbuf) / sizeof(tbuf[0]))
+		trace_flush();
+}
+
 static void unload(void)
 {
+	trace_flush();
+	if (tfd >= 0)
+		close(tfd);
+	free(trace_path);
 	if (counters)
 		munmap(counters, sizeof(*counters));
 	if (cfd >= 0)
@@ -222,6 +260,7 @@ static int flash_pread(void *h, void *buf, uint32_t count, uint64_t offset, uint
 {
 	(void)h;
 	(void)flags;
+	trace(0, offset, count);
 	uint64_t at = begin(flash_read(model, offset, count));
 	int rc = whole(pread, buf, count, offset);
 	finish(at);
@@ -232,6 +271,7 @@ static int flash_pwrite(void *h, const void *buf, uint32_t count, uint64_t offse
 {
 	(void)h;
 	(void)flags;	/* FUA: nothing volatile to write back */
+	trace(1, offset, count);
 	uint64_t at = begin(flash_write(model, offset, count));
 	int rc = whole(pwrite_cast, (void *)buf, count, offset);
 	finish(at);
@@ -242,6 +282,7 @@ static int flash_trim_cb(void *h, uint32_t count, uint64_t offset, uint32_t flag
 {
 	(void)h;
 	(void)flags;
+	trace(2, offset, count);
 	uint64_t at = begin(flash_trim(model, offset, count));
 	/* what was trimmed reads as zeros, as most keys return it */
 	int rc = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, count);
