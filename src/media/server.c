@@ -113,6 +113,8 @@ int flash_server_start(struct flash_server *s, const char *dir, const char *coun
 	char file[PATH_MAX + 8], counters[PATH_MAX + 16];
 	snprintf(file, sizeof(file), "file=%s", s->image);
 	snprintf(counters, sizeof(counters), "counters=%s", s->counters);
+	/* one thread: the connection's requests served in the order they came,
+	 * as a key's controller takes its commands */
 	char *argv[] = { nbdkit, "--foreground", "--exit-with-parent", "--threads", "1", "--exportname", "key",
 			 "--unix", s->sock, s->plugin, file, counters, kv[0], kv[1], kv[2], kv[3],
 			 kv[4], kv[5], kv[6], kv[7], kv[8], kv[9], kv[10], kv[11], NULL };
