@@ -13,6 +13,7 @@
 struct log {
 	uint32_t unit;		/* the unit it belongs to */
 	uint32_t next;		/* in order: the next page it expects */
+	uint64_t end;		/* the byte in the unit the last write ended at */
 	uint32_t used;		/* pages programmed into it */
 	int in_order;		/* written from page 0 in ascending order so far */
 	uint64_t stamp;		/* last write, for LRU */
@@ -198,30 +199,49 @@ static struct log *log_for(struct flash *f, uint32_t u, uint64_t *t)
 	return l;
 }
 
-/* Pages [a, b) of logged unit u written. */
-static uint64_t write_unit(struct flash *f, uint32_t u, uint32_t a, uint32_t b)
+/* Pages [a, b) of logged unit u written, from byte `from` of the unit to
+ * byte `to`.  A write that starts where the last one ended goes on in
+ * order in the page that one ended in: the controller gathers a page
+ * before it programs it, as it must for a filesystem writing 4 KiB blocks
+ * one after the other, so that page is neither programmed again nor out
+ * of order (*gathered = 1: the caller takes its program back). */
+static uint64_t write_unit(struct flash *f, uint32_t u, uint32_t a, uint32_t b, uint64_t from,
+			   uint64_t to, int *gathered)
 {
 	uint64_t t = 0;
 	struct log *l = log_for(f, u, &t);
 	uint32_t n = b - a;
 
-	if (!(l->in_order && a >= l->next) && l->used + n > f->ppu) {
+	int goes_on = l->in_order && l->next && a == l->next - 1 && from == l->end;
+	int in_order = l->in_order && (a >= l->next || goes_on);
+	uint32_t pad = in_order && a > l->next ? a - l->next : 0;
+	if (goes_on)
+		n--;	/* the tail page was counted when it began */
+	if (l->used + pad + n > f->ppu) {
 		/* the log is full: merged, and a new one taken */
 		t += close_log(f, (uint32_t)f->log_of[u]);
 		l = log_for(f, u, &t);
+		if (goes_on)
+			n++;
+		goes_on = 0;
+		in_order = 1;
+		pad = a;
 	}
-	if (l->in_order && a >= l->next) {
+	*gathered = goes_on;
+	if (in_order && pad) {
 		/* a gap padded with the unit's pages, so the log stays in order */
 		t += copy_cost(f, count_range(bits(f, u), l->next, a));
-		l->used += a - l->next;
-	} else {
+		l->used += pad;
+	} else if (!in_order) {
 		l->in_order = 0;
 	}
 	l->next = b;
+	l->end = to;
 	l->used += n;
 	l->stamp = ++f->clock;
 	set_range(bits(f, u), a, b, 1);
-	if (l->in_order && l->next == f->ppu)	/* filled in order: switched now */
+	/* filled in order to its last byte: switched now */
+	if (l->in_order && l->next == f->ppu && l->end == f->p.unit)
 		t += close_log(f, (uint32_t)f->log_of[u]);
 	return t;
 }
@@ -271,10 +291,19 @@ uint64_t flash_write(struct flash *f, uint64_t off, uint64_t len)
 	for (uint64_t pg = first; pg < end;) {
 		uint32_t u = (uint32_t)(pg / f->ppu), a = (uint32_t)(pg % f->ppu);
 		uint32_t b = end - pg < (uint64_t)(f->ppu - a) ? a + (uint32_t)(end - pg) : f->ppu;
+		uint64_t ustart = (uint64_t)u * f->p.unit;
+		uint64_t from = off > ustart ? off - ustart : 0;
+		uint64_t to = off + len - ustart < f->p.unit ? off + len - ustart : f->p.unit;
 		if (u < f->p.mapped_units)
 			set_range(bits(f, u), a, b, 1);	/* mapped by page: the programs only */
-		else
-			t += write_unit(f, u, a, b);
+		else {
+			int gathered = 0;
+			t += write_unit(f, u, a, b, from, to, &gathered);
+			if (gathered) {
+				t -= f->p.program_ns;
+				f->st.pages_programmed--;
+			}
+		}
 		pg += b - a;
 	}
 	return done(f, t);
