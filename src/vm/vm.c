@@ -645,8 +645,17 @@ static int find_usb_disk(char *out, size_t len)
  * itself (max_sectors 240).  1, or -1 with the error set. */
 static int usb_one_piece(const char *dev)
 {
-	char path[128];
+	char path[128], hw[32] = "";
 
+	/* usb-storage's own cap (120 KiB) is below it already */
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_hw_sectors_kb", dev + 5);
+	FILE *f = fopen(path, "re");
+	if (f && fgets(hw, sizeof(hw), f) && atoi(hw) > 0 && atoi(hw) <= 128) {
+		fclose(f);
+		return 1;
+	}
+	if (f)
+		fclose(f);
 	snprintf(path, sizeof(path), "/sys/block/%s/queue/max_sectors_kb", dev + 5);
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
