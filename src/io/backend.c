@@ -329,11 +329,10 @@ static inline unsigned depth_bucket(unsigned n)
 	return n >= 64 ? 6 : n >= 32 ? 5 : n >= 16 ? 4 : n >= 8 ? 3 : n >= 4 ? 2 : n >= 2 ? 1 : 0;
 }
 
-/* A request joined the queue: fio's IO depths, the queue as submitted. */
+/* The mean in flight (fsbench's mean_inflight), as each I/O is queued. */
 static inline void count_queued(struct io_thread *t, unsigned inflight)
 {
 	if (t->stats_on) {
-		t->depth_level[depth_bucket(inflight)]++;
 		t->depth_sum += inflight;
 		t->depth_n++;
 	}
@@ -535,7 +534,7 @@ void io_engine_error(struct io_thread *t)
 
 /* Stamp and submit what was queued since the last submission (untimed
  * under gtod_reduce). */
-static int submit(struct io_thread *t, unsigned *newq)
+static int submit(struct io_thread *t, unsigned *newq, unsigned inflight)
 {
 	const bool stamp = !(t->ops->flags & ENGINE_STAMPS_ISSUE);
 	uint64_t s = t->gtod || !stamp ? 0 : now_ns();
@@ -543,8 +542,14 @@ static int submit(struct io_thread *t, unsigned *newq)
 
 	for (unsigned i = 0; stamp && i < n; i++)
 		t->pending[i]->start_ns = s;
-	if (t->stats_on)
+	if (t->stats_on) {
 		t->depth_submit[batch_bucket(n)]++;
+		/* fio's "IO depths": the batch, each at the depth it is
+		 * submitted at (td_io_commit), not at the depth as each was
+		 * queued (a batch of 16 after a reap of 16 read as 17..32,
+		 * half of them under fio's 32) */
+		t->depth_level[depth_bucket(inflight)] += n;
+	}
 	*newq = 0;
 	if (t->ops->commit && t->ops->commit(t) < 0) {
 		io_engine_error(t);
@@ -595,10 +600,13 @@ void io_run_async(struct io_thread *t)
 				issuing = false;
 			now = now_ns();
 		}
-		/* lat_qd is iodepth unless latency_target searches */
+		/* lat_qd is iodepth unless latency_target searches; inflight
+		 * counts the queued ones too (newq of them not yet submitted):
+		 * adding newq again stopped a batched queue (iodepth=32,
+		 * iodepth_batch=16) at 24 */
 		unsigned cap = t->lat_quiesce ? 0 : t->lat_qd;
 		while (issuing && !syncing && !t->think_due && !t->flow_wait && (t->held || t->nfree) &&
-		       inflight + newq < cap) {
+		       inflight < cap) {
 			struct io_req *r = t->held;
 			int ret;
 
@@ -608,7 +616,7 @@ void io_run_async(struct io_thread *t)
 					break;
 				}
 				r = t->free_reqs[t->nfree - 1];
-				if (!io_next(t, r, inflight + newq)) {
+				if (!io_next(t, r, inflight)) {
 					issuing = t->rate_waiting;	/* drain, then on */
 					break;
 				}
@@ -652,10 +660,10 @@ void io_run_async(struct io_thread *t)
 			 * what a full queue makes it wait for */
 			if (inflight < t->depth)
 				think_check(t);
-			if (newq >= t->batch_submit && submit(t, &newq))
+			if (newq >= t->batch_submit && submit(t, &newq, inflight))
 				goto out;
 		}
-		if (newq && submit(t, &newq))
+		if (newq && submit(t, &newq, inflight))
 			break;
 		if (t->flow_wait && !t->flow_sleep_ns) {
 			/* fio goes round its loop again, reaping nothing */
@@ -804,10 +812,10 @@ void io_verify_back(struct io_thread *t)
 			}
 			t->pending[newq++] = r;
 			count_queued(t, ++inflight);
-			if (newq >= t->batch_submit && submit(t, &newq))
+			if (newq >= t->batch_submit && submit(t, &newq, inflight))
 				return;
 		}
-		if (newq && submit(t, &newq))
+		if (newq && submit(t, &newq, inflight))
 			return;
 		if (!inflight) {
 			if (busy && !t->error) {

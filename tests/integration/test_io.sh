@@ -333,6 +333,19 @@ for e in libaio io_uring; do
 		jqt '.jobs[0] | .fsbench.mean_inflight >= 15.5 and .iodepth_level["16"] >= 99' "$WORK/q-$e.json"
 	check "io $e: one completion per reap, as fio's default" jqt '.jobs[0].iodepth_complete["4"] >= 99' "$WORK/q-$e.json"
 done
+# Batched (iodepth=32, iodepth_batch=16, iodepth_batch_complete=16): fio
+# submits 16, reaps 16 once all 32 are out, and refills 16, so every
+# submit carries 16 and goes out at depth 32.  The bug caught: the queued
+# ones counted twice (in flight and not yet submitted) stopped each refill
+# at 24 in flight, submits of 8 to 16, a mean in flight of 16.5: the
+# mean latency 0.6x fio's on a 1 MiB job where the IOPS agreed.
+for e in libaio io_uring; do
+	(cd "$T" && FSB io --name=b --rw=randread --bs=4k --size=32m --ioengine=$e --iodepth=32 \
+		--iodepth_batch=16 --iodepth_batch_complete=16 --output-format=json) >"$WORK/b-$e.json" 2>/dev/null
+	check "io $e: batched queue as fio's (every submit 16, at depth 32; mean in flight >= 24)" \
+		jqt '.jobs[0] | .iodepth_submit["16"] >= 99 and .iodepth_level["32"] >= 99 and .fsbench.mean_inflight >= 24' \
+		"$WORK/b-$e.json"
+done
 # (drained to 4 or below, whatever each reap returns: refills from 1..5
 # to 16, a mean of 8.5 to 10.5)
 (cd "$T" && FSB io --name=q --rw=randread --bs=4k --size=16m --ioengine=libaio --iodepth=16 --iodepth_low=4 \
