@@ -170,7 +170,7 @@ static int log_io(struct io_thread *t, const struct io_req *r, uint64_t now)
 	}
 	t->chunks[t->nchunks - 1][t->chunk_used++] = (struct io_logent){
 		now - t->start_ns, now - r->start_ns, r->issue_ns - r->start_ns, r->offset, r->len,
-		(uint8_t)r->dir };
+		(uint8_t)r->dir, r->prio ? t->prio_value[r->prio] : t->own_prio };
 	return 0;
 }
 

@@ -180,6 +180,12 @@ struct io_parsed {
 struct io_options {
 	char name[PARAM_STR_MAX];
 	char description[PARAM_STR_MAX];
+	/* What the job file asked that parses as fio parses it but that
+	 * fsbench io cannot run (foreign.h; jobfile.c's refused options):
+	 * `--parse-only` takes the job and names it, a run refuses it
+	 * (io_options_validate).  Not parameters: never set from a table. */
+	char foreign_engine[64];	/* fio's ioengine= that fsbench lacks */
+	char norun[384];		/* the first refused option, "FILE:LINE: why" */
 	int rw;
 	int64_t ddir_seq_nr;		/* rw=randread:N */
 	char ddir_seq_add[PARAM_STR_MAX];	/* rw=read:SIZE, negative backwards */
@@ -304,6 +310,7 @@ struct io_options {
 	bool serialize_overlap;
 	int64_t log_avg_msec;
 	bool log_offset;
+	bool log_prio;		/* the logs' priority column: the ioprio value, not 1 for RT */
 	bool per_job_logs;
 	uint64_t log_compression;
 	bool log_store_compressed;
@@ -657,6 +664,7 @@ struct io_thread {
 	unsigned cmdprio_pct;
 	bool cmdprio_on;
 	uint16_t prio_value[IO_PRIOS];	/* [0] the job's own (0) */
+	uint16_t own_prio;	/* prio/prioclass as an ioprio value (0: none), for the logs */
 	uint8_t prio_index[IO_DIRS][BSSPLIT_MAX];	/* cmdprio_bssplit's entries' */
 	struct rng prio_rng;
 	struct histogram (*prio_h)[IO_PRIOS];
@@ -687,6 +695,7 @@ struct io_logent {
 	uint64_t t_ns, lat_ns, slat_ns, offset;
 	uint32_t len;
 	uint8_t dir;
+	uint16_t prio;		/* the I/O's ioprio value (class << 13 | level) */
 };
 #define IO_LOG_CHUNK 65536
 

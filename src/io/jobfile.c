@@ -2,6 +2,7 @@
  * jobfile.c: fio job-file parsing (see jobfile.h).
  */
 #include "jobfile.h"
+#include "foreign.h"
 #include "../core/error.h"
 #include "../core/ini.h"
 #include "../core/str.h"
@@ -23,21 +24,34 @@ static const char *const dropped[] = {
 
 #define ZBD_ONLY "it is zonemode=zbd's, for zoned block devices (SMR, ZNS); fsbench io works " \
 	"on files"
+#define DEDUPE_NONE "fsbench io writes no deduplicable buffers (fio's dedupe_percentage): the " \
+	"data, and so what a deduplicating medium does with it, would differ"
 
-/* Options fio has that cannot apply here: refused with the reason. */
-static const char *const refused[][2] = {
+/* Options fio has that fsbench io cannot honour: the job parses (as in
+ * fio's --parse-only) and a run is refused with the reason; with
+ * --ignore-unknown they are dropped with a warning.  [2] is a value that
+ * changes nothing (fio's default), taken as given. */
+static const char *const refused[][3] = {
 	{ "numa_cpu_nodes", "fsbench does not bind jobs to NUMA nodes: the job would run unbound "
-	  "and measure something else (--ignore-unknown runs it anyway)" },
+	  "and measure something else (--ignore-unknown runs it anyway)", NULL },
 	{ "numa_mem_policy", "fsbench does not set a NUMA memory policy: the job would run with the "
-	  "default policy (--ignore-unknown runs it anyway)" },
+	  "default policy (--ignore-unknown runs it anyway)", "default" },
 	/* zonemode=zbd's own options: a zoned block device's, not a file's */
-	{ "max_open_zones", ZBD_ONLY },
-	{ "read_beyond_wp", ZBD_ONLY },
-	{ "zonecapacity", ZBD_ONLY },
+	{ "max_open_zones", ZBD_ONLY, "0" },
+	{ "read_beyond_wp", ZBD_ONLY, "0" },
+	{ "zonecapacity", ZBD_ONLY, NULL },
 	{ "verify_async", "fsbench checks each block in the job's own thread, as fio does without "
 	  "it; fio's verify threads take that work off the job, so its figures would differ "
-	  "(--ignore-unknown runs it with the check in the job)" },
-	{ NULL, NULL },
+	  "(--ignore-unknown runs it with the check in the job)", "0" },
+	/* fio's deduplicable buffers: a deduplicating medium's figures
+	 * depend on them */
+	{ "dedupe_percentage", DEDUPE_NONE, "0" },
+	{ "dedupe_mode", DEDUPE_NONE, "repeat" },
+	{ "dedupe_working_set_percentage", DEDUPE_NONE, NULL },
+	{ "dedupe_global", DEDUPE_NONE, "0" },
+	{ "block_error_percentiles", "fsbench io keeps no histogram of how many trims and writes "
+	  "each block took to fail (fio's, for raw flash through ioengine=mtd)", "0" },
+	{ NULL, NULL, NULL },
 };
 
 struct parser {
@@ -253,10 +267,33 @@ static int set_option(struct parser *p, int line, const char *key, const char *v
 		key = row->name;	/* recorded as fio's main name */
 	for (int i = 0; refused[i][0]; i++)
 		if (!strcmp(key, refused[i][0])) {
+			if (refused[i][2] && value && !strcmp(value, refused[i][2]))
+				return record(given_list(p), key, value), 0;
 			if (p->ignore_unknown)
 				return warn(p, line, key), 0;
-			return error_set("%s%s: option '%s': %s", p->name, where, key, refused[i][1]);
+			if (!o->norun[0])
+				snprintf(o->norun, sizeof(o->norun), "%s%s: option '%s': %s", p->name,
+					 where, key, refused[i][1]);
+			record(given_list(p), key, value ? value : "1");
+			return 0;
 		}
+	/* fio reads any engine name (it loads the engine for its options
+	 * only): one fsbench lacks parses, and its options with it */
+	if (!strcmp(key, "ioengine") && value) {
+		if (params_set(io_option_defs, o, key, value)) {
+			error_clear();
+			str_copy(o->foreign_engine, sizeof(o->foreign_engine), value);
+		} else {
+			o->foreign_engine[0] = '\0';
+		}
+		record(given_list(p), key, value);
+		return 0;
+	}
+	if (o->foreign_engine[0] && !param_find(io_option_defs, key) &&
+	    io_foreign_option(o->foreign_engine, key)) {
+		record(given_list(p), key, value ? value : "1");
+		return 0;
+	}
 	if (!strcmp(key, "filesize") && value) {
 		uint64_t v;
 		char fio[64];
@@ -322,11 +359,14 @@ static int apply_filesize(struct parser *p, struct io_options *o)
 		return error_set("%s: job %s: filesize times nrfiles is too large", p->name, o->name);
 	if (!p->size_given[1])
 		o->size = all;
-	else if (o->size != all)	/* fsbench's size is the files' */
-		return error_set("%s: job %s: filesize=%llu with size=%llu: fsbench does I/O over the "
-				 "whole files (give size=%llu, or leave size out)", p->name, o->name,
-				 (unsigned long long)p->filesize[1], (unsigned long long)o->size,
-				 (unsigned long long)all);
+	else if (o->size != all) {	/* fsbench's size is the files' */
+		if (!o->norun[0])	/* fio's parse takes it: refused at the run */
+			snprintf(o->norun, sizeof(o->norun), "%s: filesize=%llu with size=%llu: "
+				 "fsbench does I/O over the whole files (give size=%llu, or leave "
+				 "size out)", p->name, (unsigned long long)p->filesize[1],
+				 (unsigned long long)o->size, (unsigned long long)all);
+		return 0;
+	}
 	/* fio: each file is filesize bytes, its I/O from offset= to its end
 	 * (io_size= then goes round that region) */
 	if (o->offset) {

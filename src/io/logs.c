@@ -193,13 +193,16 @@ static void write_entries(FILE *f, const struct io_thread *t, int kind)
 					kind == LOG_SLAT ? e->slat_ns : kind == LOG_IOPS ? 1 :
 					(unsigned long long)((double)e->len / 1024.0 /
 							     ((double)(e->lat_ns ? e->lat_ns : 1) / 1e9));
+				fprintf(f, "%llu, %llu, %u, %u", (unsigned long long)(e->t_ns / 1000000),
+					v, e->dir, e->len);
 				if (o->log_offset)
-					fprintf(f, "%llu, %llu, %u, %u, %llu, 0\n",
-						(unsigned long long)(e->t_ns / 1000000), v, e->dir, e->len,
-						(unsigned long long)e->offset);
+					fprintf(f, ", %llu", (unsigned long long)e->offset);
+				/* fio: the value with log_prio, else whether it is
+				 * real-time (class 1) */
+				if (o->log_prio)
+					fprintf(f, ", 0x%04x\n", e->prio);
 				else
-					fprintf(f, "%llu, %llu, %u, %u, 0\n",
-						(unsigned long long)(e->t_ns / 1000000), v, e->dir, e->len);
+					fprintf(f, ", %u\n", e->prio >> 13 == 1);
 			}
 		}
 		return;
@@ -218,8 +221,8 @@ static void write_entries(FILE *f, const struct io_thread *t, int kind)
 				kind == LOG_LAT ? (w->lat_sum[d] + w->slat_sum[d]) / w->ios[d] :
 				kind == LOG_BW ? (unsigned long long)((double)w->bytes[d] / 1024.0 / secs) :
 				(unsigned long long)((double)w->ios[d] / secs);
-			fprintf(f, o->log_offset ? "%llu, %llu, %d, 0, 0, 0\n" : "%llu, %llu, %d, 0, 0\n",
-				(unsigned long long)(w->end_ns / 1000000), v, d);
+			fprintf(f, "%llu, %llu, %d, 0%s%s\n", (unsigned long long)(w->end_ns / 1000000),
+				v, d, o->log_offset ? ", 0" : "", o->log_prio ? ", 0x0000" : ", 0");
 		}
 	}
 }

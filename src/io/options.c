@@ -487,6 +487,9 @@ static const struct param_def rows_after_engines[] = {
 	{ "log_offset", PT_BOOL, P(log_offset), "0", 0, 0, NULL,
 	  "the logs' lines carry each I/O's offset after its block size (0 in window means), as "
 	  "fio's" },
+	{ "log_prio", PT_BOOL, P(log_prio), "0", 0, 0, NULL,
+	  "the logs' last column is each I/O's priority value in hex (0x2003: class 1, level 3), "
+	  "not 1 for a real-time one and 0 otherwise, as fio's" },
 	{ "per_job_logs", PT_BOOL, P(per_job_logs), "1", 0, 0, NULL,
 	  "each thread's logs in files of its own, PREFIX_bw.N.log (fio's default); 0: every "
 	  "thread's in one file, PREFIX_bw.log, appended to, as fio writes it" },

@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include "io_internal.h"
+#include "foreign.h"
 #include "../core/checked.h"
 #include "../core/error.h"
 #include "../core/param.h"
@@ -351,6 +352,17 @@ static int io_zone_check(const struct io_options *o, uint64_t min, uint64_t max)
 int io_options_validate(const struct io_options *o)
 {
 	uint64_t min, max;
+
+	if (o->foreign_engine[0]) {
+		const struct io_foreign_engine *e = io_foreign_engine(o->foreign_engine);
+		if (e)
+			return error_set("ioengine=%s: fio's engine for %s, which fsbench io does not "
+					 "have (see `fsbench io --help`)", o->foreign_engine, e->what);
+		return error_set("ioengine=%s: neither fsbench io nor fio 3.33 has an engine of that "
+				 "name (see `fsbench io --help`)", o->foreign_engine);
+	}
+	if (o->norun[0])
+		return error_set("%s", o->norun);
 
 	if (io_block_sizes(o, &min, &max))
 		return -1;

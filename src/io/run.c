@@ -161,6 +161,7 @@ static int thread_placement(struct io_thread *t)
 		 * when no class is given, and level 0 when only one is */
 		int class = o->prioclass ? (int)o->prioclass : 2;
 		int level = o->prio >= 0 ? (int)o->prio : 0;
+		t->own_prio = (uint16_t)(class << 13 | level);
 		if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, gettid(), class << 13 | level))
 			return error_errno("prio=%d prioclass=%d: ioprio_set", level, class);
 	}

@@ -39,6 +39,16 @@ int runner_add_fio_jobs(struct run_request *rq, const char *const *files, int nf
 		}
 		rq->tests = all;
 		for (int j = 0; j < set->njobs && !rc; j++) {
+			/* what the file asked that fsbench cannot run (an engine
+			 * it lacks, an option it cannot honour): not lost in the
+			 * conversion to the workload's parameters below */
+			if (set->jobs[j].foreign_engine[0] || set->jobs[j].norun[0]) {
+				(void)io_options_validate(&set->jobs[j]);
+				char msg[1024];
+				snprintf(msg, sizeof(msg), "%s", error_get());
+				rc = error_set("%s: job %s: %s", files[f], set->jobs[j].name, msg);
+				break;
+			}
 			if (set->jobs[j].flow) {	/* its ratio is to jobs that run with it */
 				rc = error_set("%s: job %s: flow= keeps jobs running together in a "
 					       "ratio, and --fio runs each job alone: run the file with "
