@@ -2,7 +2,7 @@
 # points; both install missing Debian packages first (scripts/install-deps),
 # as does `make deps`.  `make` alone only builds.
 
-PKGS     = sqlite3 jansson gsl mount blkid libarchive zlib liburing libzstd libcrypto libxxhash devmapper
+PKGS     = sqlite3 jansson gsl mount blkid libarchive zlib liburing libzstd libcrypto libxxhash devmapper numa
 VERSION  = 0.1.0
 GITREV  := $(shell git describe --always --dirty 2>/dev/null)
 BUILD   ?= build

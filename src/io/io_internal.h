@@ -266,4 +266,9 @@ void io_verify_stamp(const struct io_thread *t, void *buf, uint32_t len, uint64_
 int io_verify_check(struct io_thread *t, const struct io_file *f, const void *buf,
 		    uint32_t len, uint64_t offset);
 
+/* numa.c: numa_cpu_nodes and numa_mem_policy checked against this
+ * machine's nodes (a run's rule), and applied to the calling I/O thread. */
+int io_numa_check(const struct io_options *o);
+int io_numa_place(struct io_thread *t);
+
 #endif

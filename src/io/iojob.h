@@ -205,6 +205,8 @@ struct io_options {
 	int stat_type;
 	int fallocate;
 	char cpus_allowed[PARAM_STR_MAX];
+	/* fio's NUMA placement (numa.c): node lists and MODE[:NODES] */
+	char numa_cpu_nodes[PARAM_STR_MAX], numa_mem_policy[PARAM_STR_MAX];
 	char cpumask[PARAM_STR_MAX];
 	int cpus_allowed_policy;
 	int64_t nice, prio, prioclass;

@@ -32,10 +32,6 @@ static const char *const dropped[] = {
  * --ignore-unknown they are dropped with a warning.  [2] is a value that
  * changes nothing (fio's default), taken as given. */
 static const char *const refused[][3] = {
-	{ "numa_cpu_nodes", "fsbench does not bind jobs to NUMA nodes: the job would run unbound "
-	  "and measure something else (--ignore-unknown runs it anyway)", NULL },
-	{ "numa_mem_policy", "fsbench does not set a NUMA memory policy: the job would run with the "
-	  "default policy (--ignore-unknown runs it anyway)", "default" },
 	/* zonemode=zbd's own options: a zoned block device's, not a file's */
 	{ "max_open_zones", ZBD_ONLY, "0" },
 	{ "read_beyond_wp", ZBD_ONLY, "0" },

@@ -189,6 +189,11 @@ static const struct param_def rows_before_engines[] = {
 	  "still counted (other engines: accepted; fsbench opens files before the clock)" },
 	PARAM_COMPOUND("cpus_allowed", struct io_options, cpus_allowed, "",
 		     "the CPUs the job's threads run on, as fio's list: 0-3,6 (empty: any)", io_set_cpus_allowed),
+	PARAM_STRING("numa_cpu_nodes", struct io_options, numa_cpu_nodes, "",
+		     "run the job's threads on these NUMA nodes' CPUs, as fio's: 0, 0-1, all (libnuma)"),
+	PARAM_STRING("numa_mem_policy", struct io_options, numa_mem_policy, "",
+		     "the threads' memory policy and their buffers': default, prefer:N, bind:NODES, "
+		     "interleave[:NODES] or local, as fio's (libnuma)"),
 	PARAM_COMPOUND("cpumask", struct io_options, cpumask, "",
 		     "the same as a bitmask of CPUs, 0x3 for CPUs 0 and 1 (cpus_allowed wins)", io_set_cpumask),
 	{ "cpus_allowed_policy", PT_ENUM, P(cpus_allowed_policy), "shared", 0, 0, "shared|split",

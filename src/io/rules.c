@@ -363,6 +363,8 @@ int io_options_validate(const struct io_options *o)
 	}
 	if (o->norun[0])
 		return error_set("%s", o->norun);
+	if (io_numa_check(o))
+		return -1;
 
 	if (io_block_sizes(o, &min, &max))
 		return -1;

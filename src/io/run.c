@@ -146,7 +146,7 @@ static void exit_all_check(struct io_thread *t)
 		g->exit_all = true;
 }
 
-/* fio's cpus_allowed/cpumask, nice, prio and prioclass, for this thread
+/* fio's cpus_allowed/cpumask, nice, prio, prioclass and NUMA placement, for this thread
  * (fio sets them in each job's process). */
 static int thread_placement(struct io_thread *t)
 {
@@ -165,7 +165,7 @@ static int thread_placement(struct io_thread *t)
 		if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, gettid(), class << 13 | level))
 			return error_errno("prio=%d prioclass=%d: ioprio_set", level, class);
 	}
-	return 0;
+	return io_numa_place(t);	/* after cpus_allowed, which numa_cpu_nodes overrides (fio) */
 }
 
 static void *thread_main(void *arg)

@@ -270,7 +270,8 @@ fi
 
 # fio's job-file rules (issue 13): inline comments, no default size,
 # rwmixwrite, verify=meta and do_verify, the read-back counted as reads,
-# gtod_reduce accepted, numa_* refused with the reason.
+# gtod_reduce accepted; numa_* as fio's (test_engines: the placement), a
+# node the machine lacks refused with the reason.
 printf '[c]\nrw=read ; a comment\nsize=1m # another\nbs=4k\nfilename=c.dat ; or use a full disk\n' > "$WORK/c.fio"
 (cd "$T" && FSB io "$WORK/c.fio" --output-format=json) >"$WORK/c.json" 2>&1
 check "io: inline ; and # comments are stripped, as fio strips them" \
@@ -308,10 +309,12 @@ check "io: the read-back goes through the engine at the job's depth, as fio's (m
 	jqt '.jobs[0] | .fsbench.verified_blocks == 1024 and .read.total_ios == 1024 and .fsbench.mean_inflight > 12' "$WORK/vq.json"
 (cd "$T" && FSB io --name=v --rw=write --bs=4k --size=1m --verify=crc32c --do_verify=0 --output-format=json) >"$WORK/nov.json" 2>/dev/null
 check "io: do_verify=0 stamps but reads nothing back" jqt '.jobs[0].read.total_ios == 0 and (.jobs[0].fsbench.verified_blocks // 0) == 0' "$WORK/nov.json"
-printf '[n]\nrw=read\nsize=1m\nnuma_cpu_nodes=0\n' > "$WORK/numa.fio"
-(cd "$T" && FSB io "$WORK/numa.fio") >/dev/null 2>"$WORK/numa.err"
-check "io: numa_cpu_nodes is refused with the reason (exit 2)" \
-	sh -c "[ $? -eq 2 ] && grep -q \"numa_cpu_nodes': fsbench does not bind jobs to NUMA nodes\" '$WORK/numa.err'"
+printf '[n]\nrw=read\nsize=1m\nnuma_cpu_nodes=0\nnuma_mem_policy=local\n' > "$WORK/numa.fio"
+printf '[m]\nrw=read\nsize=1m\nnuma_cpu_nodes=4095\n' > "$WORK/numa2.fio"
+(cd "$T" && FSB io "$WORK/numa.fio") >/dev/null 2>"$WORK/numa.err"; rc=$?
+(cd "$T" && FSB io "$WORK/numa2.fio") >/dev/null 2>"$WORK/numa2.err"; rc2=$?
+check "io: numa_cpu_nodes=0 runs; a node the machine lacks is refused with the reason (rc $rc, $rc2)" \
+	sh -c "[ $rc -eq 0 ] && [ $rc2 -eq 2 ] && grep -q 'numa_cpu_nodes=4095: not nodes of this machine' '$WORK/numa2.err'"
 if [ "$(id -u)" -eq 0 ]; then
 	mkdir -p "$WORK/small" && mount -t tmpfs -o size=8m fsbench-test "$WORK/small"
 	(cd "$WORK/small" && FSB io --name=f --rw=write --bs=64k --fill_device=1 --output-format=json) >"$WORK/fill.json" 2>"$WORK/fill.err"

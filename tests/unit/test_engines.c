@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <linux/kcmp.h>
+#include <numa.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -481,6 +482,79 @@ static void test_file_table(void **state)
 	free(b);
 }
 
+/* A line of /proc/self/numa_maps with this policy ("bind:0"), or 0. */
+static int numa_maps_has(const char *pol)
+{
+	FILE *f = fopen("/proc/self/numa_maps", "r");
+	char line[1024];
+	int found = 0;
+
+	assert_non_null(f);
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *sp = strchr(line, ' ');
+		found = sp && !strncmp(sp + 1, pol, strlen(pol)) && sp[1 + strlen(pol)] == ' ';
+	}
+	fclose(f);
+	return found;
+}
+
+/* numa_cpu_nodes and numa_mem_policy (fio's, through libnuma): each I/O
+ * thread runs on the nodes' CPUs, over cpus_allowed, and its buffers are
+ * under the policy (numa_maps: bind:0).  The bugs caught: the options
+ * refused (as before), or taken and not applied (no bind:0 mapping, the
+ * thread still on cpus_allowed's one CPU).  A node this machine lacks and
+ * a malformed policy are refused by a run's rules. */
+static void test_numa(void **state)
+{
+	struct bg_run *b = calloc(1, sizeof(*b));
+	struct io_options o;
+	struct bitmask *cpus;
+	char opts[256];
+	pthread_t th;
+	pid_t tid;
+	(void)state;
+
+	if (numa_available() < 0) {
+		free(b);
+		skip();
+	}
+	cpus = numa_allocate_cpumask();
+	assert_int_equal(numa_node_to_cpus(0, cpus), 0);
+	assert_false(numa_maps_has("bind:0"));
+	snprintf(opts, sizeof(opts), "rw=randread,size=256k,bs=64k,filename=nm.dat,runtime=3,"
+		 "time_based=1,cpus_allowed=0,numa_cpu_nodes=0,numa_mem_policy=bind:0");
+	job(&b->o, opts);
+	for (int tries = 0; tasks() > 1 && tries < 2500; tries++)
+		usleep(2000);
+	assert_int_equal(pthread_create(&th, NULL, bg_main, b), 0);
+	assert_int_equal(io_tids(b, &tid, 1), 1);
+	/* placement is the thread's first work; its policy the last of it */
+	int seen = 0;
+	for (int tries = 0; !seen && tries < 2500; tries++)
+		if (!(seen = numa_maps_has("bind:0")))
+			usleep(2000);
+	assert_true(seen);
+	cpu_set_t set;
+	assert_int_equal(sched_getaffinity(tid, sizeof(set), &set), 0);
+	for (unsigned c = 0; c < cpus->size && c < CPU_SETSIZE; c++)
+		assert_int_equal(!!CPU_ISSET(c, &set), numa_bitmask_isbitset(cpus, c));
+	print_message("# numa: thread %d on %d CPUs of node 0, buffers bind:0\n", (int)tid,
+		      CPU_COUNT(&set));
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(b->rc, 0);
+	numa_free_cpumask(cpus);
+	free(b);
+
+	char bad[64];
+	snprintf(bad, sizeof(bad), "rw=read,size=64k,numa_cpu_nodes=%d", numa_max_node() + 1);
+	job(&o, bad);
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "not nodes of this machine"));
+	job(&o, "rw=read,size=64k,numa_mem_policy=prefer");
+	assert_int_equal(io_options_validate(&o), -1);
+	assert_non_null(strstr(error_get(), "takes one node"));
+}
+
 static void test_direct_io(void **state)
 {
 	struct io_options o;
@@ -557,6 +631,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fake_io_engines, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_file_op_engines, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_file_table, setup_ram_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_numa, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_teardown(test_direct_io, teardown_made),
 		cmocka_unit_test_setup_teardown(test_io_uring_unavailable, setup_dir, teardown_dir),
 	};
