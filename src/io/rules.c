@@ -9,6 +9,7 @@
 #include "../core/error.h"
 #include "../core/param.h"
 #include "../core/str.h"
+#include "../core/suggest.h"
 
 #include <errno.h>
 #include <math.h>
@@ -358,8 +359,16 @@ int io_options_validate(const struct io_options *o)
 		if (e)
 			return error_set("ioengine=%s: fio's engine for %s, which fsbench io does not "
 					 "have (see `fsbench io --help`)", o->foreign_engine, e->what);
+		/* a typo of one of fsbench's: said, with the choices */
+		const char *names[ENGINES_MAX];
+		int n = 0;
+		for (const struct io_engine_ops *x; n < ENGINES_MAX && (x = engine_at(n)); n++)
+			names[n] = x->name;
+		const char *near = suggest(o->foreign_engine, names, n);
 		return error_set("ioengine=%s: neither fsbench io nor fio 3.33 has an engine of that "
-				 "name (see `fsbench io --help`)", o->foreign_engine);
+				 "name%s%s%s (fsbench io's: %s)", o->foreign_engine,
+				 near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "",
+				 engine_choices);
 	}
 	if (o->norun[0])
 		return error_set("%s", o->norun);
