@@ -94,9 +94,6 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
  * AIO), which outlive the job's and use the process's file table: the
  * I/O thread keeps that table rather than one of its own. */
 #define ENGINE_SHARED_TABLE 128u
-/* Several workers may make the engine's calls at once, with no state of
- * its own between them (psync, pvsync, null): io_submit_mode=offload. */
-#define ENGINE_OFFLOADABLE 256u
 /* The engine trims a regular file (falloc punches holes; null does
  * nothing): rw=trim and the like; the others' trims would be fio's
  * BLKDISCARD, which a file refuses. */

@@ -16,6 +16,6 @@ const struct io_engine_ops engine_null = {
 	.name = "null",
 	.title = "null",
 	.help = "no I/O at all: measures fsbench's own per-I/O cost",
-	.flags = ENGINE_SYNC | ENGINE_NO_DATA | ENGINE_OFFLOADABLE | ENGINE_TRIMS,
+	.flags = ENGINE_SYNC | ENGINE_NO_DATA | ENGINE_TRIMS,
 	.queue = null_queue,
 };

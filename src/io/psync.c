@@ -53,6 +53,6 @@ const struct io_engine_ops engine_psync = {
 	.name = "psync",
 	.title = "PSync",
 	.help = "pread/pwrite, one request at a time",
-	.flags = ENGINE_SYNC | ENGINE_OFFLOADABLE,
+	.flags = ENGINE_SYNC,
 	.queue = psync_queue,
 };

@@ -16,6 +16,6 @@ const struct io_engine_ops engine_pvsync = {
 	.name = "pvsync",
 	.title = "PVSync",
 	.help = "preadv/pwritev with one iovec, one request at a time",
-	.flags = ENGINE_SYNC | ENGINE_OFFLOADABLE,
+	.flags = ENGINE_SYNC,
 	.queue = pvsync_queue,
 };

@@ -411,10 +411,10 @@ int io_options_validate(const struct io_options *o)
 		if (why)
 			return error_set("read_iolog with %s: not supported", why);
 	}
-	if (o->io_submit_mode == SUBMIT_OFFLOAD && eng && !(eng->flags & ENGINE_OFFLOADABLE))
-		return error_set("io_submit_mode=offload with ioengine=%s: fsbench offloads psync, "
-				 "pvsync and null, whose calls several workers can make at once "
-				 "with no state of the engine's own", eng->name);
+	if (o->io_submit_mode == SUBMIT_OFFLOAD && eng && (eng->flags & ENGINE_FILE_OP))
+		return error_set("io_submit_mode=offload with ioengine=%s: a file-operation engine's "
+				 "requests are its files' operations, made in the job's own thread",
+				 eng->name);
 	if (o->latency_target > 0) {
 		if (eng && (eng->flags & ENGINE_SYNC))
 			return error_set("option 'latency_target' searches for a queue depth: ioengine=%s "
