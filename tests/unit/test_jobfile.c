@@ -214,7 +214,7 @@ static void test_jobfile_cross_job(void **state)
 	 * such a job run as something else. */
 	static const struct { const char *text, *error; bool engine; } norun[] = {
 		{ "[a]\nfilesize=1m\nsize=4m\n", "give size=1048576", false },
-		{ "[a]\nrw=read\nnuma_cpu_nodes=0\n", "does not bind jobs to NUMA nodes", false },
+		{ "[a]\nrw=read\nmax_open_zones=4\n", "it is zonemode=zbd's", false },
 		{ "[a]\nrw=write\ndedupe_percentage=50\n", "no deduplicable buffers", false },
 		/* an engine fio has and fsbench lacks, with its own option */
 		{ "[a]\nrw=read\nioengine=sg\nsg_write_mode=verify\n", "SCSI generic", true },
@@ -243,7 +243,7 @@ static void test_jobfile_cross_job(void **state)
 	}
 	/* fio's default value of a refused option changes nothing: taken */
 	memset(&set, 0, sizeof(set));
-	assert_int_equal(jobfile_parse("x.fio", "[a]\nrw=read\nnuma_mem_policy=default\n"
+	assert_int_equal(jobfile_parse("x.fio", "[a]\nrw=read\nmax_open_zones=0\n"
 				       "dedupe_mode=repeat\n", false, &set), 0);
 	assert_string_equal(set.jobs[0].norun, "");
 }
