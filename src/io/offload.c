@@ -65,7 +65,7 @@ static void finish(struct offload *w, struct io_req *r)
 }
 
 /* Reap one of this worker's completions (the lock not held); -1 when its
- * engine fails, the worker's requests then ended with EIO. */
+ * engine fails to (the caller then ends the job: its requests are lost). */
 static int reap_one(struct worker *k)
 {
 	struct offload *w = k->w;
