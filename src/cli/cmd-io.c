@@ -242,8 +242,7 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 		}
 		const struct io_options *jo = &c->set.jobs[j];
 		/* what it cannot run said first, before what the job lacks */
-		if (((jo->foreign_engine[0] || jo->norun[0]) && io_options_validate(jo)) ||
-		    size_as_fio(&c->set, j) || io_options_validate(jo) || io_files_check(jo, "."))
+		if (io_options_runnable(jo) || size_as_fio(&c->set, j) || io_options_validate(jo) || io_files_check(jo, "."))
 			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
 	}
 	if (!rc && c->set.warnings[0])

@@ -386,8 +386,13 @@ int io_job_path(const struct io_options *o, const char *dir, int thread, int fil
  * that is there, io_existing_check: the refusal before any I/O. */
 int io_files_check(const struct io_options *o, const char *dir);
 
-/* Checks across options (bsrange syntax, verify with bsrange, ...). */
+/* Checks across options (bsrange syntax, verify with bsrange, ...); the
+ * first is io_options_runnable. */
 int io_options_validate(const struct io_options *o);
+/* What the job file asked that parses but fsbench io cannot run (an
+ * engine of fio's it lacks, an option it cannot honour): -1 with the
+ * reason, which a run says first, before anything the job lacks. */
+int io_options_runnable(const struct io_options *o);
 /* Bytes the job's files occupy. */
 uint64_t io_options_space(const struct io_options *o);
 bool io_is_random(const struct io_options *o);

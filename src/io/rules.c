@@ -350,10 +350,8 @@ static int io_zone_check(const struct io_options *o, uint64_t min, uint64_t max)
 	return 0;
 }
 
-int io_options_validate(const struct io_options *o)
+int io_options_runnable(const struct io_options *o)
 {
-	uint64_t min, max;
-
 	if (o->foreign_engine[0]) {
 		const struct io_foreign_engine *e = io_foreign_engine(o->foreign_engine);
 		if (e)
@@ -372,7 +370,14 @@ int io_options_validate(const struct io_options *o)
 	}
 	if (o->norun[0])
 		return error_set("%s", o->norun);
-	if (io_numa_check(o))
+	return 0;
+}
+
+int io_options_validate(const struct io_options *o)
+{
+	uint64_t min, max;
+
+	if (io_options_runnable(o) || io_numa_check(o))
 		return -1;
 
 	if (io_block_sizes(o, &min, &max))

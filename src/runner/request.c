@@ -42,8 +42,7 @@ int runner_add_fio_jobs(struct run_request *rq, const char *const *files, int nf
 			/* what the file asked that fsbench cannot run (an engine
 			 * it lacks, an option it cannot honour): not lost in the
 			 * conversion to the workload's parameters below */
-			if (set->jobs[j].foreign_engine[0] || set->jobs[j].norun[0]) {
-				(void)io_options_validate(&set->jobs[j]);
+			if (io_options_runnable(&set->jobs[j])) {
 				char msg[1024];
 				snprintf(msg, sizeof(msg), "%s", error_get());
 				rc = error_set("%s: job %s: %s", files[f], set->jobs[j].name, msg);
