@@ -245,30 +245,38 @@ static void make_parents(const char *path)
 
 /* Open and lock the state file; NULL with the error set.  A file that is
  * not a regular file of ours, writable by nobody else, is refused: its
- * entries decide what fsbench unmounts and deletes as root. */
+ * entries decide what fsbench unmounts and deletes as root.  Each update
+ * renames a new file over the path, so a lock won on a file the path no
+ * longer names is let go and the path opened again. */
 static FILE *open_locked(int create)
 {
-	struct stat st;
+	struct stat st, now;
 	int fd;
 	FILE *f;
 
 	if (create)
 		make_parents(state_path());
-	fd = open(state_path(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0), 0600);
-	if (fd < 0) {
-		error_errno("cannot open the state file %s (FSBENCH_STATE names another)",
-			    state_path());
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 022)) {
+	for (;;) {
+		fd = open(state_path(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | (create ? O_CREAT : 0),
+			  0600);
+		if (fd < 0) {
+			error_errno("cannot open the state file %s (FSBENCH_STATE names another)",
+				    state_path());
+			return NULL;
+		}
+		if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+		    (st.st_mode & 022)) {
+			close(fd);
+			error_set("refusing the state file %s: not a regular file owned by uid %d and "
+				  "writable by it alone", state_path(), (int)geteuid());
+			return NULL;
+		}
+		while (flock(fd, LOCK_EX) && errno == EINTR)
+			;
+		if (!lstat(state_path(), &now) && now.st_dev == st.st_dev && now.st_ino == st.st_ino)
+			break;
 		close(fd);
-		error_set("refusing the state file %s: not a regular file owned by uid %d and "
-			  "writable by it alone", state_path(), (int)geteuid());
-		return NULL;
 	}
-	while (flock(fd, LOCK_EX) && errno == EINTR)
-		;
 	f = fdopen(fd, "r+");
 	if (!f) {
 		close(fd);
@@ -332,25 +340,60 @@ static int read_all(FILE *f, struct state_entry **out, int *n)
 	return rc;
 }
 
-static int write_all(FILE *f, const struct state_entry *e, int n)
+/* The new entries go to a file of their own beside the state file, which
+ * is then renamed over it: a process killed (or a power cut) mid-update
+ * leaves the old list or the new one whole, never an empty file that
+ * would forget what is mounted.  The caller holds the lock on the old
+ * file until after the rename, so no other process reads in between. */
+static int write_all(const struct state_entry *e, int n)
 {
-	char *line = malloc(LINE_MAX_LEN);
-	int rc = 0;
+	char tmp[PATH_MAX + 16], dir[PATH_MAX], *line, *slash;
+	int rc = 0, fd, dfd;
+	FILE *out;
 
-	if (!line)
-		return error_set("out of memory");
-	rewind(f);
-	if (ftruncate(fileno(f), 0))
-		rc = error_errno("cannot rewrite %s", state_path());
-	if (!rc)
-		fputs(HEADER "\n", f);
+	if (snprintf(tmp, sizeof(tmp), "%s.XXXXXX", state_path()) >= (int)sizeof(tmp))
+		return error_set("state file path too long: %s", state_path());
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return error_errno("cannot rewrite %s", state_path());
+	out = fdopen(fd, "w");
+	line = malloc(LINE_MAX_LEN);
+	if (!out || !line) {
+		rc = out ? error_set("out of memory") : error_errno("cannot rewrite %s", state_path());
+		if (out)
+			fclose(out);
+		else
+			close(fd);
+		free(line);
+		unlink(tmp);
+		return rc;
+	}
+	fputs(HEADER "\n", out);
 	for (int i = 0; i < n && !rc; i++)
-		if (state_format_line(&e[i], line, LINE_MAX_LEN) < 0 || fputs(line, f) < 0)
+		if (state_format_line(&e[i], line, LINE_MAX_LEN) < 0 || fputs(line, out) < 0)
 			rc = error_set("cannot record an entry in %s", state_path());
 	free(line);
-	if (fflush(f) || fsync(fileno(f)))
+	if (fflush(out) || fsync(fileno(out)))
 		rc = rc ? rc : error_errno("cannot write %s", state_path());
-	return rc;
+	if (fclose(out))
+		rc = rc ? rc : error_errno("cannot write %s", state_path());
+	if (!rc && rename(tmp, state_path()))
+		rc = error_errno("cannot replace %s", state_path());
+	if (rc) {
+		unlink(tmp);
+		return rc;
+	}
+	/* The rename itself survives a power cut once the directory is synced. */
+	str_copy(dir, sizeof(dir), state_path());
+	slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
 }
 
 /* Read, change and write back under the lock. */
@@ -366,7 +409,7 @@ static int update(int (*fn)(struct state_entry **e, int *n, void *arg), void *ar
 	if (!rc)
 		rc = fn(&e, &n, arg);
 	if (!rc)
-		rc = write_all(f, e, n);
+		rc = write_all(e, n);
 	free(e);
 	fclose(f);
 	return rc;
@@ -547,7 +590,7 @@ int state_sweep(enum state_outcome (*undo)(const struct state_entry *e, char *wh
 	for (int i = 0; i < n; i++)
 		if (keep[i])
 			e[k++] = e[i];
-	if (write_all(f, e, k))
+	if (write_all(e, k))
 		failed++;
 	free(keep);
 	free(e);
