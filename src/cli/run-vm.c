@@ -79,16 +79,19 @@ int run_guest_resume(struct run_cli *c)
 int run_guest_medium(struct run_cli *c)
 {
 	char dev[64], identity[1400], counters[PATH_MAX];
+	uint64_t buffer = 0;
 	int rc;
 
 	if (!c->prov.medium)
 		return 0;
-	rc = vm_guest_medium(dev, sizeof(dev), identity, sizeof(identity), counters, sizeof(counters));
+	rc = vm_guest_medium(dev, sizeof(dev), identity, sizeof(identity), counters, sizeof(counters),
+			     &buffer);
 	if (rc < 0)
 		return -1;
 	if (!rc)
 		return error_set("guest: --device was given but the host handed no device over");
 	medium_set_device(c->prov.medium, dev, identity, counters);
+	medium_set_buffer(c->prov.medium, buffer);
 	return 0;
 }
 

@@ -134,6 +134,47 @@ void crash_plan_set_unit(struct crash_plan *plan, uint32_t sectors)
 		plan->p[i].unit = sectors;
 }
 
+size_t crash_point_end(const struct crash_point *p)
+{
+	return p->kind == CRASH_FLUSH ? p->durable : p->cut;
+}
+
+/* Data a buffer holds: a write (FUA too: the key ignores it), not a
+ * discard, a mark or an empty flush. */
+static bool buffered(const struct lw_entry *e)
+{
+	return !(e->flags & (LW_MARK | LW_DISCARD)) && e->nr_sectors;
+}
+
+void crash_plan_set_buffer(struct crash_plan *plan, const struct lw_log *log, size_t start,
+			   uint64_t bytes)
+{
+	if (!bytes)
+		return;
+	for (size_t i = 0; i < plan->n; i++) {
+		struct crash_point *p = &plan->p[i];
+		size_t end = crash_point_end(p), j = end;
+		uint64_t held = 0;
+
+		if (end > log->n)
+			end = j = log->n;
+		/* back from the cut while the writes fit in the buffer */
+		while (j > start) {
+			const struct lw_entry *e = &log->ent[j - 1];
+			uint64_t b = buffered(e) ? e->nr_sectors * log->sectorsize : 0;
+			if (held + b > bytes)
+				break;
+			held += b;
+			j--;
+		}
+		if (j == end)
+			continue;	/* nothing written since: nothing held */
+		*p = (struct crash_point){ CRASH_BUFFER, j, end, p->seed, p->unit };
+	}
+	/* j grows with the cut, so the order holds; sorted again for ties */
+	qsort(plan->p, plan->n, sizeof(*plan->p), cmp_point);
+}
+
 void crash_plan_free(struct crash_plan *plan)
 {
 	free(plan->p);
@@ -210,6 +251,16 @@ void crash_describe(const struct lw_log *log, const struct crash_point *p, char 
 {
 	struct crash_torn_counts c;
 
+	if (p->kind == CRASH_BUFFER) {
+		uint64_t held = 0;
+		for (size_t i = p->durable; i < p->cut && i < log->n; i++)
+			held += buffered(&log->ent[i]) ? log->ent[i].nr_sectors * log->sectorsize : 0;
+		snprintf(buf, len, "cut after entry %zu with the device's buffer holding entries "
+			 "%zu-%zu (%llu KiB, lost by the device, flushes notwithstanding)", p->cut,
+			 p->durable, p->cut,
+			 (unsigned long long)(held >> 10));
+		return;
+	}
 	if (p->kind == CRASH_FLUSH) {
 		if (p->durable == log->n && !lw_durable_point(log, p->durable))
 			snprintf(buf, len, "end of the log (entry %zu)", p->durable);

@@ -26,7 +26,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum crash_kind { CRASH_FLUSH, CRASH_TORN };
+/* CRASH_BUFFER: a device with a volatile buffer that flushes and FUA do
+ * not empty (a USB key: the kernel sends it none, and it acknowledges a
+ * write once buffered): the writes of the buffer's last bytes before the
+ * cut are lost whole, promises notwithstanding (crash_plan_set_buffer). */
+enum crash_kind { CRASH_FLUSH, CRASH_TORN, CRASH_BUFFER };
 
 struct crash_point {
 	enum crash_kind kind;
@@ -56,6 +60,19 @@ void crash_plan_free(struct crash_plan *plan);
 /* The unit a device writes atomically, in the log's sectors, for every
  * point of the plan (a flash device's page: 4 KiB is 8 sectors of 512). */
 void crash_plan_set_unit(struct crash_plan *plan, uint32_t sectors);
+
+/* Every point of the plan cut on a device that still held the last
+ * `bytes` of data written before it (buffered FIFO, drained in order):
+ * the point keeps where the workload had come (its cut) and its media
+ * hold the writes up to where the buffer began, never before `start`
+ * (what came before the workload had long been written back): all its
+ * writes after that are lost, FUA ones too, and a torn point's seed no
+ * longer decides.  A point with nothing written since the start stays
+ * as it is.  The plan stays sorted. */
+void crash_plan_set_buffer(struct crash_plan *plan, const struct lw_log *log, size_t start,
+			   uint64_t bytes);
+/* Where the workload had come at p: the entries [0, end) were issued. */
+size_t crash_point_end(const struct crash_point *p);
 
 /* How many of entry i's sectors point p puts on the media (a lw_keep_fn
  * over a struct crash_point). */

@@ -28,6 +28,7 @@ struct flash {
 	struct log logs[FLASH_MAX_OPEN];
 	uint32_t nlogs;
 	uint64_t clock;
+	uint64_t pending_ns;	/* the buffer's programs and merges not done yet */
 	struct flash_stats st;
 };
 
@@ -53,6 +54,8 @@ int flash_params_check(const struct flash_params *p, char *why, size_t len)
 		bad = "mapped_units must leave units to log";
 	else if (!p->bus_bps)
 		bad = "bus must be above 0";
+	else if (p->buffer > (1ULL << 30))
+		bad = "buffer above 1 GiB";
 	/* the largest request (4 GiB) costed without overflow */
 	else if (p->read_ns > 1000000000ULL || p->program_ns > 1000000000ULL ||
 		 p->copy_ns > 1000000000ULL || p->erase_ns > 10000000000ULL ||
@@ -263,8 +266,12 @@ static uint64_t transfer(const struct flash *f, uint64_t bytes)
 	return f->p.cmd_ns + bytes * 1000000000ULL / f->p.bus_bps;
 }
 
+static void drain(struct flash *f, uint64_t ns);
+
+/* A request of t ns: the buffer drains while the medium serves it. */
 static uint64_t done(struct flash *f, uint64_t t)
 {
+	drain(f, t);
 	f->st.requests++;
 	f->st.busy_ns += t;
 	return t;
@@ -279,12 +286,38 @@ uint64_t flash_read(struct flash *f, uint64_t off, uint64_t len)
 	return done(f, transfer(f, len) + pages * f->p.read_ns);
 }
 
+/* The buffer drained by ns of the medium's own work: its pending work
+ * and the bytes it holds shrink together (the work is spread evenly over
+ * the bytes, which are written back in order). */
+static void drain(struct flash *f, uint64_t ns)
+{
+	if (!f->pending_ns) {
+		f->st.buffered = 0;	/* what cost nothing to write back */
+		return;
+	}
+	if (!ns)
+		return;
+	if (ns >= f->pending_ns) {
+		f->pending_ns = 0;
+		f->st.buffered = 0;
+		return;
+	}
+	f->st.buffered = (uint64_t)((unsigned __int128)f->st.buffered * (f->pending_ns - ns) /
+				    f->pending_ns);
+	f->pending_ns -= ns;
+}
+
+void flash_idle(struct flash *f, uint64_t ns)
+{
+	drain(f, ns);
+}
+
 uint64_t flash_write(struct flash *f, uint64_t off, uint64_t len)
 {
 	if (clip(f, off, &len))
 		return done(f, f->p.cmd_ns);
 	uint64_t first = off / f->p.page, end = (off + len - 1) / f->p.page + 1;
-	uint64_t t = transfer(f, len) + (end - first) * f->p.program_ns;
+	uint64_t bus = transfer(f, len), t = (end - first) * f->p.program_ns;
 
 	f->st.host_written += len;
 	f->st.pages_programmed += end - first;
@@ -306,7 +339,31 @@ uint64_t flash_write(struct flash *f, uint64_t off, uint64_t len)
 		}
 		pg += b - a;
 	}
-	return done(f, t);
+	if (!f->p.buffer)
+		return done(f, bus + t);
+	/* Buffered: the transfer, while the medium works on what it holds;
+	 * then, if this write does not fit, the wait until it does.  A write
+	 * larger than the whole buffer waits for it to empty and for the
+	 * share of its own work that does not fit. */
+	uint64_t wait = 0;
+	drain(f, bus);
+	if (len > f->p.buffer) {
+		wait = f->pending_ns + (uint64_t)((unsigned __int128)t * (len - f->p.buffer) / len);
+		f->pending_ns = t - (wait - f->pending_ns);
+		f->st.buffered = f->p.buffer;
+	} else {
+		if (f->st.buffered + len > f->p.buffer) {
+			uint64_t need = f->st.buffered + len - f->p.buffer;
+			wait = (uint64_t)(((unsigned __int128)f->pending_ns * need + f->st.buffered - 1) /
+					  f->st.buffered);
+			drain(f, wait);
+		}
+		f->pending_ns += t;
+		f->st.buffered += len;
+	}
+	f->st.requests++;
+	f->st.busy_ns += bus + t;	/* the medium's work, whenever it is done */
+	return bus + wait;
 }
 
 uint64_t flash_trim(struct flash *f, uint64_t off, uint64_t len)

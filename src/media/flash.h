@@ -15,6 +15,13 @@
  * across a page's edge, costs whole pages.  TRIM drops pages, so a merge
  * copies nothing of them.
  *
+ * An optional volatile buffer takes writes at the bus's speed while it
+ * has room; their programs and merges are done behind them, during later
+ * requests and the idle time between them (flash_idle), and a write that
+ * finds it full waits until enough has drained.  A flush does not empty
+ * it: a USB key gets none from the kernel, and acknowledges a write once
+ * buffered (what a power cut then loses: powercut's buffer).
+ *
  * Deterministic: the same requests give the same device time (integer
  * nanoseconds) and the same counters.  No I/O: the server that stores the
  * data (nbdkit-flash.c) asks the model what each request costs.
@@ -40,6 +47,7 @@ struct flash_params {
 	uint64_t copy_ns;	/* a page copied inside the medium by a merge */
 	uint64_t erase_ns;	/* a unit erased */
 	uint64_t bus_bps;	/* the bus's cap, bytes per second (USB 2: ~40e6) */
+	uint64_t buffer;	/* volatile write buffer, bytes (0: none) */
 };
 
 /* Counters since the model was made (each a total; a reader takes
@@ -53,6 +61,7 @@ struct flash_stats {
 	uint64_t switch_merges, partial_merges, full_merges;
 	uint64_t erases;
 	uint64_t busy_ns;			/* the model's time, all requests */
+	uint64_t buffered;			/* bytes in the volatile buffer now */
 };
 
 struct flash;
@@ -71,6 +80,9 @@ uint64_t flash_read(struct flash *f, uint64_t off, uint64_t len);
 uint64_t flash_write(struct flash *f, uint64_t off, uint64_t len);
 uint64_t flash_trim(struct flash *f, uint64_t off, uint64_t len);
 uint64_t flash_flush(struct flash *f);
+/* ns of idle time passed since the last request ended: the buffer drains
+ * meanwhile (nothing without one). */
+void flash_idle(struct flash *f, uint64_t ns);
 
 const struct flash_stats *flash_stats(const struct flash *f);
 /* Flash pages written (host programs and copies) per page of host data:

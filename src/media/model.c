@@ -31,6 +31,8 @@ static const struct param_def model_defs[] = {
 	{ "erase", PT_DURATION, M(erase), "2ms", 0, 10, NULL, "a unit erased" },
 	{ "bus_mbps", PT_INT, M(bus_mbps), "400", 1, 100000, NULL, "the bus's cap, MB/s" },
 	{ "usb", PT_INT, M(usb), "3", 2, 3, NULL, "attached as a USB 2 or USB 3 key" },
+	{ "buffer", PT_SIZE, M(buffer), "0", 0, 1ULL << 30, NULL,
+	  "volatile RAM that takes writes before they are programmed; a power cut loses it" },
 	PARAM_STRING("source", struct model_spec, source, "", "where the figures come from"),
 	{ NULL },
 };
@@ -158,6 +160,7 @@ int model_params(const struct model_spec *m, struct flash_params *p)
 	p->copy_ns = ns(m->copy);
 	p->erase_ns = ns(m->erase);
 	p->bus_bps = (uint64_t)m->bus_mbps * 1000000ULL;
+	p->buffer = m->buffer;
 	if (flash_params_check(p, why, sizeof(why)))
 		return error_set("%s", why);
 	return 0;
@@ -165,13 +168,18 @@ int model_params(const struct model_spec *m, struct flash_params *p)
 
 void model_text(const struct model_spec *m, char *buf, size_t len)
 {
-	char cap[32], page[32], unit[32];
+	char cap[32], page[32], unit[32], buffer[64] = "";
 
 	format_size(m->capacity, cap, sizeof(cap));
 	format_size(m->page, page, sizeof(page));
 	format_size(m->unit, unit, sizeof(unit));
+	if (m->buffer) {
+		char b[32];
+		format_size(m->buffer, b, sizeof(b));
+		snprintf(buffer, sizeof(buffer), ", a %s volatile buffer", b);
+	}
 	snprintf(buf, len, "modelled medium: %s (not a device: %s, %s pages, %s units, %lld open, "
-		 "first %lld mapped by page, USB %lld at %lld MB/s)",
+		 "first %lld mapped by page, USB %lld at %lld MB/s%s)",
 		 m->name, cap, page, unit, (long long)m->open_units, (long long)m->mapped_units,
-		 (long long)m->usb, (long long)m->bus_mbps);
+		 (long long)m->usb, (long long)m->bus_mbps, buffer);
 }

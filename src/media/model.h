@@ -16,6 +16,7 @@ struct model_spec {
 	char name[64];
 	char source[200];	/* where its figures come from */
 	uint64_t capacity, page, unit;
+	uint64_t buffer;	/* volatile write buffer, bytes (0: none) */
 	int64_t open_units, mapped_units;
 	double cmd, read, program, copy, erase;	/* seconds */
 	int64_t bus_mbps;	/* the bus's cap, MB/s (10^6 bytes) */

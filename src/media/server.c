@@ -79,7 +79,7 @@ int flash_server_start(struct flash_server *s, const char *dir, const char *coun
 		       const struct model_spec *m, int timed)
 {
 	struct flash_params p;
-	char nbdkit[PATH_MAX], kv[12][64], out[256];
+	char nbdkit[PATH_MAX], kv[13][64], out[256];
 	struct sockaddr_un probe;
 
 	memset(s, 0, sizeof(*s));
@@ -110,6 +110,7 @@ int flash_server_start(struct flash_server *s, const char *dir, const char *coun
 	snprintf(kv[9], 64, "erase_ns=%llu", (unsigned long long)p.erase_ns);
 	snprintf(kv[10], 64, "bus_bps=%llu", (unsigned long long)p.bus_bps);
 	snprintf(kv[11], 64, "timed=%d", timed ? 1 : 0);
+	snprintf(kv[12], 64, "buffer=%llu", (unsigned long long)p.buffer);
 	char file[PATH_MAX + 8], counters[PATH_MAX + 16];
 	snprintf(file, sizeof(file), "file=%s", s->image);
 	snprintf(counters, sizeof(counters), "counters=%s", s->counters);
@@ -117,7 +118,7 @@ int flash_server_start(struct flash_server *s, const char *dir, const char *coun
 	 * as a key's controller takes its commands */
 	char *argv[] = { nbdkit, "--foreground", "--exit-with-parent", "--threads", "1", "--exportname", "key",
 			 "--unix", s->sock, s->plugin, file, counters, kv[0], kv[1], kv[2], kv[3],
-			 kv[4], kv[5], kv[6], kv[7], kv[8], kv[9], kv[10], kv[11], NULL };
+			 kv[4], kv[5], kv[6], kv[7], kv[8], kv[9], kv[10], kv[11], kv[12], NULL };
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC))
 		return error_errno("pipe");

@@ -264,6 +264,7 @@ static int cell_enter(struct store *st, struct run_request *rq, struct tstate *t
 	c->ctx.label = t->label;
 	c->ctx.findings = rq->findings;
 	c->ctx.mtd = target_flash_twin(t);
+	c->ctx.medium_buffer = target_medium_buffer(t);
 	c->ctx.guest = rq->vm != NULL;
 	c->ctx.detail = c->detail;
 	c->ctx.series = c->series;

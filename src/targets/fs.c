@@ -603,6 +603,13 @@ const char *target_flash_twin(const struct target *t)
 	return f ? f->twin : NULL;
 }
 
+uint64_t target_medium_buffer(const struct target *t)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	return f ? medium_buffer(medium_of(f)) : 0;
+}
+
 void target_set_device(struct target *t, const char *dev)
 {
 	struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;

@@ -55,6 +55,7 @@ struct medium {
 	struct stat st;		/* the device node, as the state file records it */
 	char identity[1024];
 	char counters[PATH_MAX];	/* a model's counters file (in the guest) */
+	uint64_t buffer;		/* a model's volatile buffer, bytes */
 	char text[1400];
 };
 
@@ -481,6 +482,16 @@ void medium_set_device(struct medium *m, const char *dev, const char *identity,
 	str_copy(m->counters, sizeof(m->counters), counters ? counters : "");
 	if (identity)
 		str_copy(m->identity, sizeof(m->identity), identity);
+}
+
+void medium_set_buffer(struct medium *m, uint64_t bytes)
+{
+	m->buffer = bytes;
+}
+
+uint64_t medium_buffer(const struct medium *m)
+{
+	return m ? m->buffer : 0;
 }
 
 const char *medium_counters(const struct medium *m)

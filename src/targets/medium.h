@@ -97,6 +97,10 @@ const char *medium_identity(const struct medium *m);
  * modelled medium's counters are (media/counters.h; NULL or "": none). */
 void medium_set_device(struct medium *m, const char *dev, const char *identity,
 		       const char *counters);
+/* In the guest: the bytes a modelled key holds in a volatile buffer that
+ * flushes do not empty (what its power cut loses); 0 for any other. */
+void medium_set_buffer(struct medium *m, uint64_t bytes);
+uint64_t medium_buffer(const struct medium *m);
 /* A modelled medium's counters file, "" for a real one. */
 const char *medium_counters(const struct medium *m);
 

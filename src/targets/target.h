@@ -99,6 +99,9 @@ void target_set_device(struct target *t, const char *dev);
  * workload that makes its own filesystem there (powercut); NULL none. */
 void target_set_flash_twin(struct target *t, const char *mtd);
 const char *target_flash_twin(const struct target *t);
+/* The volatile buffer of the medium the target's filesystem is made on,
+ * bytes (a modelled key's; 0 for any other medium or target). */
+uint64_t target_medium_buffer(const struct target *t);
 /* Refuse an image size below what the target's mkfs accepts (0 for a
  * directory target or a size that fits). */
 int target_check_size(const struct target *t, uint64_t size);

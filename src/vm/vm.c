@@ -389,6 +389,7 @@ int vm_execute(const struct vm_request *rq, struct vm_result *res)
 		c.medium_nbd = served.sock;
 		json_t *md = json_object();
 		json_object_set_new(md, "usb", json_true());
+		json_object_set_new(md, "buffer", json_integer((json_int_t)rq->model->buffer));
 		json_object_set_new(md, "identity", json_string(how));
 		json_object_set_new(md, "counters", json_string(VM_GUEST_XCHG "/medium.counters"));
 		json_object_set_new(job, "medium", md);
@@ -666,7 +667,7 @@ static int usb_one_piece(const char *dev)
 }
 
 int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen, char *counters,
-		    size_t clen)
+		    size_t clen, uint64_t *buffer)
 {
 	const char *path = vm_guest_job();
 	json_error_t jerr;
@@ -681,6 +682,8 @@ int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen, char *co
 		str_copy(identity, ilen, id ? id : "the host's device");
 		const char *cn = json_string_value(json_object_get(md, "counters"));
 		str_copy(counters, clen, cn ? cn : "");
+		json_int_t b = json_integer_value(json_object_get(md, "buffer"));
+		*buffer = b > 0 ? (uint64_t)b : 0;
 		/* the region is a loop device over the disk, as on the host */
 		char *usb[] = { "loop", "xhci_pci", "usb_storage", "sd_mod", "uas" };
 		int on_usb = json_is_true(json_object_get(md, "usb"));

@@ -130,9 +130,10 @@ const char *vm_guest_job(void);
 int vm_guest_setup(struct target *targets, int ntargets, char *vm_text, size_t len);
 /* In the guest: the disk the host made of the user's --device (into dev)
  * and what that device is (into identity, the host's words and how it was
- * handed over): 1; 0 when the host handed none; -1 with the error set. */
+ * handed over), a model's counters file and volatile buffer (bytes): 1;
+ * 0 when the host handed none; -1 with the error set. */
 int vm_guest_medium(char *dev, size_t len, char *identity, size_t ilen, char *counters,
-		    size_t clen);
+		    size_t clen, uint64_t *buffer);
 /* Write the run (an export document) into the exchange directory. */
 int vm_guest_finish(const char *json_text);
 /* In the guest, as each test ends: the run so far, for the host to keep if

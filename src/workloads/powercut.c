@@ -65,6 +65,9 @@ static const struct param_def pc_params[] = {
 	  "size of the recorded filesystem's device (raised to what its mkfs needs)" },
 	{ "atomic", PT_SIZE, P(atomic), "4k", 512, 1 << 20, NULL,
 	  "the unit the device writes whole: a torn write is cut only at its multiples" },
+	{ "buffer", PT_SIZE, P(buffer), "0", 0, 1ULL << 30, NULL,
+	  "a volatile buffer that flushes do not empty (a USB key's): its last bytes lost at "
+	  "each cut (0: the medium's own, a modelled key's; none on any other)" },
 	{ "fsync", PT_BOOL, P(fsync), "1", 0, 0, NULL,
 	  "0: shape=fsync promises without its fsyncs (the detector's self-test: losses expected)" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
@@ -392,7 +395,7 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 		       const struct crash_point *cp, struct pc_tally *t)
 {
 	const struct fsck_tool *tool = fsck_for(ctx->fs);
-	size_t end = cp->kind == CRASH_TORN ? cp->cut : cp->durable;
+	size_t end = crash_point_end(cp);
 	int64_t acked = manifest_acked(log, end);
 	char out[4096], where[300];
 	uint64_t t0;
@@ -447,16 +450,23 @@ static int check_point(struct wl_ctx *ctx, const struct pc_params *p, uint64_t s
 static const char *const shape_names[] = { "fsync", "tree", "sqlite-wal", "sqlite-rollback" };
 
 /* The parameters that make this repetition again: its own seed, one run. */
-static void repro_params(const struct pc_params *p, uint64_t seed, char *buf, size_t len)
+static void repro_params(const struct pc_params *p, uint64_t seed, uint64_t buffer, char *buf,
+			 size_t len)
 {
-	char size[32], device[32], atomic[32];
+	char size[32], device[32], atomic[32], held[48] = "";
 
 	format_size(p->size, size, sizeof(size));
 	format_size(p->device, device, sizeof(device));
 	format_size(p->atomic, atomic, sizeof(atomic));
-	snprintf(buf, len, "shape=%s,files=%lld,size=%s,points=%lld,seed=%llu,device=%s,atomic=%s%s",
+	if (buffer) {
+		/* the medium's own said outright: the finding replays anywhere */
+		char b[32];
+		format_size(buffer, b, sizeof(b));
+		snprintf(held, sizeof(held), ",buffer=%s", b);
+	}
+	snprintf(buf, len, "shape=%s,files=%lld,size=%s,points=%lld,seed=%llu,device=%s,atomic=%s%s%s",
 		 shape_names[p->shape], (long long)p->files, size, (long long)p->points,
-		 (unsigned long long)seed, device, atomic, p->fsync ? "" : ",fsync=0");
+		 (unsigned long long)seed, device, atomic, held, p->fsync ? "" : ",fsync=0");
 }
 
 /* The repetition's first finding kept, so that it can be looked at and
@@ -499,7 +509,7 @@ static int keep_finding(struct wl_ctx *ctx, const struct pc_params *p, uint64_t 
 	close(fd);
 	if (file_copy_sparse(r->log, rec, UINT64_MAX))
 		return -1;
-	repro_params(p, seed, params, sizeof(params));
+	repro_params(p, seed, p->buffer ? p->buffer : ctx->medium_buffer, params, sizeof(params));
 	crash_describe(log, cp, what, sizeof(what));
 	const struct fs_profile *pr = ctx->fs->profile;
 	char mount[1024];
@@ -623,6 +633,8 @@ static int pc_run(struct wl_ctx *ctx, double *values)
 	struct crash_plan plan = { 0 };
 	struct pc_tally t = { 0 };
 	size_t at = 0, start;
+	uint64_t buffer;
+	char held[32] = "";
 	uint32_t acks = 0;
 	int logfd = -1, basefd = -1, rc = -1, keep_tried = 0;
 
@@ -650,6 +662,8 @@ static int pc_run(struct wl_ctx *ctx, double *values)
 	if (crash_plan_make(&log, start + 1, (size_t)p->points, seed, &plan))
 		goto out;
 	crash_plan_set_unit(&plan, (uint32_t)(p->atomic / log.sectorsize ? p->atomic / log.sectorsize : 1));
+	buffer = p->buffer ? p->buffer : ctx->medium_buffer;
+	crash_plan_set_buffer(&plan, &log, start + 1, buffer);
 	t.recovery_ms = calloc(plan.n ? plan.n : 1, sizeof(double));
 	if (!t.recovery_ms || mkdir(r.rmnt, 0755) || make_file(r.base, 0)) {
 		error_set("powercut: cannot lay out the replay");
@@ -692,13 +706,18 @@ static int pc_run(struct wl_ctx *ctx, double *values)
 		}
 	}
 	pc_fill_values(values, &t, plan.n);
+	if (buffer)
+		format_size(buffer, held, sizeof(held));
 	if (ctx->detail)
 		snprintf(ctx->detail, DETAIL_MAX,
 			 "log: %zu entries (%zu writes, %zu flushes, %zu FUA, %zu discards), %u promises\n"
 			 "points: %zu (%zu flush candidates, %zu torn stretches), seed %llu\n"
+			 "%s%s%s"
 			 "clean %d, needed repair %d, no mount %d; promised lost %llu%s%s\n%s%s%s%s%s%s",
 			 log.n, log.writes, log.flushes, log.fuas, log.discards, acks, plan.n,
-			 plan.flush_points, plan.torn_segments, (unsigned long long)seed, t.clean,
+			 plan.flush_points, plan.torn_segments, (unsigned long long)seed,
+			 buffer ? "the device's volatile buffer: its last " : "", held,
+			 buffer ? " of writes lost at every cut, flushes notwithstanding\n" : "", t.clean,
 			 t.repaired, t.unmountable, (unsigned long long)t.lost,
 			 t.first[0] ? ", first: " : "", t.first, t.damage[0] ? "first damage: " : "",
 			 t.damage, t.damage[0] ? "\n" : "", t.kept[0] ? "kept: " : "", t.kept,
@@ -741,11 +760,16 @@ static uint64_t pc_space(const void *params)
 static void pc_describe(const void *params, char *buf, size_t len)
 {
 	const struct pc_params *p = params;
-	char size[32];
+	char size[32], buffer[64] = "";
 
 	format_size(p->size, size, sizeof(size));
-	snprintf(buf, len, "Shape: %s - %lld x %s - %lld Crash Points", shape_names[p->shape],
-		 (long long)p->files, size, (long long)p->points);
+	if (p->buffer) {
+		char b[32];
+		format_size(p->buffer, b, sizeof(b));
+		snprintf(buffer, sizeof(buffer), " - %s Volatile Buffer", b);
+	}
+	snprintf(buf, len, "Shape: %s - %lld x %s - %lld Crash Points%s", shape_names[p->shape],
+		 (long long)p->files, size, (long long)p->points, buffer);
 }
 
 const struct workload wl_powercut = {

@@ -24,6 +24,7 @@ struct pc_params {
 	uint64_t device;
 	bool fsync;
 	uint64_t atomic;
+	uint64_t buffer;
 };
 
 enum { M_LOST, M_LOST_BYTES, M_CLEAN, M_REPAIRED, M_UNMOUNTABLE, M_PENDING_LOST, M_REC_MED,

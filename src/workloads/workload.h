@@ -68,6 +68,9 @@ struct wl_ctx {
 	/* A flash target's twin partition (/dev/mtdN) for a workload that
 	 * makes its own filesystem (powercut), or NULL. */
 	const char *mtd;
+	/* The volatile buffer of the medium the target is on, bytes: what a
+	 * power cut loses whatever was flushed (a modelled key's; 0). */
+	uint64_t medium_buffer;
 	const void *params;	/* the workload's parameter struct */
 	void *state;		/* the workload's own, between callbacks */
 	/* Optional per-repetition text kept with the sample: the original

@@ -49,7 +49,10 @@ fi
 # (it was refused, naming --vm, although the guest could run it).
 vm=--vm
 [ -e /dev/mapper/control ] || vm=
-FSB run powercut:files=30,size=8k,points=6,device=64M --fs ext4 $vm --vm-accel tcg --runs 1 \
+# The second test, the same on a USB key's volatile buffer of 64 KiB
+# (issue 71): the buffer ignores the flushes, so fsync's promises are lost.
+FSB run powercut:files=30,size=8k,points=6,device=64M \
+	powercut:files=30,size=8k,points=6,device=64M,buffer=64k --fs ext4 $vm --vm-accel tcg --runs 1 \
 	--image-dir "$WORK" --db "$DB" --json "$WORK/pc.json" >"$WORK/vm.txt" 2>&1
 rc=$?
 check "guest: the run completes (rc $rc)" [ "$rc" -eq 0 ]
@@ -65,6 +68,13 @@ check "guest: every point mounts" \
 check "guest: the repetition's detail names the log and its promises" \
 	jqt '.tests[0].samples[0].detail | test("log: [0-9]+ entries .* 30 promises")' "$WORK/pc.json"
 check "guest: the outcome table is printed under the test" grep -q "^Power-cut outcome" "$WORK/vm.txt"
+# the bug this catches: a buffer a flush empties, as the host's own cuts
+# assume (a key could then never lose what fsync promised)
+check "guest: on a 64 KiB volatile buffer ext4 loses files fsync promised" \
+	jqt '[.tests[1].metrics[] | select(.name == "promised_lost") | .results[0].mean][0] > 0' "$WORK/pc.json"
+check "guest: ... and the repetition says the buffer was lost at every cut" \
+	jqt '.tests[1].samples[0].detail | test("volatile buffer: its last 64k of writes lost")' "$WORK/pc.json"
+check "guest: ... and the subtitle names the buffer" grep -q "64k Volatile Buffer" "$WORK/vm.txt"
 
 # UBIFS, cut by UBI's own emulation on its twin partition.  The tree shape
 # (300 files, then one syncfs) puts the cut in writeback, whose flood of

@@ -12,6 +12,11 @@
 #define KIB 1024ULL
 #define MIB (1024ULL * KIB)
 
+static uint64_t transfer_ns(const struct flash_params *p, uint64_t bytes)
+{
+	return p->cmd_ns + bytes * 1000000000ULL / p->bus_bps;
+}
+
 static struct flash_params small(void)
 {
 	struct flash_params p = {
@@ -208,6 +213,59 @@ static void test_deterministic(void **state)
 
 /* Parameters that cannot describe a medium are refused with a reason
  * (the bug: a division by zero or an overflow in the costs). */
+/* The volatile buffer (issue 71): writes that fit return at the bus's
+ * speed while the work they cause waits behind them; a write that finds
+ * it full waits for room; idle time drains it; the medium's own work
+ * (busy time, merges, wear) is what it is without a buffer.  Catches: a
+ * buffer that never fills (random writes as fast as sequential ones for
+ * ever), one that idle time does not drain, or one that hides wear. */
+static void test_buffer(void **state)
+{
+	(void)state;
+	struct flash_params p = small(), q = small();
+	q.buffer = 1 * MIB;
+	struct flash *plain = flash_new(&p), *buf = flash_new(&q);
+	const uint64_t bus = 4 * KIB * 1000000000ULL / p.bus_bps + p.cmd_ns;
+	uint64_t t_plain = 0, t_buf = 0, first = 0;
+	int waited = 0;
+	assert_non_null(plain);
+	assert_non_null(buf);
+	/* 4 KiB writes scattered over 8 units: merges on every unit change */
+	for (int i = 0; i < 1024; i++) {
+		uint64_t off = 8 * MIB + (uint64_t)(i % 8) * 4 * MIB + (uint64_t)(i / 8) * 16 * KIB;
+		t_plain += flash_write(plain, off, 4 * KIB);
+		uint64_t w = flash_write(buf, off, 4 * KIB);
+		t_buf += w;
+		if (i < 256)
+			first += w;
+		waited += w > bus;
+	}
+	/* the first 256 writes (1 MiB) fit: each costs the bus alone */
+	assert_int_equal(first, 256 * bus);
+	assert_true(waited > 0);
+	assert_true(t_buf < t_plain);
+	/* the medium did the same work, and wore the same */
+	assert_int_equal(flash_stats(buf)->busy_ns, flash_stats(plain)->busy_ns);
+	assert_int_equal(flash_stats(buf)->pages_copied, flash_stats(plain)->pages_copied);
+	assert_int_equal(flash_stats(buf)->erases, flash_stats(plain)->erases);
+	/* full now; what the buffer still holds is drained by idle time */
+	assert_true(flash_stats(buf)->buffered > 0 && flash_stats(buf)->buffered <= q.buffer);
+	flash_idle(buf, 1000 * 1000000000ULL);
+	assert_int_equal(flash_stats(buf)->buffered, 0);
+	assert_int_equal(flash_write(buf, 8 * MIB, 4 * KIB), bus);
+	/* a flush does not empty it (the medium works on during its command) */
+	assert_int_equal(flash_flush(buf), q.cmd_ns);
+	assert_true(flash_stats(buf)->buffered > 0);
+	/* a write larger than the buffer waits for part of its own work */
+	flash_idle(buf, 1000 * 1000000000ULL);
+	assert_true(flash_write(buf, 16 * MIB, 2 * MIB) > transfer_ns(&q, 2 * MIB));
+	assert_true(flash_stats(buf)->buffered <= q.buffer);
+	q.buffer = (1ULL << 30) + 1;
+	assert_null(flash_new(&q));
+	flash_free(plain);
+	flash_free(buf);
+}
+
 static void test_params_refused(void **state)
 {
 	(void)state;
@@ -309,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_mapped_and_pages),
 		cmocka_unit_test(test_small_writes_in_order),
 		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_buffer),
 		cmocka_unit_test(test_params_refused),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_probe_round_trip),

@@ -10,7 +10,7 @@
  *
  *   nbdkit -U SOCK fsbench-flash.so file=IMAGE counters=FILE capacity=N
  *          page=N unit=N open_units=N mapped_units=N cmd_ns=N read_ns=N
- *          program_ns=N copy_ns=N erase_ns=N bus_bps=N [timed=0]
+ *          program_ns=N copy_ns=N erase_ns=N bus_bps=N [buffer=N] [timed=0]
  *
  * timed=0 answers at once (the model still counts): for tests of the data
  * path alone.  trace=FILE records every request (a study's, off by
@@ -66,6 +66,7 @@ static int config(const char *key, const char *value)
 		{ "copy_ns", offsetof(struct flash_params, copy_ns), 0 },
 		{ "erase_ns", offsetof(struct flash_params, erase_ns), 0 },
 		{ "bus_bps", offsetof(struct flash_params, bus_bps), 0 },
+		{ "buffer", offsetof(struct flash_params, buffer), 0 },
 	};
 
 	if (!strcmp(key, "file")) {
@@ -206,6 +207,19 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* The time the medium sat idle since the last request ended (and since
+ * the last such call), handed to the model: its buffer drains then.
+ * Called as a request arrives, before the model costs it. */
+static void idle(void)
+{
+	static uint64_t idled_to;
+	uint64_t now = now_ns(), from = free_at > idled_to ? free_at : idled_to;
+
+	if (now > from)
+		flash_idle(model, now - from);
+	idled_to = now > from ? now : from;
+}
+
 /* The request's device time: it starts when the medium is idle, ends
  * cost later; the counters published. */
 static uint64_t begin(uint64_t cost)
@@ -261,6 +275,7 @@ static int flash_pread(void *h, void *buf, uint32_t count, uint64_t offset, uint
 	(void)h;
 	(void)flags;
 	trace(0, offset, count);
+	idle();
 	uint64_t at = begin(flash_read(model, offset, count));
 	int rc = whole(pread, buf, count, offset);
 	finish(at);
@@ -272,6 +287,7 @@ static int flash_pwrite(void *h, const void *buf, uint32_t count, uint64_t offse
 	(void)h;
 	(void)flags;	/* FUA: nothing volatile to write back */
 	trace(1, offset, count);
+	idle();
 	uint64_t at = begin(flash_write(model, offset, count));
 	int rc = whole(pwrite_cast, (void *)buf, count, offset);
 	finish(at);
@@ -283,6 +299,7 @@ static int flash_trim_cb(void *h, uint32_t count, uint64_t offset, uint32_t flag
 	(void)h;
 	(void)flags;
 	trace(2, offset, count);
+	idle();
 	uint64_t at = begin(flash_trim(model, offset, count));
 	/* what was trimmed reads as zeros, as most keys return it */
 	int rc = fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)offset, count);
@@ -296,6 +313,7 @@ static int flash_flush_cb(void *h, uint32_t flags)
 {
 	(void)h;
 	(void)flags;
+	idle();
 	finish(begin(flash_flush(model)));
 	return 0;
 }
