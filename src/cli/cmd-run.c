@@ -72,8 +72,9 @@ static const struct cli_opt run_opts[] = {
 	{ "device", 1, 0, "DEV", "test on this block device instead of images: every --fs "
 	  "takes turns on it, made afresh before each run", CLI_STRING, A(device) },
 	{ "medium", 1, 0, "NAME|FILE", "test on a modelled flash medium (usb2-key, usb3-key, "
-	  "sd-class4, sd-a1, or a FILE.medium) served to fsbench's guest as a USB key: every --fs "
-	  "takes turns on it as on --device", CLI_STRING, A(medium) },
+	  "sd-class4, sd-a1, or a FILE.medium): every --fs takes turns on it as on --device; "
+	  "on this host when its kernel has every filesystem (through nbdfuse), else (or with "
+	  "--vm) in fsbench's guest as a USB key", CLI_STRING, A(medium) },
 	{ "device-size", 1, 0, "SIZE", "the region of --device every filesystem gets: its first "
 	  "SIZE bytes, in 4 MiB units (default: what the tests need)", CLI_SIZE, A(device_size),
 	  16 << 20, 0 },
@@ -496,13 +497,26 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		if (!vm_guest_job() && o->device &&
 		    device_check(o->device, c->prov.force_format, found, sizeof(found)))
 			return -1;
-		/* a model is served to fsbench's guest: the run goes there */
+		/* a model: on this host when its kernel has every filesystem
+		 * and nbdfuse can carry it; else served to fsbench's guest as a
+		 * USB key, and the run goes there */
 		if (c->modelled && !c->vm && !vm_guest_job()) {
-			if (parse_vm(a, c, 1))
-				return -1;
-			if (!o->quiet)
-				fprintf(stderr, "fsbench: --medium %s is a model served to fsbench's guest "
-					"as a USB key: the run goes there, as with --vm\n", o->medium);
+			char why[256] = "";
+			int here = !model_host_possible(why, sizeof(why));
+			for (int i = 0; i < rq->ntargets && here; i++)
+				if (fs_profile_available(target_fs_spec(&rq->targets[i])->profile, why,
+							 sizeof(why)))
+					here = 0;
+			if (here) {
+				c->model_here = 1;
+			} else {
+				if (parse_vm(a, c, 1))
+					return -1;
+				if (!o->quiet)
+					fprintf(stderr, "fsbench: --medium %s: %s: the model is served to "
+						"fsbench's guest as a USB key, and the run goes there, as "
+						"with --vm\n", o->medium, why);
+			}
 		}
 		/* a filesystem this kernel lacks (F2FS here): the device and the
 		 * run go to the guest, which has it, as powercut's do */
@@ -642,6 +656,9 @@ static void free_cli(struct run_cli *c)
 	for (int i = 0; i < c->rq.ntargets; i++)
 		target_free(&c->rq.targets[i]);
 	suite_free(&c->suite);
+	/* after the targets gave their medium back (runner_teardown) */
+	model_host_stop(c->mh);
+	c->mh = NULL;
 	medium_free(c->prov.medium);
 	c->prov.medium = NULL;
 	if (c->guest_prior)
@@ -817,6 +834,19 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 			return cli_fail(EXIT_FAIL, "%s", error_get());
 		}
 		c.rq.vm = c.vm_text;
+	}
+	/* --medium on this host: the model's device, which every target
+	 * then takes turns on as on a user's --device */
+	if (c.model_here && !c.vm && !vm_guest_job()) {
+		char dev[64], what[1400], counters[PATH_MAX];
+		if (model_host_start(&c.mh, c.prov.image_dir ? c.prov.image_dir : "/var/tmp", &c.model,
+				     dev, sizeof(dev), what, sizeof(what), counters, sizeof(counters))) {
+			free_cli(&c);
+			return cli_fail(EXIT_FAIL, "%s", error_get());
+		}
+		medium_set_device(c.prov.medium, dev, what, counters);
+		medium_set_buffer(c.prov.medium, c.model.buffer);
+		medium_set_discard_file(c.prov.medium, model_host_file(c.mh));
 	}
 	/* the live line from setup on: --age's aging is part of it */
 	c.pg = progress_start(c.rq.opts.quiet);

@@ -16,6 +16,7 @@
 #include "../runner/suite.h"
 #include "../store/store.h"
 #include "../vm/vm.h"
+#include "../media/host.h"
 #include "../media/model.h"
 
 #include <limits.h>
@@ -58,6 +59,8 @@ struct run_cli {
 	struct result *guest_prior;	/* in the guest: the run the host continues */
 	struct model_spec model;	/* --medium: the modelled medium */
 	int modelled;
+	int model_here;		/* --medium served on this host (media/host.h), not the guest */
+	struct model_host *mh;	/* ... once started */
 };
 
 /* Write --json/--csv/--markdown/--html of stored run run_id; 0 or -1. */

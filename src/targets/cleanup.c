@@ -237,7 +237,7 @@ void state_set_run_closer(enum state_outcome (*close)(const struct state_entry *
 	run_closer = close;
 }
 
-static enum state_outcome undo(const struct state_entry *e, char *why, size_t len)
+enum state_outcome state_undo(const struct state_entry *e, char *why, size_t len)
 {
 	why[0] = '\0';
 	if (!strcmp(e->kind, STATE_RUN)) {
@@ -265,7 +265,7 @@ int state_cleanup(void (*fn)(const struct state_entry *e, enum state_outcome wha
 			     const char *why, void *arg),
 		  void *arg)
 {
-	return state_sweep(undo, fn, arg);
+	return state_sweep(state_undo, fn, arg);
 }
 
 /* ---- a crash leaves nothing behind ---- */

@@ -101,6 +101,9 @@ void medium_set_device(struct medium *m, const char *dev, const char *identity,
  * flushes do not empty (what its power cut loses); 0 for any other. */
 void medium_set_buffer(struct medium *m, uint64_t bytes);
 uint64_t medium_buffer(const struct medium *m);
+/* A model on this host: the file under its loop device, whose holes are
+ * the model's TRIM; the region's discard punches it. */
+void medium_set_discard_file(struct medium *m, const char *path);
 /* A modelled medium's counters file, "" for a real one. */
 const char *medium_counters(const struct medium *m);
 

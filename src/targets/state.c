@@ -496,10 +496,16 @@ int state_remove(const char *kind, const char *arg)
 	return update(do_remove, &c, 0);
 }
 
-/* The recording process still runs: same pid and same start time. */
+/* The recording process still runs: same pid and same start time, and
+ * not a zombie (killed, its parent not yet waiting for it: what it made
+ * is already a leftover). */
 static int alive(const struct state_entry *e)
 {
-	unsigned long long now = state_proc_start(e->pid);
+	char st = 0;
+	unsigned long long now = state_proc_stat(e->pid, &st);
+
+	if (st == 'Z' || st == 'X')
+		return 0;
 
 	if (e->start)
 		return now == e->start;

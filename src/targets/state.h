@@ -81,6 +81,9 @@ int state_sweep(enum state_outcome (*undo)(const struct state_entry *e, char *wh
  * reason where it was left alone or failed.  Returns the number that
  * failed (left-alone entries are not failures), -1 if the state file
  * itself was refused. */
+/* Undo one entry as cleanup does (only while it is still what fsbench
+ * made); the entry stays in the file for the caller to remove. */
+enum state_outcome state_undo(const struct state_entry *e, char *why, size_t len);
 int state_cleanup(void (*fn)(const struct state_entry *e, enum state_outcome what,
 			     const char *why, void *arg),
 		  void *arg);
