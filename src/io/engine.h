@@ -104,7 +104,7 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
 
 /* The engines a list may hold, and the bytes of options each may keep in a
  * job (struct io_options' engine_opts). */
-#define ENGINES_MAX 16
+#define ENGINES_MAX 24
 #define ENGINE_OPTS_MAX 64
 
 struct io_engine_ops {

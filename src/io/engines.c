@@ -11,12 +11,13 @@
 
 extern const struct io_engine_ops engine_psync, engine_sync, engine_io_uring, engine_libaio,
 	engine_mmap, engine_null, engine_pvsync, engine_pvsync2, engine_ftruncate, engine_falloc,
-	engine_filecreate, engine_filestat, engine_filedelete, engine_posixaio;
+	engine_filecreate, engine_filestat, engine_filedelete, engine_posixaio, engine_e4defrag;
 
 static const struct io_engine_ops *const all[] = {
 	&engine_psync, &engine_sync, &engine_io_uring, &engine_libaio, &engine_mmap,
 	&engine_null, &engine_pvsync, &engine_pvsync2, &engine_ftruncate, &engine_falloc,
-	&engine_filecreate, &engine_filestat, &engine_filedelete, &engine_posixaio, NULL,
+	&engine_filecreate, &engine_filestat, &engine_filedelete, &engine_posixaio, &engine_e4defrag,
+	NULL,
 };
 
 char engine_choices[256];

@@ -32,8 +32,6 @@ static const struct io_foreign_engine engines[] = {
 	  OPTS("skip_bad") },
 	{ "exec", "a program run beside the job", OPTS("program", "arguments", "grace_time",
 						       "std_redirect") },
-	{ "e4defrag", "ext4's online defragmentation (EXT4_IOC_MOVE_EXT)",
-	  OPTS("donorname", "inplace") },
 	{ "cpuio", "CPU load, no I/O", cpu_opts },
 	{ "net", "TCP/UDP sockets", net_opts },
 	{ "netsplice", "TCP/UDP sockets through splice", net_opts },

@@ -390,6 +390,44 @@ static int close_job(struct parser *p)
 	s->sized[i] = p->size_given[1] || p->filesize[1];
 	if (apply_filesize(p, o))
 		return -1;
+	/* An engine's own option from [global] in a job of another engine:
+	 * fio keeps engine options with the engine, and a job that names
+	 * another engine starts that engine's afresh (e4defrag2.fio's
+	 * libaio jobs under a [global] donorname=).  Given in the job
+	 * itself it stays, and the run refuses it, as fio's parse does. */
+	for (int e = 0; e < ENGINES_MAX && engine_at(e); e++) {
+		const struct io_engine_ops *eng = engine_at(e);
+		unsigned char def[ENGINE_OPTS_MAX] __attribute__((aligned(8))) = { 0 };
+		bool inherited = true;	/* none of them given in the job itself */
+		if (e == o->ioengine || !eng->options || params_defaults(eng->options, def) ||
+		    !memcmp(def, o->engine_opts[e], ENGINE_OPTS_MAX))
+			continue;
+		for (const struct param_def *d = eng->options; d->name && inherited; d++) {
+			char key[80];
+			snprintf(key, sizeof(key), "%s=", d->name);
+			const char *g = s->given[i];
+			for (const char *at = strstr(g, key); at; at = strstr(at + 1, key))
+				if (at == g || at[-1] == '\n')
+					inherited = false;
+		}
+		if (!inherited)
+			continue;
+		memcpy(o->engine_opts[e], def, ENGINE_OPTS_MAX);
+		size_t n = strlen(s->notes);
+		snprintf(s->notes + n, sizeof(s->notes) - n, "%s: job %s: the ioengine=%s options "
+			 "it takes from [global] do nothing under its ioengine=%s; left out, as fio "
+			 "leaves them\n",
+			 p->name, o->name, eng->name, engine_at(o->ioengine) ?
+			 engine_at(o->ioengine)->name : "?");
+	}
+	/* fio (init.c): "time_based requires a runtime/timeout setting",
+	 * and runs the job without it */
+	if (o->time_based && o->runtime <= 0) {
+		size_t n = strlen(s->notes);
+		snprintf(s->notes + n, sizeof(s->notes) - n, "%s: job %s: time_based without "
+			 "runtime= is ignored, as fio ignores it\n", p->name, o->name);
+		o->time_based = false;
+	}
 	char *logs[3] = { o->write_lat_log, o->write_bw_log, o->write_iops_log };
 	for (int k = 0; k < 3; k++)
 		if (p->log_bare[1][k])

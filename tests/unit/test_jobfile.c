@@ -241,6 +241,23 @@ static void test_jobfile_cross_job(void **state)
 		assert_int_equal(jobfile_parse("x.fio", stray[i], false, &set), -1);
 		assert_non_null(strstr(error_get(), "'sg_write_mode' is not supported"));
 	}
+	/* What fio warns of and runs without (issue 72, e4defrag2.fio): a
+	 * time_based job with no runtime= runs as a sized one; an engine's
+	 * options from [global] are left out of a job of another engine,
+	 * while one given in the job itself is still refused at the run.
+	 * The bug: a job file fio runs refused by fsbench io. */
+	memset(&set, 0, sizeof(set));
+	assert_int_equal(jobfile_parse("x.fio", "[global]\nioengine=e4defrag\ndonorname=d.def\n"
+				       "[a]\nrw=write\ntime_based\n[b]\nioengine=libaio\nrw=read\n"
+				       "[c]\nioengine=libaio\nrw=read\ninplace=1\n", false, &set), 0);
+	assert_false(set.jobs[0].time_based);
+	assert_non_null(strstr(set.notes, "job a: time_based without runtime= is ignored"));
+	set.jobs[1].size = 1 << 20;
+	assert_int_equal(io_options_validate(&set.jobs[1]), 0);
+	assert_non_null(strstr(set.notes, "job b: the ioengine=e4defrag options it takes from [global]"));
+	set.jobs[2].size = 1 << 20;
+	assert_int_equal(io_options_validate(&set.jobs[2]), -1);
+	assert_non_null(strstr(error_get(), "is ioengine=e4defrag's"));
 	/* fio's default value of a refused option changes nothing: taken */
 	memset(&set, 0, sizeof(set));
 	assert_int_equal(jobfile_parse("x.fio", "[a]\nrw=read\nmax_open_zones=0\n"
