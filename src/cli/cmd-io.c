@@ -124,8 +124,9 @@ static int size_as_fio(struct jobset *set, int j)
 			return error_set("filename=%s is a block device: fsbench io works on files (to "
 					 "benchmark a device, format it with `fsbench run --device`)", path);
 	}
-	if (set->sized[j] || o->fill_device)
-		return 0;
+	const struct io_engine_ops *e = engine_at(o->ioengine);
+	if (set->sized[j] || o->fill_device || (e && e->run))
+		return 0;	/* an engine without I/O (exec) has no size, as in fio */
 	if (!o->filename[0] || stat(path, &st))
 		return error_set("you need to specify size= (no size and %s%s, as fio requires)",
 				 o->filename[0] ? "no existing file " : "no filename=",

@@ -102,10 +102,13 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
  * IOCB_FLAG_IOPRIO, io_uring's sqe ioprio): fio's cmdprio_percentage. */
 #define ENGINE_CMDPRIO 1024u
 
+/* The engine starts a program (exec): `fsbench io` only, a run refuses it. */
+#define ENGINE_RUNS_PROGRAM 2048u
+
 /* The engines a list may hold, and the bytes of options each may keep in a
  * job (struct io_options' engine_opts). */
 #define ENGINES_MAX 24
-#define ENGINE_OPTS_MAX 64
+#define ENGINE_OPTS_MAX 512
 
 struct io_engine_ops {
 	const char *name;	/* ioengine=NAME, as fio calls it */
@@ -121,6 +124,9 @@ struct io_engine_ops {
 	 * and one set for another engine than the job's is refused (rules.c). */
 	const struct param_def *options;
 	size_t options_size;
+	/* An engine with no I/O of its own (exec) runs the thread's whole job
+	 * here, its clock started, instead of the request loop (optional). */
+	int (*run)(struct io_thread *t);
 	/* Per-thread set-up after files are open and buffers allocated. */
 	int (*init)(struct io_thread *t);
 	int (*queue)(struct io_thread *t, struct io_req *r);

@@ -11,13 +11,14 @@
 
 extern const struct io_engine_ops engine_psync, engine_sync, engine_io_uring, engine_libaio,
 	engine_mmap, engine_null, engine_pvsync, engine_pvsync2, engine_ftruncate, engine_falloc,
-	engine_filecreate, engine_filestat, engine_filedelete, engine_posixaio, engine_e4defrag;
+	engine_filecreate, engine_filestat, engine_filedelete, engine_posixaio, engine_e4defrag,
+	engine_exec;
 
 static const struct io_engine_ops *const all[] = {
 	&engine_psync, &engine_sync, &engine_io_uring, &engine_libaio, &engine_mmap,
 	&engine_null, &engine_pvsync, &engine_pvsync2, &engine_ftruncate, &engine_falloc,
 	&engine_filecreate, &engine_filestat, &engine_filedelete, &engine_posixaio, &engine_e4defrag,
-	NULL,
+	&engine_exec, NULL,
 };
 
 char engine_choices[256];

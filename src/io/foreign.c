@@ -30,8 +30,6 @@ static const struct io_foreign_engine engines[] = {
 	  OPTS("hipri", "readfua", "writefua", "sg_write_mode", "stream_id") },
 	{ "mtd", "raw NAND/NOR flash through /dev/mtdN (erase blocks, bad blocks)",
 	  OPTS("skip_bad") },
-	{ "exec", "a program run beside the job", OPTS("program", "arguments", "grace_time",
-						       "std_redirect") },
 	{ "cpuio", "CPU load, no I/O", cpu_opts },
 	{ "net", "TCP/UDP sockets", net_opts },
 	{ "netsplice", "TCP/UDP sockets through splice", net_opts },

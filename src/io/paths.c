@@ -92,6 +92,10 @@ int io_where_check(const struct io_options *o, const char *base, bool run)
 
 	const struct io_engine_ops *e = engine_at(o->ioengine);
 
+	if (run && e && (e->flags & ENGINE_RUNS_PROGRAM))
+		return error_set("ioengine=%s starts a program, which a run does not do: use "
+				 "`fsbench io` for it", e->name);
+
 	if ((!run && o->allow_existing_write) || (e && (e->flags & ENGINE_NO_DATA)))
 		return 0;	/* null touches no file (fio's diskless engine) */
 	if (o->filename[0])

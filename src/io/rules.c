@@ -416,6 +416,9 @@ int io_options_validate(const struct io_options *o)
 		if (why)
 			return error_set("read_iolog with %s: not supported", why);
 	}
+	if (o->io_submit_mode == SUBMIT_OFFLOAD && eng && eng->run)
+		return error_set("io_submit_mode=offload with ioengine=%s: it makes no requests to "
+				 "hand to workers", eng->name);
 	if (o->io_submit_mode == SUBMIT_OFFLOAD && eng && (eng->flags & ENGINE_FILE_OP))
 		return error_set("io_submit_mode=offload with ioengine=%s: a file-operation engine's "
 				 "requests are its files' operations, made in the job's own thread",

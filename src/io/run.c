@@ -203,7 +203,12 @@ static void *thread_main(void *arg)
 	t->rate_waiting = false;
 	t->ramp_end = now_ns() + (uint64_t)(o->ramp_time * 1e9);
 	atomic_store(&t->running, true);
-	if (t->ops->flags & ENGINE_SYNC)
+	if (t->ops->run) {
+		io_start_stats(t, now_ns());
+		if (t->ops->run(t))
+			io_engine_error(t);
+		t->end_ns = now_ns();
+	} else if (t->ops->flags & ENGINE_SYNC)
 		io_run_sync(t);
 	else
 		io_run_async(t);

@@ -65,12 +65,7 @@ static void nap(void)
 
 static int still_nbdfuse(const struct model_host *h)
 {
-	char link[80], exe[PATH_MAX];
-
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)h->pid);
-	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	return n > 0 && !strcmp(exe, h->exe) && state_proc_start((long)h->pid) == h->start;
+	return state_proc_is((long)h->pid, h->exe, h->start);
 }
 
 /* nbdfuse on the socket, its file at h->file: recorded once it is

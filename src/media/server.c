@@ -67,12 +67,7 @@ static int connectable(const char *sock)
 
 static int still_it(const struct flash_server *s)
 {
-	char link[80], exe[PATH_MAX];
-
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)s->pid);
-	ssize_t n = readlink(link, exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	return n > 0 && !strcmp(exe, s->exe) && state_proc_start((long)s->pid) == s->start;
+	return state_proc_is((long)s->pid, s->exe, s->start);
 }
 
 int flash_server_start(struct flash_server *s, const char *dir, const char *counters_dir,

@@ -496,6 +496,16 @@ int state_remove(const char *kind, const char *arg)
 	return update(do_remove, &c, 0);
 }
 
+int state_proc_is(long pid, const char *exe, unsigned long long start)
+{
+	char link[64], now[PATH_MAX];
+
+	snprintf(link, sizeof(link), "/proc/%ld/exe", pid);
+	ssize_t n = readlink(link, now, sizeof(now) - 1);
+	now[n > 0 ? n : 0] = '\0';
+	return n > 0 && !strcmp(now, exe) && state_proc_start(pid) == start;
+}
+
 /* The recording process still runs: same pid and same start time, and
  * not a zombie (killed, its parent not yet waiting for it: what it made
  * is already a leftover). */

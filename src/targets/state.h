@@ -107,5 +107,8 @@ int state_format_line(const struct state_entry *e, char *buf, size_t len);
  * NULL, its state letter (R, S, Z...), from /proc/PID/stat. */
 unsigned long long state_proc_stat(long pid, char *state);
 unsigned long long state_proc_start(long pid);
+/* Whether pid is still the process recorded: that executable (resolved
+ * path), that start time. */
+int state_proc_is(long pid, const char *exe, unsigned long long start);
 
 #endif

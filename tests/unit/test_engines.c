@@ -13,6 +13,7 @@
 #include "io/iojob.h"
 #include "core/exec.h"
 #include "targets/loop.h"
+#include "targets/state.h"
 
 #include <dirent.h>
 #include <jansson.h>
@@ -707,6 +708,69 @@ static void test_e4defrag(void **state)
 	free(res);
 }
 
+/* exec (issue 72): a program beside the jobs, no I/O of its own.  Its
+ * arguments with %n and %r as fio expands them, its output in NAME.stdout;
+ * a program still running at the runtime's end is stopped (the job would
+ * hang for 1000 s otherwise) and its state entry is gone; never an output
+ * through a symbolic link; and a run refuses the engine.  The bugs: a
+ * program left running after fsbench, or fsbench writing through a link. */
+static void test_exec(void **state)
+{
+	char cwd[PATH_MAX], buf[256] = "", link[PATH_MAX], decoy[PATH_MAX + 8];
+	struct io_options o;
+	struct io_result *res = malloc(sizeof(*res));
+	char st[PATH_MAX + 16];
+	int fd;
+	(void)state;
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	snprintf(st, sizeof(st), "%s/state", dir);
+	setenv("FSBENCH_STATE", st, 1);
+	job(&o, "name=e1,ioengine=exec,program=echo,arguments=x %n %r,runtime=3");
+	if (io_group_run(&o, 1, dir, res, false))
+		fail_msg("exec: %s", error_get());
+	fd = open("e1.stdout", O_RDONLY);
+	assert_true(fd >= 0);
+	assert_true(read(fd, buf, sizeof(buf) - 1) > 0);
+	close(fd);
+	assert_string_equal(buf, "x e1 3\n");
+	assert_int_equal(res->ios[DIR_READ] + res->ios[DIR_WRITE], 0);
+	/* stopped at the runtime's end, its record gone with it */
+	job(&o, "name=e2,ioengine=exec,program=sleep,arguments=1000,runtime=1,time_based=1,"
+		"grace_time=0");
+	if (io_group_run(&o, 1, dir, res, false))
+		fail_msg("exec: %s", error_get());
+	assert_int_equal(state_leftovers(), 0);
+	fd = open(st, O_RDONLY);
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+		buf[n > 0 ? n : 0] = '\0';
+		close(fd);
+		assert_null(strstr(buf, "process"));
+	}
+	/* never through a link */
+	snprintf(decoy, sizeof(decoy), "%s/decoy", dir);
+	fd = open(decoy, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	assert_int_equal(write(fd, "keep", 4), 4);
+	close(fd);
+	snprintf(link, sizeof(link), "%s/e3.stdout", dir);
+	assert_int_equal(symlink(decoy, link), 0);
+	job(&o, "name=e3,ioengine=exec,program=echo,arguments=overwritten,runtime=1");
+	assert_int_equal(io_group_run(&o, 1, dir, res, false), -1);
+	fd = open(decoy, O_RDONLY);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 4);
+	close(fd);
+	assert_memory_equal(buf, "keep", 4);
+	/* a run does not start programs */
+	job(&o, "name=e4,ioengine=exec,program=echo,runtime=1");
+	assert_int_equal(io_where_check(&o, dir, true), -1);
+	assert_non_null(strstr(error_get(), "starts a program"));
+	assert_int_equal(chdir(cwd), 0);
+	unsetenv("FSBENCH_STATE");
+	free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -719,6 +783,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_numa, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_teardown(test_direct_io, teardown_made),
 		cmocka_unit_test_setup_teardown(test_e4defrag, setup_ram_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(test_exec, setup_ram_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(test_io_uring_unavailable, setup_dir, teardown_dir),
 	};
 	return cmocka_run_group_tests(tests, NULL, teardown_made);
