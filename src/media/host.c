@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include "host.h"
+#include "child.h"
 #include "server.h"
 #include "../core/error.h"
 #include "../core/exec.h"
@@ -36,9 +37,8 @@
 struct model_host {
 	struct flash_server srv;
 	char dir[PATH_MAX], fuse[PATH_MAX + 8], file[PATH_MAX + 16];
-	char proc[64], exe[PATH_MAX];
-	pid_t pid;
-	unsigned long long start;
+	struct media_child nbdfuse;
+	uint64_t capacity;
 	int mount_recorded;
 	char loopdev[64];
 	int loopfd;
@@ -57,27 +57,18 @@ int model_host_possible(char *why, size_t len)
 	return 0;
 }
 
-static void nap(void)
+/* nbdfuse's file is there, at the medium's size */
+static int fuse_ready(void *arg)
 {
-	struct timespec ts = { 0, 10000000 };
-	nanosleep(&ts, NULL);
-}
-
-static int still_nbdfuse(const struct model_host *h)
-{
-	return state_proc_is((long)h->pid, h->exe, h->start);
-}
-
-/* nbdfuse on the socket, its file at h->file: recorded once it is
- * nbdfuse, ready when the file is there at the medium's size (10 s). */
-static int start_fuse(struct model_host *h, uint64_t capacity)
-{
-	char nbdfuse[PATH_MAX], out[256];
-	int fds[2], status, recorded = 0;
+	const struct model_host *h = arg;
 	struct stat st;
 
-	if (find_program("nbdfuse", nbdfuse, sizeof(nbdfuse)) || !realpath(nbdfuse, h->exe))
-		return error_set("--medium on this host needs nbdfuse (libnbd-bin: scripts/install-deps)");
+	return !lstat(h->file, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size == h->capacity;
+}
+
+/* nbdfuse on the socket, its file at h->file. */
+static int start_fuse(struct model_host *h)
+{
 	if (mkdir(h->fuse, 0700))
 		return error_errno("%s", h->fuse);
 	/* recorded before it exists: cleanup unmounts it only while the
@@ -87,68 +78,12 @@ static int start_fuse(struct model_host *h, uint64_t capacity)
 	h->mount_recorded = 1;
 	/* one connection, one FUSE thread: the requests reach the model in
 	 * the order the loop device sent them (a log-block layer is all
-	 * about order; nbdkit serves with one thread) */
-	char *argv[] = { nbdfuse, "-C", "1", "-s", "-o", "fsname=" FUSE_SOURCE, h->file, "--unix",
+	 * about order; nbdkit serves with one thread).  It ends (and
+	 * unmounts) with fsbench; cleanup does the rest. */
+	char *argv[] = { NULL, "-C", "1", "-s", "-o", "fsname=" FUSE_SOURCE, h->file, "--unix",
 			 h->srv.sock, NULL };
-	if (pipe2(fds, O_CLOEXEC))
-		return error_errno("pipe");
-	pid_t parent = getpid();
-	h->pid = fork();
-	if (h->pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return error_errno("fork");
-	}
-	if (h->pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		/* it ends (and unmounts) with fsbench; cleanup does the rest */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(127);
-		dup2(null, 0);
-		dup2(null, 1);
-		dup2(fds[1], 2);
-		execv(nbdfuse, argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	fcntl(fds[0], F_SETFL, O_NONBLOCK);
-	snprintf(h->proc, sizeof(h->proc), "/proc/%d", (int)h->pid);
-	for (int i = 0; i < 1000; i++) {
-		if (waitpid(h->pid, &status, WNOHANG) == h->pid) {
-			ssize_t n = read(fds[0], out, sizeof(out) - 1);
-			out[n > 0 ? n : 0] = '\0';
-			out[strcspn(out, "\n")] = '\0';
-			close(fds[0]);
-			if (recorded)
-				state_remove(STATE_PROC, h->proc);
-			h->pid = 0;
-			h->proc[0] = '\0';
-			return error_set("nbdfuse did not serve the modelled medium: %s",
-					 out[0] ? out : "it said nothing");
-		}
-		if (!recorded) {
-			h->start = state_proc_start((long)h->pid);
-			if (h->start && still_nbdfuse(h)) {
-				if (state_add(STATE_PROC, h->proc, h->exe, h->start, 0)) {
-					kill(h->pid, SIGKILL);
-					waitpid(h->pid, NULL, 0);
-					close(fds[0]);
-					h->pid = 0;
-					h->proc[0] = '\0';
-					return -1;
-				}
-				recorded = 1;
-			}
-		} else if (!lstat(h->file, &st) && S_ISREG(st.st_mode) &&
-			   (uint64_t)st.st_size == capacity) {
-			close(fds[0]);
-			return 0;
-		}
-		nap();
-	}
-	close(fds[0]);
-	return error_set("nbdfuse did not show the modelled medium at %s within 10 s", h->file);
+	return media_child_start(&h->nbdfuse, "nbdfuse", argv, SIGTERM, fuse_ready, h,
+				 "nbdfuse, showing the modelled medium as a file,");
 }
 
 int model_host_start(struct model_host **out, const char *parent, const struct model_spec *m,
@@ -173,7 +108,8 @@ int model_host_start(struct model_host **out, const char *parent, const struct m
 	}
 	snprintf(h->fuse, sizeof(h->fuse), "%s/fuse", h->dir);
 	snprintf(h->file, sizeof(h->file), "%s/key", h->fuse);
-	if (flash_server_start(&h->srv, h->dir, NULL, m, 1) || start_fuse(h, m->capacity))
+	h->capacity = m->capacity;
+	if (flash_server_start(&h->srv, h->dir, NULL, m, 1) || start_fuse(h))
 		goto fail;
 	if (loop_attach(h->file, 1, h->loopdev, sizeof(h->loopdev), &dio, &h->loopfd))
 		goto fail;
@@ -231,18 +167,7 @@ void model_host_stop(struct model_host *h)
 		if (state_undo(&e, why, sizeof(why)) != STATE_FAILED)
 			state_remove(STATE_MOUNT, h->fuse);
 	}
-	if (h->pid > 0) {
-		int i;
-		for (i = 0; i < 500 && waitpid(h->pid, NULL, WNOHANG) != h->pid; i++)
-			nap();
-		if (i == 500) {
-			if (still_nbdfuse(h))
-				kill(h->pid, SIGKILL);
-			waitpid(h->pid, NULL, 0);
-		}
-	}
-	if (h->proc[0])
-		state_remove(STATE_PROC, h->proc);
+	media_child_stop(&h->nbdfuse, 0, 5000);
 	flash_server_stop(&h->srv);
 	if (h->dir[0] && scratch_remove(h->dir))
 		fprintf(stderr, "fsbench: warning: %s\n", error_get());

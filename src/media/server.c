@@ -65,25 +65,21 @@ static int connectable(const char *sock)
 	return ok;
 }
 
-static int still_it(const struct flash_server *s)
+static int ready(void *sock)
 {
-	return state_proc_is((long)s->pid, s->exe, s->start);
+	return connectable(sock);
 }
 
 int flash_server_start(struct flash_server *s, const char *dir, const char *counters_dir,
 		       const struct model_spec *m, int timed)
 {
 	struct flash_params p;
-	char nbdkit[PATH_MAX], kv[13][64], out[256];
+	char kv[13][64];
 	struct sockaddr_un probe;
 
 	memset(s, 0, sizeof(*s));
 	if (model_params(m, &p))
 		return -1;
-	if (find_program("nbdkit", nbdkit, sizeof(nbdkit)))
-		return error_set("--medium needs nbdkit (Debian's nbdkit package: scripts/install-deps)");
-	if (!realpath(nbdkit, s->exe))
-		return error_errno("%s", nbdkit);
 	str_join(s->plugin, sizeof(s->plugin), dir, "/fsbench-flash.so");
 	str_join(s->image, sizeof(s->image), dir, "/medium.img");
 	str_join(s->sock, sizeof(s->sock), dir, "/medium.sock");
@@ -111,89 +107,16 @@ int flash_server_start(struct flash_server *s, const char *dir, const char *coun
 	snprintf(counters, sizeof(counters), "counters=%s", s->counters);
 	/* one thread: the connection's requests served in the order they came,
 	 * as a key's controller takes its commands */
-	char *argv[] = { nbdkit, "--foreground", "--exit-with-parent", "--threads", "1", "--exportname", "key",
+	char *argv[] = { NULL, "--foreground", "--exit-with-parent", "--threads", "1", "--exportname", "key",
 			 "--unix", s->sock, s->plugin, file, counters, kv[0], kv[1], kv[2], kv[3],
 			 kv[4], kv[5], kv[6], kv[7], kv[8], kv[9], kv[10], kv[11], kv[12], NULL };
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC))
-		return error_errno("pipe");
-	s->pid = fork();
-	if (s->pid < 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return error_errno("fork");
-	}
-	if (s->pid == 0) {
-		int null = open("/dev/null", O_RDWR);
-		dup2(null, 0);
-		dup2(null, 1);
-		dup2(fds[1], 2);
-		execv(nbdkit, argv);
-		_exit(127);
-	}
-	close(fds[1]);
-	fcntl(fds[0], F_SETFL, O_NONBLOCK);
-	snprintf(s->proc, sizeof(s->proc), "/proc/%d", (int)s->pid);
-	/* recorded once it is nbdkit (before exec it is still fsbench), then
-	 * ready when its socket takes a connection: 10 s at most */
-	int recorded = 0, status;
-	for (int i = 0; i < 2000; i++) {
-		if (waitpid(s->pid, &status, WNOHANG) == s->pid) {
-			ssize_t n = read(fds[0], out, sizeof(out) - 1);
-			out[n > 0 ? n : 0] = '\0';
-			out[strcspn(out, "\n")] = '\0';
-			close(fds[0]);
-			if (recorded)
-				state_remove(STATE_PROC, s->proc);
-			s->pid = 0;
-			return error_set("nbdkit did not start the modelled medium: %s",
-					 out[0] ? out : "it said nothing");
-		}
-		if (!recorded) {
-			s->start = state_proc_start((long)s->pid);
-			if (s->start && still_it(s)) {
-				if (state_add(STATE_PROC, s->proc, s->exe, s->start, 0)) {
-					kill(s->pid, SIGKILL);
-					waitpid(s->pid, NULL, 0);
-					close(fds[0]);
-					s->pid = 0;
-					return -1;
-				}
-				recorded = 1;
-			}
-		} else if (connectable(s->sock)) {
-			close(fds[0]);
-			return 0;
-		}
-		struct timespec ts = { 0, 5000000 };
-		nanosleep(&ts, NULL);
-	}
-	close(fds[0]);
-	flash_server_stop(s);
-	return error_set("nbdkit did not open %s within 10 s", s->sock);
+	/* ready when its socket takes a connection; it ends with fsbench
+	 * (--exit-with-parent) */
+	return media_child_start(&s->nbdkit, "nbdkit", argv, 0, ready, s->sock,
+				 "nbdkit, serving the modelled medium,");
 }
 
 void flash_server_stop(struct flash_server *s)
 {
-	if (s->pid > 0) {
-		if (still_it(s) || !s->start) {
-			kill(s->pid, SIGTERM);
-			for (int i = 0; i < 1000; i++) {
-				if (waitpid(s->pid, NULL, WNOHANG) == s->pid)
-					break;
-				if (i == 999) {
-					kill(s->pid, SIGKILL);
-					waitpid(s->pid, NULL, 0);
-				}
-				struct timespec ts = { 0, 10000000 };
-				nanosleep(&ts, NULL);
-			}
-		} else {
-			waitpid(s->pid, NULL, WNOHANG);
-		}
-	}
-	if (s->proc[0])
-		state_remove(STATE_PROC, s->proc);
-	s->proc[0] = '\0';
-	s->pid = 0;
+	media_child_stop(&s->nbdkit, 1, 10000);
 }

@@ -15,13 +15,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "child.h"
 #include "model.h"
 
 struct flash_server {
 	char sock[PATH_MAX], image[PATH_MAX], counters[PATH_MAX], plugin[PATH_MAX];
-	char proc[64], exe[PATH_MAX];
-	pid_t pid;
-	unsigned long long start;	/* the process's start time (state file) */
+	struct media_child nbdkit;
 };
 
 /* Serve m from dir (its files made there, none may exist yet), counters
