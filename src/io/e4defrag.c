@@ -11,17 +11,22 @@
  * Where fio differs, on purpose: fio opens the donor with O_CREAT and
  * leaves it, so a file of the user's of that name would be allocated,
  * swapped and truncated.  fsbench makes the donor new (O_EXCL, no link
- * followed), refuses a name that is there already, and removes it at the
- * end only while the name still leads to the file it made.
+ * followed) and shares it with the other threads and jobs that name it,
+ * as fio's threads share theirs; the last to let go removes it, while the
+ * name still leads to the file made.  A donor that was there already is
+ * taken only when this command made it (e4defrag2.fio's jobs swap with
+ * each other's data files) or with allow_existing_write=1, and is kept.
  */
 #define _GNU_SOURCE
 #include "iojob.h"
+#include "io_internal.h"
 #include "../core/error.h"
 #include "../core/str.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/types.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -56,17 +61,83 @@ static const struct param_def e4defrag_options[] = {
 
 struct e4defrag_data {
 	int fd;
-	uint64_t dev, ino;	/* the donor fsbench made */
+	uint64_t dev, ino;	/* the donor */
+	bool made;		/* it is one of donors[]: this process made it */
 	uint32_t bsz;		/* the filesystem's block (st_blksize), the ioctl's unit */
 	bool inplace;
 	char path[4096];
 };
 
+/* The donors this process made, each shared by the threads that name it
+ * and removed by the last to let go (set up once a thread, off the I/O
+ * path). */
+#define DONORS_MAX 64
+static struct {
+	uint64_t dev, ino;
+	int refs;
+} donors[DONORS_MAX];
+static pthread_mutex_t donors_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int donor_find(uint64_t dev, uint64_t ino)
+{
+	for (int i = 0; i < DONORS_MAX; i++)
+		if (donors[i].refs && donors[i].dev == dev && donors[i].ino == ino)
+			return i;
+	return -1;
+}
+
+/* The donor opened into d: made new, or shared, or (made by this command,
+ * or allowed) taken as it is.  Under donors_lock.  0, or -1 with the error
+ * set. */
+static int donor_open(struct io_thread *t, struct e4defrag_data *d)
+{
+	struct stat st;
+	int k;
+
+	d->fd = open(d->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (d->fd >= 0) {
+		if (fstat(d->fd, &st))
+			return error_errno("e4defrag: %s", d->path);
+		for (k = 0; k < DONORS_MAX && donors[k].refs; k++)
+			;
+		if (k == DONORS_MAX) {
+			close(d->fd);
+			d->fd = -1;
+			unlink(d->path);
+			return error_set("e4defrag: more than %d donors at once", DONORS_MAX);
+		}
+		donors[k].dev = (uint64_t)st.st_dev;
+		donors[k].ino = (uint64_t)st.st_ino;
+		donors[k].refs = 1;
+		d->made = true;
+	} else if (errno == EEXIST) {
+		d->fd = open(d->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+		if (d->fd < 0 || fstat(d->fd, &st))
+			return error_errno("e4defrag: the donor %s", d->path);
+		if (!S_ISREG(st.st_mode))
+			return error_set("e4defrag: the donor %s is not a regular file", d->path);
+		if ((k = donor_find((uint64_t)st.st_dev, (uint64_t)st.st_ino)) >= 0) {
+			donors[k].refs++;
+			d->made = true;
+		} else if (!io_made_here(t->job, &st) && !t->o->allow_existing_write) {
+			return error_set("e4defrag: the donor %s was there before the job: fsbench io "
+					 "swaps blocks only with a file it made (fio would reuse and "
+					 "truncate it; allow_existing_write=1 lets it): remove it or "
+					 "name another", d->path);
+		}
+	} else {
+		return error_errno("e4defrag: the donor %s", d->path);
+	}
+	d->dev = (uint64_t)st.st_dev;
+	d->ino = (uint64_t)st.st_ino;
+	d->bsz = st.st_blksize > 0 ? (uint32_t)st.st_blksize : 4096;
+	return 0;
+}
+
 static int e4defrag_init(struct io_thread *t)
 {
 	const struct e4defrag_opts *eo = io_engine_opts(t->o);
 	struct e4defrag_data *d;
-	struct stat st;
 	uint64_t lo = UINT64_MAX, hi = 0;
 
 	if (io_has_reads(t->o))
@@ -91,16 +162,11 @@ static int e4defrag_init(struct io_thread *t)
 	if (at + strlen(eo->donorname) >= sizeof(d->path))
 		return error_set("e4defrag: the donor's path is too long");
 	str_copy(d->path + at, sizeof(d->path) - at, eo->donorname);
-	d->fd = open(d->path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (d->fd < 0)
-		return error_errno(errno == EEXIST ? "e4defrag: the donor %s is there already (fsbench "
-			"makes its donor new and removes it after; fio would have reused and "
-			"truncated it): remove it or name another" : "e4defrag: the donor %s", d->path);
-	if (fstat(d->fd, &st))
-		return error_errno("e4defrag: %s", d->path);
-	d->dev = (uint64_t)st.st_dev;
-	d->ino = (uint64_t)st.st_ino;
-	d->bsz = st.st_blksize > 0 ? (uint32_t)st.st_blksize : 4096;
+	pthread_mutex_lock(&donors_lock);
+	int rc = donor_open(t, d);
+	pthread_mutex_unlock(&donors_lock);
+	if (rc)
+		return -1;
 	for (int i = 0; i < t->nfiles; i++) {
 		if (t->files[i].base < lo)
 			lo = t->files[i].base;
@@ -149,13 +215,16 @@ static void e4defrag_cleanup(struct io_thread *t)
 
 	if (!d)
 		return;
-	if (d->fd >= 0) {
+	if (d->fd >= 0)
 		close(d->fd);
-		/* only the file it made, still under its name */
-		if (!lstat(d->path, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_dev == d->dev &&
-		    (uint64_t)st.st_ino == d->ino)
-			unlink(d->path);
-	}
+	pthread_mutex_lock(&donors_lock);
+	int k = d->made ? donor_find(d->dev, d->ino) : -1;
+	/* the last to let go of a donor it made removes it, while the name
+	 * still leads to it */
+	if (k >= 0 && !--donors[k].refs && !lstat(d->path, &st) && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_dev == d->dev && (uint64_t)st.st_ino == d->ino)
+		unlink(d->path);
+	pthread_mutex_unlock(&donors_lock);
 	free(d);
 	t->engine_data = NULL;
 }

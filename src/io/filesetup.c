@@ -92,7 +92,7 @@ static int open_file(const struct io_job *job, const struct io_file *f, int flag
 /* st is a file this command made: by this job (a file its threads share),
  * by a job beside it in the same run, or by an earlier run of the same
  * command (job->made). */
-static bool made_here(const struct io_job *job, const struct stat *st)
+bool io_made_here(const struct io_job *job, const struct stat *st)
 {
 	uint64_t dev = (uint64_t)st->st_dev, ino = (uint64_t)st->st_ino;
 
@@ -140,7 +140,7 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 			close(pfd);
 			if (!ok)
 				return error_errno("stat %s", f->path);
-			if (!made_here(job, &st) && io_existing_check(o, f->path, &st, need))
+			if (!io_made_here(job, &st) && io_existing_check(o, f->path, &st, need))
 				return -1;
 			fd = open_file(job, f, O_RDWR, 0);
 		}

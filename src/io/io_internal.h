@@ -160,6 +160,9 @@ static inline void io_terminate(struct io_thread *t)
 /* filesetup.c: the files the job made go on m instead of being removed
  * at io_job_close.  0, or -1 with the error set. */
 int io_job_hand_over(struct io_job *job, struct io_made *m);
+/* filesetup.c: the file (st) is one the same command made: this job, the
+ * run's other jobs opened before it, or the earlier runs' files. */
+bool io_made_here(const struct io_job *job, const struct stat *st);
 /* filesetup.c: io_job_open for a job of a run whose earlier jobs have
  * first_thread threads in all (io_thread.seq), npeers of them opened
  * before it, after the earlier runs' made. */
