@@ -37,22 +37,6 @@ static const char run_about[] =
 	"`fsbench list tests`.  Each target gets a scratch directory fsbench.XXXXXX\n"
 	"that is removed afterwards.\n";
 
-/* The typed options' values (cli.h): the parser fills this, zero where an
- * option was not given; the repeatable ones that go in order (--target,
- * --fs, --fio, --only, --skip) are read from the items. */
-struct run_args {
-	uint64_t fs_size, vm_mem, ram, device_size;
-	double device_settle;
-	const char *device_reset, *vm_device_bus, *vm_device_throttle;
-	const char *medium;
-	const char *image_dir, *device, *kernel, *vm_accel, *fresh, *suite, *age, *age_repo,
-		   *keep_aged;
-	int force_format, no_direct_io, vm, vm_cpus, vm_timeout, age_seed, compare_fresh;
-	double scale, margin, precision, time_budget;
-	int runs, max_runs, warmup;
-	const char *baseline, *label, *note, *resume, *db, *json, *csv, *markdown, *html;
-	int no_drop_caches, no_device_stats, quiet, dry_run, verbose;
-};
 #define A(f) offsetof(struct run_args, f)
 #define HOST CLI_HOST_ONLY
 #define VMO (CLI_HOST_ONLY | CLI_VM_ONLY)
@@ -337,33 +321,8 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		c->prov.image_dir = v;
 	}
 	c->prov.force_format = o->force_format;
-	/* --device: one medium every --fs target takes turns on; its region
-	 * is sized once the tests are known (check_targets) */
-	if (o->device && o->medium)
-		return error_set("--device and --medium: one medium a run (a device, or a model of one)");
-	if (o->medium) {
-		if (model_lookup(o->medium, &c->model))
-			return -1;
-		c->modelled = 1;
-	}
-	if (o->device || o->medium) {
-		enum medium_reset reset = MEDIUM_RESET_DISCARD;
-		if (o->device_reset && medium_reset_parse(o->device_reset, &reset))
-			return -1;
-		if (o->fs_size)
-			return error_set("--fs-size sizes images; the region of --device is "
-					 "--device-size");
-		/* a model: the guest's USB key, named once the guest finds it */
-		c->prov.medium = medium_new(o->device ? o->device : "(the modelled medium)",
-					    o->device_size, reset,
-					    cli_has(a, "device-settle") ? o->device_settle : 2,
-					    o->force_format);
-		if (!c->prov.medium)
-			return error_set("out of memory");
-	} else if (o->device_size || o->device_reset || cli_has(a, "device-settle")) {
-		return error_set("--device-size, --device-reset and --device-settle go with --device "
-				 "or --medium");
-	}
+	if (run_medium_options(a, c))
+		return -1;
 	if (o->no_direct_io)
 		c->prov.direct_io = 0;
 	if (o->age && run_age_setup(&c->age, o->age, cli_has(a, "age-seed") ? (uint64_t)o->age_seed : 1,
@@ -502,12 +461,7 @@ static int parse_args(const struct cli_args *a, struct run_cli *c)
 		 * USB key, and the run goes there */
 		if (c->modelled && !c->vm && !vm_guest_job()) {
 			char why[256] = "";
-			int here = !model_host_possible(why, sizeof(why));
-			for (int i = 0; i < rq->ntargets && here; i++)
-				if (fs_profile_available(target_fs_spec(&rq->targets[i])->profile, why,
-							 sizeof(why)))
-					here = 0;
-			if (here) {
+			if (run_medium_here(c, why, sizeof(why))) {
 				c->model_here = 1;
 			} else {
 				if (parse_vm(a, c, 1))
@@ -835,18 +789,9 @@ static int run_main(const struct cli_args *a, const struct result *prior,
 		}
 		c.rq.vm = c.vm_text;
 	}
-	/* --medium on this host: the model's device, which every target
-	 * then takes turns on as on a user's --device */
-	if (c.model_here && !c.vm && !vm_guest_job()) {
-		char dev[64], what[1400], counters[PATH_MAX];
-		if (model_host_start(&c.mh, c.prov.image_dir ? c.prov.image_dir : "/var/tmp", &c.model,
-				     dev, sizeof(dev), what, sizeof(what), counters, sizeof(counters))) {
-			free_cli(&c);
-			return cli_fail(EXIT_FAIL, "%s", error_get());
-		}
-		medium_set_device(c.prov.medium, dev, what, counters);
-		medium_set_buffer(c.prov.medium, c.model.buffer);
-		medium_set_discard_file(c.prov.medium, model_host_file(c.mh));
+	if (run_medium_start(&c)) {
+		free_cli(&c);
+		return cli_fail(EXIT_FAIL, "%s", error_get());
 	}
 	/* the live line from setup on: --age's aging is part of it */
 	c.pg = progress_start(c.rq.opts.quiet);

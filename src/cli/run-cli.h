@@ -27,6 +27,22 @@
 
 /* One `run`: the request for the runner and what only the command keeps
  * (outputs, the live line, the --vm and --age settings). */
+/* The typed options' values (cli.h): the parser fills this, zero where an
+ * option was not given; the repeatable ones that go in order (--target,
+ * --fs, --fio, --only, --skip) are read from the items. */
+struct run_args {
+	uint64_t fs_size, vm_mem, ram, device_size;
+	double device_settle;
+	const char *device_reset, *vm_device_bus, *vm_device_throttle;
+	const char *medium;
+	const char *image_dir, *device, *kernel, *vm_accel, *fresh, *suite, *age, *age_repo,
+		   *keep_aged;
+	int force_format, no_direct_io, vm, vm_cpus, vm_timeout, age_seed, compare_fresh;
+	double scale, margin, precision, time_budget;
+	int runs, max_runs, warmup;
+	const char *baseline, *label, *note, *resume, *db, *json, *csv, *markdown, *html;
+	int no_drop_caches, no_device_stats, quiet, dry_run, verbose;
+};
 struct run_cli {
 	struct run_request rq;
 	struct provision_opts prov;
@@ -70,6 +86,15 @@ int run_write_outputs(struct run_cli *c, int64_t run_id);
  * tests held back, the answer, where everything went). */
 struct runner_events run_live_events(struct run_cli *c);
 void run_print_end(struct run_cli *c, int64_t run_id);
+
+/* run-medium.c: --device and --medium read into c->prov.medium (0, or -1
+ * with the error set); whether the model can be served to this host
+ * (every filesystem in its kernel, nbdfuse there: 1, else 0 and why); and
+ * that served, the medium pointed at it (0 when there is nothing to
+ * start). */
+int run_medium_options(const struct cli_args *a, struct run_cli *c);
+int run_medium_here(const struct run_cli *c, char *why, size_t len);
+int run_medium_start(struct run_cli *c);
 
 /* --vm (run-vm.c): the same command, without what only the host uses,
  * run by the guest; its run kept in c->store from before the guest boots
