@@ -269,3 +269,29 @@ int file_copy_dir_flat(const char *src_dir, const char *dst_parent, unsigned lon
 	closedir(d);
 	return copied;
 }
+
+int file_write_new(const char *path, const void *data, uint64_t len, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+
+	if (fd < 0)
+		return error_errno("create %s", path);
+	const unsigned char *p = data;
+	int rc = data ? 0 : ftruncate(fd, (off_t)len);
+	for (uint64_t done = 0; data && !rc && done < len;) {
+		ssize_t n = write(fd, p + done, (size_t)(len - done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			rc = -1;
+		else
+			done += (uint64_t)n;
+	}
+	if (rc) {
+		int saved = errno ? errno : EIO;
+		close(fd);
+		errno = saved;
+		return error_errno("write %s", path);
+	}
+	return close(fd) ? error_errno("close %s", path) : 0;
+}

@@ -12,6 +12,8 @@
 #define FSB_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #define FILE_NOFOLLOW 1u	/* refuse a symlink (a directory others may write) */
 
@@ -42,6 +44,11 @@ int file_copy_sparse(const char *src, const char *dst, unsigned long long max);
  * error set. */
 int file_copy_dir_flat(const char *src_dir, const char *dst_parent, unsigned long long max,
 		       char *out, size_t len);
+
+/* A new file at path (made exclusively, never through a symlink) holding
+ * len bytes of data, written whole; data NULL: len bytes of holes.  0, or
+ * -1 with the error set (naming path). */
+int file_write_new(const char *path, const void *data, uint64_t len, mode_t mode);
 
 /* dir and its missing parents made (0755); dir must end up a directory
  * and not a symlink.  0, or -1 with the error set. */

@@ -11,6 +11,7 @@
 #include "server.h"
 #include "../core/error.h"
 #include "../core/exec.h"
+#include "../core/file.h"
 #include "../core/str.h"
 #include "../targets/state.h"
 
@@ -28,29 +29,6 @@
 #include <unistd.h>
 
 extern const unsigned char fsb_flashso_start[], fsb_flashso_end[];
-
-/* A new file at path holding len bytes of data (NULL: sparse), mode. */
-static int new_file(const char *path, const void *data, uint64_t len, mode_t mode)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-
-	if (fd < 0)
-		return error_errno("%s", path);
-	const unsigned char *p = data;
-	int rc = data ? 0 : ftruncate(fd, (off_t)len);
-	for (uint64_t done = 0; data && !rc && done < len;) {
-		ssize_t n = write(fd, p + done, (size_t)(len - done));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			rc = -1;
-		else
-			done += (uint64_t)n;
-	}
-	if (rc || close(fd))
-		return error_errno("%s", path);
-	return 0;
-}
 
 static int connectable(const char *sock)
 {
@@ -86,8 +64,8 @@ int flash_server_start(struct flash_server *s, const char *dir, const char *coun
 	str_join(s->counters, sizeof(s->counters), counters_dir ? counters_dir : dir, "/medium.counters");
 	if (strlen(s->sock) >= sizeof(probe.sun_path))
 		return error_set("--medium: the socket's path %s is too long for a UNIX socket", s->sock);
-	if (new_file(s->plugin, fsb_flashso_start, (uint64_t)(fsb_flashso_end - fsb_flashso_start), 0700) ||
-	    new_file(s->image, NULL, p.capacity, 0600))
+	if (file_write_new(s->plugin, fsb_flashso_start, (uint64_t)(fsb_flashso_end - fsb_flashso_start), 0700) ||
+	    file_write_new(s->image, NULL, p.capacity, 0600))
 		return -1;
 	snprintf(kv[0], 64, "capacity=%llu", (unsigned long long)p.capacity);
 	snprintf(kv[1], 64, "page=%u", p.page);

@@ -41,6 +41,9 @@ struct vm_opts {
 void vm_opts_defaults(struct vm_opts *o);
 
 /* Can profile p run in a guest booted with kernel k?  0, or -1 and why. */
+/* The kernel modules filesystem p needs (the guest loads them; the host
+ * checks its kernel has them): their names in out, how many (0-2). */
+int vm_profile_modules(const struct fs_profile *p, const char *out[2]);
 int vm_profile_available(const struct fs_profile *p, const struct vm_kernel *k, char *why,
 			 size_t len);
 
