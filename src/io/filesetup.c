@@ -315,7 +315,10 @@ static int check_space(struct io_job *job)
 static void data_spec_of(const struct io_options *o, struct data_spec *d)
 {
 	memset(d, 0, sizeof(*d));
-	if (o->buffer_pattern[0])
+	if (o->dedupe_percentage) {	/* fio: random data, compressible as asked */
+		d->kind = o->buffer_compress_percentage ? DATA_COMPRESS : DATA_RANDOM;
+		d->compress_pct = (int)o->buffer_compress_percentage;
+	} else if (o->buffer_pattern[0])
 		*d = o->parsed.bpat;
 	else if (o->zero_buffers)
 		d->kind = DATA_ZERO;
@@ -437,6 +440,10 @@ static int setup_thread(struct io_job *job, struct io_thread *t, int id)
 		    !t->vpat.pattern_len;	/* verify_pattern is the data, laid per write */
 	t->scramble = !t->refill && !t->verify && o->scramble_buffers && t->data.kind == DATA_RANDOM;
 	rng_seed(&t->rng, t->seed + (uint64_t)t->seq);
+	/* fio: dedupe_percentage refills every write and never scrambles */
+	io_dedupe_init(&t->dedupe, o, t->min_bs, t->seq);
+	if (t->dedupe.pct)
+		t->refill = t->scramble = false;
 
 	t->files = calloc((size_t)t->nfiles, sizeof(*t->files));
 	t->reqs = calloc(t->depth, sizeof(*t->reqs));

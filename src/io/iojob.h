@@ -22,6 +22,7 @@
 #include <sched.h>
 #include <sys/stat.h>
 
+#include "dedupe.h"
 #include "engine.h"
 #include "../core/histogram.h"
 #include "../core/timeline.h"
@@ -45,6 +46,7 @@ enum verify_mode { VERIFY_NONE, VERIFY_CRC32C, VERIFY_META, VERIFY_PATTERN, VERI
 /* fio's io_submit_mode: the job's thread issues its I/O, or iodepth
  * workers do (offload.c) */
 enum submit_mode { SUBMIT_INLINE, SUBMIT_OFFLOAD };
+enum dedupe_mode { DEDUPE_REPEAT, DEDUPE_WORKING_SET };
 #define SUBMIT_CHOICES "inline|offload"
 /* fio's fadvise_hint, in the order of its choices */
 enum fadvise_hint { FADVISE_NONE, FADVISE_TYPE, FADVISE_RANDOM, FADVISE_SEQUENTIAL, FADVISE_NOREUSE };
@@ -283,6 +285,10 @@ struct io_options {
 	bool refill_buffers, scramble_buffers;
 	int64_t buffer_compress_percentage;
 	char buffer_pattern[PARAM_STR_MAX];
+	/* fio's deduplicable buffers (dedupe.c) */
+	int64_t dedupe_percentage, dedupe_working_set_percentage;
+	int dedupe_mode;		/* enum dedupe_mode */
+	bool dedupe_global;
 	/* each engine's own options (its options rows), by its place in the
 	 * list (engines.c): io_engine_opts */
 	_Alignas(8) unsigned char engine_opts[ENGINES_MAX][ENGINE_OPTS_MAX];
@@ -567,6 +573,7 @@ struct io_thread {
 	double lat_pct;
 	bool refill, scramble;	/* before each write: new data, or fio's small scramble */
 	struct rng rng;
+	struct io_dedupe dedupe;	/* dedupe_percentage's state (dedupe.c) */
 	struct permutation perm;
 	struct data_spec data;
 	struct data_spec vpat;		/* verify_pattern (pattern_len 0: none) */

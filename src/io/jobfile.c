@@ -24,8 +24,6 @@ static const char *const dropped[] = {
 
 #define ZBD_ONLY "it is zonemode=zbd's, for zoned block devices (SMR, ZNS); fsbench io works " \
 	"on files"
-#define DEDUPE_NONE "fsbench io writes no deduplicable buffers (fio's dedupe_percentage): the " \
-	"data, and so what a deduplicating medium does with it, would differ"
 
 /* Options fio has that fsbench io cannot honour: the job parses (as in
  * fio's --parse-only) and a run is refused with the reason; with
@@ -39,12 +37,6 @@ static const char *const refused[][3] = {
 	{ "verify_async", "fsbench checks each block in the job's own thread, as fio does without "
 	  "it; fio's verify threads take that work off the job, so its figures would differ "
 	  "(--ignore-unknown runs it with the check in the job)", "0" },
-	/* fio's deduplicable buffers: a deduplicating medium's figures
-	 * depend on them */
-	{ "dedupe_percentage", DEDUPE_NONE, "0" },
-	{ "dedupe_mode", DEDUPE_NONE, "repeat" },
-	{ "dedupe_working_set_percentage", DEDUPE_NONE, NULL },
-	{ "dedupe_global", DEDUPE_NONE, "0" },
 	{ "block_error_percentiles", "fsbench io keeps no histogram of how many trims and writes "
 	  "each block took to fail (fio's, for raw flash through ioengine=mtd)", "0" },
 	{ NULL, NULL, NULL },

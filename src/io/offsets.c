@@ -303,7 +303,9 @@ static bool replay_next(struct io_thread *t, struct io_req *r)
 		t->issued_n++;
 		t->last_dir = dir;
 		if (dir == DIR_WRITE) {
-			if (t->refill)
+			if (t->dedupe.pct)
+				io_dedupe_fill(&t->dedupe, &t->data, r->buf, e->len);
+			else if (t->refill)
 				data_refresh(&t->data, &t->rng, r->buf, e->len);
 			else if (t->scramble)
 				data_scramble(r->buf, e->len, r->offset, rng_next(&t->rng));
@@ -508,7 +510,9 @@ chosen:
 	t->issued_n++;
 	t->last_dir = dir;
 	if (dir == DIR_WRITE) {
-		if (t->refill)
+		if (t->dedupe.pct)
+			io_dedupe_fill(&t->dedupe, &t->data, r->buf, len);
+		else if (t->refill)
 			data_refresh(&t->data, &t->rng, r->buf, len);
 		else if (t->scramble)
 			data_scramble(r->buf, len, r->offset, rng_next(&t->rng));

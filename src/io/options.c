@@ -426,6 +426,15 @@ static const struct param_def rows_before_engines[] = {
 	  "make written data N% compressible (0 = random)" },
 	PARAM_COMPOUND("buffer_pattern", struct io_options, buffer_pattern, "",
 		     "write this repeating pattern: 0xHEX, \"text\" or a number", io_set_pattern),
+	{ "dedupe_percentage", PT_INT, P(dedupe_percentage), "0", 0, 100, NULL,
+	  "N% of the writes repeat a buffer written before, byte for byte (new random data in "
+	  "the others, as with refill_buffers)" },
+	{ "dedupe_mode", PT_ENUM, P(dedupe_mode), "repeat", 0, 0, "repeat|working_set",
+	  "what a repeated write repeats: the last new buffer, or any page of a working set" },
+	{ "dedupe_working_set_percentage", PT_INT, P(dedupe_working_set_percentage), "5", 0, 100,
+	  NULL, "dedupe_mode=working_set: the set is this % of size, in the smallest write size" },
+	{ "dedupe_global", PT_BOOL, P(dedupe_global), "0", 0, 0, NULL,
+	  "dedupe_mode=working_set: the set is shared by every job's threads, each a share" },
 	{ NULL, 0, 0, NULL, 0, 0, NULL, NULL },
 };
 

@@ -513,6 +513,19 @@ int io_options_validate(const struct io_options *o)
 				 "buffer_compress_percentage");
 	if (o->zero_buffers && o->buffer_compress_percentage)
 		return error_set("option 'zero_buffers' cannot be combined with buffer_compress_percentage");
+	/* fio's init refuses these two (its working set is one file's pages,
+	 * and the set's pages are new ones, not repeats) */
+	if (o->dedupe_percentage && o->dedupe_mode == DEDUPE_WORKING_SET) {
+		if (o->nrfiles != 1)
+			return error_set("option 'dedupe_mode=working_set' takes one file per job, not "
+					 "nrfiles=%lld", (long long)o->nrfiles);
+		if (o->dedupe_working_set_percentage + o->dedupe_percentage > 100)
+			return error_set("option 'dedupe_percentage=%lld': %lld%% of size is the working "
+					 "set's own pages, so at most %lld%% can repeat them",
+					 (long long)o->dedupe_percentage,
+					 (long long)o->dedupe_working_set_percentage,
+					 100 - (long long)o->dedupe_working_set_percentage);
+	}
 	static const char *const dirs[IO_DIRS] = { "reads", "writes", "trims" };
 	const struct io_parsed *p = &o->parsed;
 	for (int d = 0; d < IO_DIRS; d++)	/* fio refuses these */

@@ -405,6 +405,11 @@ int io_run_jobs(struct io_run *run)
 		}
 		threads += jobs[opened]->nthreads;
 	}
+	/* dedupe_global: a working set over every thread of the run */
+	for (int j = 0; j < opened; j++)
+		for (int i = 0; i < jobs[j]->nthreads && jobs[j]->o.dedupe_global; i++)
+			io_dedupe_share(&jobs[j]->threads[i].dedupe, run->first_thread,
+					threads - run->first_thread);
 	run->exit_all = false;
 	run->ran = false;
 	if (!rc)

@@ -215,7 +215,7 @@ static void test_jobfile_cross_job(void **state)
 	static const struct { const char *text, *error; bool engine; } norun[] = {
 		{ "[a]\nfilesize=1m\nsize=4m\n", "give size=1048576", false },
 		{ "[a]\nrw=read\nmax_open_zones=4\n", "it is zonemode=zbd's", false },
-		{ "[a]\nrw=write\ndedupe_percentage=50\n", "no deduplicable buffers", false },
+		{ "[a]\nrw=write\nverify_async=2\n", "the job's own thread", false },
 		/* an engine fio has and fsbench lacks, with its own option */
 		{ "[a]\nrw=read\nioengine=sg\nsg_write_mode=verify\n", "SCSI generic", true },
 		/* fio reads any name, and fails at the run */
