@@ -214,7 +214,7 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 	}
 	/* where each job may write (io/paths.c), before its size is taken
 	 * from a file it names */
-	for (int j = 0; !rc && j < c->set.njobs; j++)
+	for (int j = 0; !rc && !c->parse_only && j < c->set.njobs; j++)
 		if (io_where_check(&c->set.jobs[j], ".", false))
 			rc = cli_fail(EXIT_USAGE, "io: job %s: %s", c->set.jobs[j].name, error_get());
 	/* --parse-only parses the options, as fio's --parse-only does (its
@@ -234,7 +234,8 @@ static int parse_args(struct io_cli *c, const struct cli_args *a)
 			*probe = c->set.jobs[j];
 			if (!c->set.sized[j])
 				probe->size = 1ULL << 30;
-			if (io_options_validate(probe))
+			/* where it would write said too: fio's parser opens nothing */
+			if (io_where_check(probe, ".", false) || io_options_validate(probe))
 				fprintf(stderr, "io: job %s parses; fsbench io would not run it: %s\n",
 					probe->name, error_get());
 			error_clear();

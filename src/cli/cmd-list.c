@@ -70,7 +70,12 @@ static void list_fs(void)
 	       "DEFAULT MOUNT OPTIONS");
 	for (size_t i = 0; i < n; i++) {
 		char why[256], vwhy[256];
-		static const char *kinds[] = { "kernel", "fuse", "fuse", "memory", "flash", "flash", "-" };
+		static const char *const kinds[] = {
+			[MOUNT_KERNEL] = "kernel", [MOUNT_FUSE_BLOCK] = "fuse", [MOUNT_FUSE_IMAGE] = "fuse",
+			[MOUNT_MEMORY] = "memory", [MOUNT_UBI] = "flash", [MOUNT_MTD] = "flash",
+			[MOUNT_RAW] = "none", [MOUNT_RAW_MTD] = "none", [MOUNT_NONE] = "-",
+		};
+		_Static_assert(sizeof(kinds) / sizeof(kinds[0]) == MOUNT_NONE + 1, "a kind unnamed");
 		int ok = !fs_profile_available(&p[i], why, sizeof(why));
 		int vok = have_kernel && !vm_profile_available(&p[i], &k, vwhy, sizeof(vwhy));
 		char avail[300], vavail[300];

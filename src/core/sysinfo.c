@@ -523,6 +523,31 @@ static void describe_flash(const char *root, struct fsinfo *fi)
 		 size >> 20, mtd);
 }
 
+int fsinfo_device(const char *dev, struct fsinfo *fi)
+{
+	char disk[64];
+	struct stat st;
+
+	memset(fi, 0, sizeof(*fi));
+	snprintf(fi->fstype, sizeof(fi->fstype), "none (the device itself)");
+	snprintf(fi->disk, sizeof(fi->disk), "none");
+	snprintf(fi->scheduler, sizeof(fi->scheduler), "n/a");
+	snprintf(fi->mount_source, sizeof(fi->mount_source), "%s", dev);
+	if (stat(dev, &st))
+		return -1;
+	if (S_ISCHR(st.st_mode) && !strncmp(dev, "/dev/mtd", 8)) {	/* raw NAND */
+		snprintf(fi->mount_source, sizeof(fi->mount_source), "%s", dev + 5);
+		describe_flash("", fi);
+		snprintf(fi->mount_source, sizeof(fi->mount_source), "%s", dev);
+		return 0;
+	}
+	if (!S_ISBLK(st.st_mode) || find_disk("", major(st.st_rdev), minor(st.st_rdev), dev, disk,
+					      sizeof(disk), fi->blockdev, sizeof(fi->blockdev)))
+		return -1;
+	describe_disk("", disk, fi);
+	return 0;
+}
+
 int fsinfo_collect(const char *root, const char *path, struct fsinfo *fi)
 {
 	char real[PATH_MAX], disk[64], mountinfo[PATH_MAX];

@@ -44,6 +44,9 @@ int sysinfo_fields(const struct sysinfo *si, struct sysfield *fields);
 /* Describe the file system holding `path`.  `root` prefixes /proc and /sys
  * reads; statfs is only consulted when root is "". */
 int fsinfo_collect(const char *root, const char *path, struct fsinfo *fi);
+/* The same for a device with no filesystem (a raw target's medium): the
+ * disk (or the MTD partition) it is.  0, or -1 when it is neither. */
+int fsinfo_device(const char *dev, struct fsinfo *fi);
 
 /* Pieces exposed for tests. */
 const char *fs_magic_name(unsigned long magic);

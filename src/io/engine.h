@@ -104,6 +104,11 @@ enum { IO_Q_COMPLETED, IO_Q_QUEUED, IO_Q_BUSY };
 
 /* The engine starts a program (exec): `fsbench io` only, a run refuses it. */
 #define ENGINE_RUNS_PROGRAM 2048u
+/* The engine drives a device itself, below any filesystem: a run's raw
+ * target only (--fs raw: a SCSI disk through SG_IO, sg; --fs raw-mtd: an
+ * MTD device, mtd), never `fsbench io`, which opens files. */
+#define ENGINE_SCSI 4096u
+#define ENGINE_MTD 8192u
 
 /* The engines a list may hold, and the bytes of options each may keep in a
  * job (struct io_options' engine_opts). */

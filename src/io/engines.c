@@ -12,13 +12,13 @@
 extern const struct io_engine_ops engine_psync, engine_sync, engine_io_uring, engine_libaio,
 	engine_mmap, engine_null, engine_pvsync, engine_pvsync2, engine_ftruncate, engine_falloc,
 	engine_filecreate, engine_filestat, engine_filedelete, engine_posixaio, engine_e4defrag,
-	engine_exec;
+	engine_exec, engine_sg, engine_mtd;
 
 static const struct io_engine_ops *const all[] = {
 	&engine_psync, &engine_sync, &engine_io_uring, &engine_libaio, &engine_mmap,
 	&engine_null, &engine_pvsync, &engine_pvsync2, &engine_ftruncate, &engine_falloc,
 	&engine_filecreate, &engine_filestat, &engine_filedelete, &engine_posixaio, &engine_e4defrag,
-	&engine_exec, NULL,
+	&engine_exec, &engine_sg, &engine_mtd, NULL,
 };
 
 char engine_choices[256];

@@ -111,6 +111,31 @@ bool io_made_here(const struct io_job *job, const struct stat *st)
 	return false;
 }
 
+/* A raw target's device as the job's file: nothing made or laid out
+ * (fio reads a device as it finds it), never removed; the job's region
+ * within the device's bytes. */
+static int take_device(const struct io_job *job, struct io_file *f, uint64_t need)
+{
+	struct stat st;
+	int fd = open(f->path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return error_errno("opening %s", f->path);
+	int ok = !fstat(fd, &st);
+	close(fd);
+	if (!ok)
+		return error_errno("stat %s", f->path);
+	if (!S_ISBLK(st.st_mode) && !S_ISCHR(st.st_mode))
+		return error_set("%s is not a device", f->path);
+	if (need > job->o.target_device_bytes)
+		return error_set("the job's region ends at byte %llu, past the %llu bytes of %s: lower "
+				 "size= or offset=", (unsigned long long)need,
+				 (unsigned long long)job->o.target_device_bytes, f->path);
+	f->dev = (uint64_t)st.st_dev;
+	f->ino = (uint64_t)st.st_ino;
+	return 0;
+}
+
 /* Create the file if needed and give it the bytes the job will use. */
 static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 {
@@ -119,6 +144,8 @@ static int lay_out(struct io_job *job, struct io_thread *t, struct io_file *f)
 	struct stat st;
 	int fd;
 
+	if (o->target_device[0])
+		return take_device(job, f, need);
 	/* paths.c's rule: made exclusively, never through a symlink (nor
 	 * out of the job's directory for a relative path), and a file that
 	 * was there before the job (not made by it or by an earlier job of
@@ -273,8 +300,8 @@ static int check_space(struct io_job *job)
 	struct statvfs sv;
 	char need[32], have[32];
 
-	if (job->o.fill_device)
-		return 0;	/* it writes until the space runs out, by design */
+	if (job->o.fill_device || job->o.target_device[0])
+		return 0;	/* it writes until the space runs out, by design; a device is its room */
 	for (int i = 0; i < job->nthreads; i++) {
 		if (i && job->o.filename[0])
 			break;

@@ -26,10 +26,6 @@ static const char *const http_opts[] = { "https", "http_host", "http_user", "htt
 	"http_swift_auth_token", "http_mode", "http_verbose", "http_object_mode", NULL };
 
 static const struct io_foreign_engine engines[] = {
-	{ "sg", "SCSI generic: commands to a SCSI device (/dev/sgN) below the block layer",
-	  OPTS("hipri", "readfua", "writefua", "sg_write_mode", "stream_id") },
-	{ "mtd", "raw NAND/NOR flash through /dev/mtdN (erase blocks, bad blocks)",
-	  OPTS("skip_bad") },
 	{ "cpuio", "CPU load, no I/O", cpu_opts },
 	{ "net", "TCP/UDP sockets", net_opts },
 	{ "netsplice", "TCP/UDP sockets through splice", net_opts },

@@ -14,6 +14,7 @@
 #define FSB_IOJOB_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -188,6 +189,12 @@ struct io_options {
 	 * (io_options_validate).  Not parameters: never set from a table. */
 	char foreign_engine[64];	/* fio's ioengine= that fsbench lacks */
 	char norun[384];		/* the first refused option, "FILE:LINE: why" */
+	/* A run's raw target (--fs raw, raw-mtd): the device the job runs on
+	 * (its filename), which fsbench checked, holds and made the region
+	 * of, and its bytes.  Set only by the io workload, never from a
+	 * table: `fsbench io` and job files name files. */
+	char target_device[PATH_MAX];
+	uint64_t target_device_bytes;
 	int rw;
 	int64_t ddir_seq_nr;		/* rw=randread:N */
 	char ddir_seq_add[PARAM_STR_MAX];	/* rw=read:SIZE, negative backwards */

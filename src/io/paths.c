@@ -95,6 +95,13 @@ int io_where_check(const struct io_options *o, const char *base, bool run)
 	if (run && e && (e->flags & ENGINE_RUNS_PROGRAM))
 		return error_set("ioengine=%s starts a program, which a run does not do: use "
 				 "`fsbench io` for it", e->name);
+	if (!run && e && (e->flags & (ENGINE_SCSI | ENGINE_MTD)))
+		return error_set("ioengine=%s drives a device itself, which fsbench io (files only) "
+				 "does not open: run it as a test on a device fsbench checks and holds, "
+				 "`fsbench run io:ioengine=%s,... %s`", e->name, e->name,
+				 (e->flags & ENGINE_SCSI) ? "--fs raw --device DEV" : "--fs raw-mtd --vm");
+	if (o->target_device[0])
+		return 0;	/* the run's raw target: its device, not a file */
 
 	if ((!run && o->allow_existing_write) || (e && (e->flags & ENGINE_NO_DATA)))
 		return 0;	/* null touches no file (fio's diskless engine) */

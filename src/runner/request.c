@@ -208,6 +208,10 @@ int runner_check_targets(const struct run_request *rq, int here)
 			const struct target *tg = &rq->targets[i];
 			const struct fs_spec *fs = target_fs_spec(tg);
 
+			if (fs && fs_kind_raw(fs->profile->kind) && !(wl->flags & WL_RAW))
+				return error_set("test '%s': --fs %s has no filesystem (the medium itself): "
+						 "only io tests run there, fio's jobs on the device",
+						 rq->tests[t].name, fs->profile->name);
 			if (wl->validate_target && !strcmp(tg->ops->kind, "dir") &&
 			    wl->validate_target(rq->tests[t].params, tg->spec))
 				return -1;

@@ -57,7 +57,7 @@ static uint64_t space_on(const struct test_spec *ts, const struct target *t)
 	const struct fs_spec *s = target_fs_spec(t);
 
 	if ((ts->wl->flags & WL_DEVICE_MAPPER) && s &&
-	    (s->profile->kind == MOUNT_UBI || s->profile->kind == MOUNT_MTD))
+	    fs_kind_flash(s->profile->kind))
 		return 0;
 	return ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
 }
@@ -91,7 +91,8 @@ int runner_prepare(struct run_request *rq)
 			rc = strcmp(t->ops->kind, "dir") ? -2 : -1;
 			goto fail;
 		}
-		if (fsinfo_collect("", t->path, &t->info))
+		const char *raw = target_raw_device(t, NULL);
+		if (raw ? fsinfo_device(raw, &t->info) : fsinfo_collect("", t->path, &t->info))
 			snprintf(t->info.fstype, sizeof(t->info.fstype), "unknown");
 		/* every test fits, checked while the filesystem is there */
 		for (int k = 0; k < rq->ntests; k++) {
@@ -184,6 +185,9 @@ static int space_short(const struct test_spec *ts, const struct target *t, const
 	uint64_t need = space_on(ts, t), have;
 	const char *path = t->path;
 
+	if (target_raw_device(t, NULL))
+		return 0;	/* the medium is the room: the workload checks its bytes */
+
 	if (need && !free_space(dir, &have) && have < need)
 		return error_set("not enough free space in %s: need %llu MiB, have %llu MiB", path,
 				 (unsigned long long)(need >> 20), (unsigned long long)(have >> 20));
@@ -264,6 +268,8 @@ static int cell_enter(struct store *st, struct run_request *rq, struct tstate *t
 	c->ctx.label = t->label;
 	c->ctx.findings = rq->findings;
 	c->ctx.mtd = target_flash_twin(t);
+	c->ctx.device = target_raw_device(t, &c->ctx.device_bytes);
+	c->ctx.disk = target_raw_disk(t);
 	c->ctx.medium_buffer = target_medium_buffer(t);
 	c->ctx.guest = rq->vm != NULL;
 	c->ctx.detail = c->detail;
@@ -567,8 +573,10 @@ static int record_setup(struct store *st, struct run_request *rq, int64_t run_id
 		char note[256];
 		device_note(t->ops->kind, t->info.fstype, t->info.blockdev, t->info.mount_source, note,
 			    sizeof(note));
+		/* a raw target's place is its device, not fsbench's scratch */
+		const char *raw = target_raw_device(t, NULL);
 		struct r_target row = {
-			.label = t->label, .path = t->path, .kind = (char *)t->ops->kind,
+			.label = t->label, .path = raw ? (char *)raw : t->path, .kind = (char *)t->ops->kind,
 			.fstype = t->info.fstype, .mount_point = t->info.mount_point,
 			.mount_source = t->info.mount_source,
 			.mount_opts = t->info.mount_opts, .disk = t->info.disk,

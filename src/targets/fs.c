@@ -116,7 +116,8 @@ static int mkfs_on(const struct fs_spec *spec, const char *label, const char *de
 
 	snprintf(cmd, sizeof(cmd), "%s%s%s %s%s", spec->profile->mkfs,
 		 spec->mkfs_extra[0] ? " " : "", spec->mkfs_extra, dev,
-		 spec->profile->kind == MOUNT_MTD ? " 0 0" : "");	/* flash_erase DEV START COUNT */
+		 spec->profile->kind == MOUNT_MTD || spec->profile->kind == MOUNT_RAW_MTD
+		 ? " 0 0" : "");	/* flash_erase DEV START COUNT */
 	if (line)
 		str_copy(line, len, cmd);
 	split_words(cmd, argv, 64);
@@ -410,9 +411,11 @@ static int fs_setup(struct target *t)
 				 t->label);
 	if (fs_profile_available(p, why, sizeof(why)))
 		return error_set("fs '%s': %s is not available here: %s", t->label, p->name, why);
-	int flash = p->kind == MOUNT_UBI || p->kind == MOUNT_MTD;
+	int flash = fs_kind_flash(p->kind), raw = fs_kind_raw(p->kind);
 	if (f->opts.medium && (p->kind == MOUNT_MEMORY || flash))
 		return error_set("fs '%s': --device takes filesystems on a block device", t->label);
+	if (raw && f->opts.age)
+		return error_set("fs '%s': %s has no filesystem to age", t->label, p->name);
 	if (scratch_create(f->opts.image_dir, f->workdir, sizeof(f->workdir)))
 		goto fail;
 	if (p->kind == MOUNT_MEMORY) {
@@ -437,6 +440,14 @@ static int fs_setup(struct target *t)
 			goto fail;
 		f->on_medium = 1;
 		str_copy(f->dev, sizeof(f->dev), medium_dev(medium_of(f)));
+	}
+	if (raw) {	/* the medium reset (or erased) and handed over as it is */
+		if (make_fs(t, f))
+			goto fail;
+		if (f->on_medium)
+			medium_settle(medium_of(f), NULL);
+		str_copy(t->path, sizeof(t->path), f->workdir);
+		return 0;
 	}
 	str_join(f->mnt, sizeof(f->mnt), f->workdir, "/mnt");
 	if (mkdir(f->mnt, 0755)) {
@@ -502,6 +513,11 @@ static int fs_refresh(struct target *t)
 	do_umount(f);
 	if (device_released(t, f) || make_fs(t, f))
 		return -1;
+	if (fs_kind_raw(f->spec.profile->kind)) {
+		if (f->on_medium)
+			medium_settle(medium_of(f), NULL);
+		return 0;
+	}
 	if (do_mount(t, f) || age_after_mount(t, f))
 		return -1;
 	if (f->on_medium)
@@ -548,7 +564,27 @@ int target_uses_device(const struct target *t)
 	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
 
 	return f && f->spec.profile->kind != MOUNT_MEMORY && f->spec.profile->kind != MOUNT_NONE &&
-	       f->spec.profile->kind != MOUNT_UBI && f->spec.profile->kind != MOUNT_MTD;
+	       !fs_kind_flash(f->spec.profile->kind);
+}
+
+const char *target_raw_device(const struct target *t, uint64_t *bytes)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	if (!f || !fs_kind_raw(f->spec.profile->kind) || !f->dev[0])
+		return NULL;
+	if (bytes)
+		*bytes = f->on_medium ? medium_bytes(medium_of(f)) : device_bytes(f->dev);
+	return f->dev;
+}
+
+const char *target_raw_disk(const struct target *t)
+{
+	const struct fs_target *f = t->ops == &fs_ops ? t->priv : NULL;
+
+	if (!target_raw_device(t, NULL))
+		return NULL;
+	return f->on_medium ? medium_whole(medium_of(f)) : f->dev;
 }
 
 const char *target_medium(const struct target *t)
@@ -701,7 +737,7 @@ int fs_flash_attach(const struct fs_spec *spec, const char *label, const char *m
 			return rc < 0 ? -1 : error_set("fs '%s': flash_erase %s failed: %s", label, mtd,
 						       tool_reason(out));
 	}
-	if (spec->profile->kind == MOUNT_MTD) {
+	if (spec->profile->kind != MOUNT_UBI) {	/* JFFS2, raw: the MTD device itself */
 		str_copy(fl->dev, sizeof(fl->dev), mtd);
 		snprintf(fl->source, sizeof(fl->source), "mtd%d", n);
 		return 0;

@@ -528,6 +528,11 @@ const char *medium_dev(const struct medium *m)
 	return m->kind == MEDIUM_DEVICE ? m->loopdev : m->users > 0 ? m->dev : "";
 }
 
+const char *medium_whole(const struct medium *m)
+{
+	return m->users > 0 ? m->dev : "";
+}
+
 int medium_on_loop(const struct medium *m)
 {
 	return m->loopdev[0] != '\0';
@@ -606,7 +611,7 @@ int medium_reset(struct medium *m)
 
 void medium_settle(struct medium *m, const char *mnt)
 {
-	int fd = open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = mnt ? open(mnt, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 
 	if (fd >= 0) {
 		syncfs(fd);

@@ -65,6 +65,11 @@ void medium_detach(struct medium *m);
 /* What mkfs and mount see ("" until attached): the region's or the
  * image's loop device, a FUSE image's file, a guest's disk. */
 const char *medium_dev(const struct medium *m);
+/* The device itself under the region ("" until attached): the user's
+ * device, the guest's disk, an image's loop device.  Only for commands
+ * below the block layer (SCSI through SG_IO), which the region's loop
+ * device cannot pass: their caller keeps them inside medium_bytes. */
+const char *medium_whole(const struct medium *m);
 /* Whether medium_dev is a loop device fsbench made (the kernel may hold
  * it a moment after an unmount). */
 int medium_on_loop(const struct medium *m);
@@ -80,7 +85,8 @@ int medium_drop_cache(struct medium *m);
 /* Before a mkfs: a shared device's region reset as asked (nothing for an
  * image or a guest's disk, made fresh by the mkfs).  0, or -1. */
 int medium_reset(struct medium *m);
-/* After a mount at mnt: dirty data written back, then the idle time. */
+/* After a mount at mnt: dirty data written back, then the idle time (mnt
+ * NULL: a raw target, no filesystem to write back). */
 void medium_settle(struct medium *m, const char *mnt);
 /* What a user's device is, for the system table: its identity (vendor,
  * model, transport and link, sizes, discard, write cache, scheduler), the

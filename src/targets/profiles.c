@@ -47,6 +47,13 @@ static const struct fs_profile table[] = {
 	  "needs MTD flash: use --vm (nandsim)" },
 	{ "jffs2", "jffs2", "flash_erase -j -q", MOUNT_MTD, NULL, "", "mtd-utils",
 	  "needs MTD flash: use --vm (nandsim)" },
+	/* No filesystem: the medium itself, for the io workload's jobs on
+	 * the device (fio's ioengine=sg on a SCSI disk, mtd on raw NAND).
+	 * raw-mtd's "mkfs" erases the partition: each test starts on an
+	 * erased chip. */
+	{ "raw", NULL, NULL, MOUNT_RAW, NULL, "", NULL, NULL },
+	{ "raw-mtd", NULL, "flash_erase -q", MOUNT_RAW_MTD, NULL, "", "mtd-utils",
+	  "needs MTD flash: use --vm (nandsim)" },
 	{ "reiser4", NULL, NULL, MOUNT_NONE, NULL, "", NULL,
 	  "not in mainline Linux (needs a patched kernel)" },
 	{ "logfs", NULL, NULL, MOUNT_NONE, NULL, "", NULL,
@@ -123,7 +130,7 @@ int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
 		return -1;
 	}
 	/* Flash targets exist only where fsbench loads nandsim: in its guests. */
-	if ((p->kind == MOUNT_UBI || p->kind == MOUNT_MTD) && !in_guest()) {
+	if (fs_kind_flash(p->kind) && !in_guest()) {
 		snprintf(why, len, "%s", p->note);
 		return -1;
 	}
@@ -137,8 +144,8 @@ int fs_profile_available(const struct fs_profile *p, char *why, size_t len)
 		snprintf(why, len, "kernel has no %s", p->fstype);
 		return -1;
 	}
-	if (p->kind != MOUNT_MEMORY && p->kind != MOUNT_FUSE_IMAGE && p->kind != MOUNT_UBI &&
-	    p->kind != MOUNT_MTD && !in_guest() &&
+	if (p->kind != MOUNT_MEMORY && p->kind != MOUNT_FUSE_IMAGE && !fs_kind_flash(p->kind) &&
+	    !in_guest() &&
 	    access("/dev/loop-control", R_OK | W_OK)) {
 		snprintf(why, len, "no loop devices (/dev/loop-control)");
 		return -1;
@@ -274,8 +281,9 @@ int fs_spec_parse(const char *text, struct fs_spec *spec)
 			last = "mount";
 		} else if (!strncmp(w, "nand_", 5)) {
 			size_t nl = strlen(spec->nand);
-			if (spec->profile->kind != MOUNT_UBI && spec->profile->kind != MOUNT_MTD)
-				return error_set("--fs '%s': %s: nand_* options are for flash (ubifs, jffs2)",
+			if (!fs_kind_flash(spec->profile->kind))
+				return error_set("--fs '%s': %s: nand_* options are for flash (ubifs, jffs2, "
+						 "raw-mtd)",
 						 text, w);
 			if (!strchr(w, '=') || nl + 1 + strlen(w) >= sizeof(spec->nand))
 				return error_set("--fs '%s': bad flash option '%s'", text, w);
@@ -296,6 +304,9 @@ int fs_spec_parse(const char *text, struct fs_spec *spec)
 			last = "mount";
 		}
 	}
+	if (fs_kind_raw(spec->profile->kind) && (spec->options[0] || spec->mkfs_extra[0]))
+		return error_set("--fs '%s': %s is no filesystem: it takes no mkfs= and no mount "
+				 "options", text, spec->profile->name);
 	return check_mkfs_words(text, spec->mkfs_extra);
 }
 

@@ -22,8 +22,23 @@ enum mount_kind {
 	MOUNT_MEMORY,		/* tmpfs: no backing store */
 	MOUNT_UBI,		/* UBIFS on a UBI volume on simulated NAND (--vm) */
 	MOUNT_MTD,		/* JFFS2 straight on simulated NAND (--vm) */
+	MOUNT_RAW,		/* no filesystem: a workload drives the block medium itself */
+	MOUNT_RAW_MTD,		/* no filesystem: simulated NAND's MTD device itself (--vm) */
 	MOUNT_NONE,		/* cannot be provisioned here at all */
 };
+
+/* On simulated NAND, which only fsbench's guest has (nandsim). */
+static inline int fs_kind_flash(enum mount_kind k)
+{
+	return k == MOUNT_UBI || k == MOUNT_MTD || k == MOUNT_RAW_MTD;
+}
+
+/* No filesystem: the test's workload gets the medium itself (the io
+ * workload's jobs on the device: ioengine=sg, mtd, psync...). */
+static inline int fs_kind_raw(enum mount_kind k)
+{
+	return k == MOUNT_RAW || k == MOUNT_RAW_MTD;
+}
 
 struct fs_profile {
 	const char *name;

@@ -79,6 +79,14 @@ int target_uses_device(const struct target *t);
 /* Size the image of a --fs target (not a --device, not tmpfs), raised to
  * what its mkfs accepts: 1 when the target has an image, else 0. */
 int target_set_image_size(struct target *t, uint64_t size);
+/* A `raw` target's medium (no filesystem: the io workload's jobs run on
+ * the device itself) and its bytes into *bytes (may be NULL); NULL for
+ * any other target or before setup. */
+const char *target_raw_device(const struct target *t, uint64_t *bytes);
+/* The disk itself under a raw target's region (the user's device, the
+ * guest's disk), for SCSI commands the region's loop device cannot pass;
+ * whoever sends them keeps them within target_raw_device's bytes. */
+const char *target_raw_disk(const struct target *t);
 /* What the user's device it takes turns on is (medium.h), for the system
  * table; NULL: an image or a directory. */
 const char *target_medium(const struct target *t);

@@ -62,7 +62,7 @@ int vm_profile_modules(const struct fs_profile *p, const char *out[2])
 
 static int is_flash(const struct fs_profile *p)
 {
-	return p->kind == MOUNT_UBI || p->kind == MOUNT_MTD;
+	return fs_kind_flash(p->kind);
 }
 
 int vm_profile_available(const struct fs_profile *p, const struct vm_kernel *k, char *why,

@@ -14,6 +14,7 @@
 #include "../core/error.h"
 #include "../core/str.h"
 #include "../io/iojob.h"
+#include "../targets/profiles.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -122,9 +123,74 @@ static int io_metrics_used(const void *p)
 	return io_has_reads(o) && io_has_writes(o) ? M_COUNT : M_RIOPS;
 }
 
+/* The engine that drives a device itself (sg, mtd) needs the raw target
+ * of its kind; NULL when this one fits, else why not. */
+static const char *device_engine_misfit(const struct io_options *o, int kind)
+{
+	const struct io_engine_ops *e = engine_at(o->ioengine);
+
+	if (!e || !(e->flags & (ENGINE_SCSI | ENGINE_MTD)))
+		return NULL;
+	if ((e->flags & ENGINE_SCSI) && kind != MOUNT_RAW)
+		return "ioengine=sg sends SCSI commands to the disk itself: run it on --fs raw "
+		       "with --device DEV (a SCSI disk: a USB key, a SATA disk)";
+	if ((e->flags & ENGINE_MTD) && kind != MOUNT_RAW_MTD)
+		return "ioengine=mtd drives raw NAND: run it on --fs raw-mtd --vm (the guest's "
+		       "simulated NAND)";
+	return NULL;
+}
+
+static int io_validate_fs(const void *params, const struct fs_profile *p)
+{
+	const char *why = device_engine_misfit(params, p->kind);
+
+	return why ? error_set("%s", why) : 0;
+}
+
+/* A raw target: the job on its device, checked, held and sized by
+ * fsbench (its region), in place of the job's files. */
+static int prepare_on_device(struct wl_ctx *ctx)
+{
+	const struct io_options *given = ctx->params;
+	const struct fs_spec *fs = ctx->fs;
+	const char *why = device_engine_misfit(given, fs ? (int)fs->profile->kind : -1);
+	const struct io_engine_ops *e = engine_at(given->ioengine);
+	/* SCSI commands go to the disk itself (the region's loop device
+	 * takes none), kept by the engine within the region's bytes */
+	const char *dev = e && (e->flags & ENGINE_SCSI) && ctx->disk ? ctx->disk : ctx->device;
+	struct io_options *o;
+	struct io_job *job;
+	int rc;
+
+	if (why)
+		return error_set("%s", why);
+	if ((given->filename[0] && strcmp(given->filename, dev)) || given->directory[0])
+		return error_set("fs '%s' has no filesystem: the job runs on its device (%s), so it "
+				 "takes no filename= or directory=", ctx->label, dev);
+	if (given->nrfiles != 1)
+		return error_set("fs '%s': the job runs on one device: nrfiles=1", ctx->label);
+	if (!(o = malloc(sizeof(*o))))
+		return error_set("out of memory");
+	*o = *given;
+	str_copy(o->filename, sizeof(o->filename), dev);
+	str_copy(o->target_device, sizeof(o->target_device), dev);
+	o->target_device_bytes = ctx->device_bytes;
+	rc = io_job_open(o, ctx->dir, &job);
+	free(o);
+	if (rc)
+		return -1;
+	ctx->state = job;
+	return 0;
+}
+
 static int io_prepare(struct wl_ctx *ctx)
 {
 	struct io_job *job;
+
+	if (ctx->device)
+		return prepare_on_device(ctx);
+	if (device_engine_misfit(ctx->params, -1))
+		return error_set("%s", device_engine_misfit(ctx->params, -1));
 
 	/* within a run, never out of the target: checked again on the
 	 * scratch itself, where a symbolic link on the way can be seen */
@@ -197,7 +263,9 @@ const struct workload wl_io = {
 	.metrics = io_metrics,
 	.nmetrics = M_COUNT,
 	.presets = io_presets,
+	.flags = WL_RAW,
 	.validate = io_validate,
+	.validate_fs = io_validate_fs,
 	.space_needed = io_space,
 	.describe = io_describe,
 	.metrics_used = io_metrics_used,

@@ -68,6 +68,14 @@ struct wl_ctx {
 	/* A flash target's twin partition (/dev/mtdN) for a workload that
 	 * makes its own filesystem (powercut), or NULL. */
 	const char *mtd;
+	/* A raw target's medium (no filesystem, --fs raw or raw-mtd): the
+	 * device the workload drives itself, checked and held by fsbench
+	 * (targets/medium.h), and its bytes; NULL on any other target. */
+	const char *device;
+	uint64_t device_bytes;
+	/* The disk itself under that region (SCSI commands go there, kept
+	 * within device_bytes by the engine), or NULL. */
+	const char *disk;
 	/* The volatile buffer of the medium the target is on, bytes: what a
 	 * power cut loses whatever was flushed (a modelled key's; 0). */
 	uint64_t medium_buffer;
@@ -146,6 +154,9 @@ struct workload {
  * the minimum), with no stopping rule adding more, and the test has no
  * verdicts (no pair of targets is decided or left undecided). */
 #define WL_FIXED_RUNS 4u
+/* The workload can drive a raw target's device itself (ctx->device): the
+ * io workload's jobs.  The others need a filesystem and are refused there. */
+#define WL_RAW 8u
 
 /* The user asked to stop (core/stop.h): a workload ends its loop. */
 static inline int workload_stopped(void)

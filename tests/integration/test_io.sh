@@ -165,14 +165,21 @@ check "io --parse-only of a job on a device it does not open takes it (rc $rc)" 
 # (with that engine's own option) and a rule across options parse, said
 # on stderr; the run refuses them.  The bug caught: parse-only refusing
 # what fio's takes (fio's examples: 33 of 86 parsed, fio 67).
-printf '[s]\nioengine=sg\nsg_write_mode=verify\nrw=write\nsize=1m\n[t]\nrw=read\nsize=1m\nzonemode=strided\n' \
+printf '[s]\nioengine=libiscsi\ninitiator=iqn.x\nrw=write\nsize=1m\n[t]\nrw=read\nsize=1m\nzonemode=strided\n' \
 	> "$WORK/sg.fio"
 (cd "$T" && FSB io --parse-only "$WORK/sg.fio") >/dev/null 2>"$WORK/sg.err"; rc=$?
 (cd "$T" && FSB io "$WORK/sg.fio") >/dev/null 2>"$WORK/sg-run.err"; rc2=$?
-check "io --parse-only takes fio's sg engine and a cross-option rule, saying so; a run refuses (rc $rc, $rc2)" \
-	sh -c "[ $rc -eq 0 ] && grep -q 'job s parses; fsbench io would not run it: ioengine=sg: fio' '$WORK/sg.err' &&
+check "io --parse-only takes fio's libiscsi engine and a cross-option rule, saying so; a run refuses (rc $rc, $rc2)" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'job s parses; fsbench io would not run it: ioengine=libiscsi: fio' '$WORK/sg.err' &&
 	grep -q 'job t parses; fsbench io would not run it: zonemode=strided needs zonesize=' '$WORK/sg.err' &&
-	[ $rc2 -eq 2 ] && grep -q 'SCSI generic' '$WORK/sg-run.err' && [ -z \"\$(ls -A '$T')\" ]"
+	[ $rc2 -eq 2 ] && grep -q 'iSCSI target' '$WORK/sg-run.err' && [ -z \"\$(ls -A '$T')\" ]"
+# the engines that drive a device itself are a run's, on a raw target
+# fsbench checks and holds: fsbench io (files only) never opens one
+for e in sg mtd; do
+	(cd "$T" && FSB io --name=d --ioengine=$e --rw=read --size=1m) >/dev/null 2>"$WORK/$e.err"; rc=$?
+	check "io refuses ioengine=$e, which drives a device (rc $rc)" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'drives a device itself' '$WORK/$e.err' && [ -z \"\$(ls -A '$T')\" ]"
+done
 (cd "$T" && FSB io --name=o --rw=randread --size=64k --output="$WORK/io-out.txt") >"$WORK/o.std" 2>&1; rc=$?
 check "io --output writes the results to the file named (rc $rc)" \
 	sh -c "[ $rc -eq 0 ] && grep -q 'read: IOPS=' '$WORK/io-out.txt' && ! grep -q IOPS '$WORK/o.std'"

@@ -217,7 +217,7 @@ static void test_jobfile_cross_job(void **state)
 		{ "[a]\nrw=read\nmax_open_zones=4\n", "it is zonemode=zbd's", false },
 		{ "[a]\nrw=write\nverify_async=2\n", "the job's own thread", false },
 		/* an engine fio has and fsbench lacks, with its own option */
-		{ "[a]\nrw=read\nioengine=sg\nsg_write_mode=verify\n", "SCSI generic", true },
+		{ "[a]\nrw=read\nioengine=libiscsi\ninitiator=iqn.x\n", "iSCSI target", true },
 		/* fio reads any name, and fails at the run */
 		{ "[global]\nioengine=nosuch\n[a]\nrw=read\n", "nor fio 3.33 has an engine", true },
 	};
@@ -233,13 +233,13 @@ static void test_jobfile_cross_job(void **state)
 	/* an engine's option only with that engine (fio loads the engine for
 	 * it): alone, or after the job chose one of fsbench's, it is unknown */
 	static const char *const stray[] = {
-		"[a]\nrw=read\nsg_write_mode=verify\n",
-		"[global]\nioengine=sg\n[a]\nioengine=psync\nsg_write_mode=verify\n",
+		"[a]\nrw=read\ninitiator=iqn.x\n",
+		"[global]\nioengine=libiscsi\n[a]\nioengine=psync\ninitiator=iqn.x\n",
 	};
 	for (size_t i = 0; i < sizeof(stray) / sizeof(stray[0]); i++) {
 		memset(&set, 0, sizeof(set));
 		assert_int_equal(jobfile_parse("x.fio", stray[i], false, &set), -1);
-		assert_non_null(strstr(error_get(), "'sg_write_mode' is not supported"));
+		assert_non_null(strstr(error_get(), "'initiator' is not supported"));
 	}
 	/* What fio warns of and runs without (issue 72, e4defrag2.fio): a
 	 * time_based job with no runtime= runs as a sized one; an engine's
