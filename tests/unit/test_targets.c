@@ -82,8 +82,19 @@ static void test_profile_table(void **state)
 			       "f2fs-zstd", "nilfs2", "vfat", "tmpfs", "ubifs", "jffs2" };
 	for (size_t i = 0; i < sizeof(need) / sizeof(need[0]); i++)
 		assert_non_null(fs_profile_find(need[i]));
+	/* every profile makes its filesystem, but those with none to make
+	 * (a raw target is the medium itself) */
 	for (size_t i = 0; i < n; i++)
-		assert_true(p[i].kind == MOUNT_NONE || p[i].kind == MOUNT_MEMORY || p[i].mkfs);
+		assert_true(p[i].kind == MOUNT_NONE || p[i].kind == MOUNT_MEMORY ||
+			    p[i].kind == MOUNT_RAW || p[i].mkfs);
+	/* raw-mtd is flash (the guest's nandsim) and erased as its "mkfs" */
+	assert_true(fs_kind_raw(fs_profile_find("raw")->kind));
+	assert_true(fs_kind_flash(fs_profile_find("raw-mtd")->kind));
+	assert_non_null(strstr(fs_profile_find("raw-mtd")->mkfs, "flash_erase"));
+	struct fs_spec raw;
+	assert_int_equal(fs_spec_parse("raw:label=key", &raw), 0);
+	assert_int_equal(fs_spec_parse("raw:mount=noatime", &raw), -1);
+	assert_non_null(strstr(error_get(), "is no filesystem"));
 	assert_int_equal(fs_profile_available(fs_profile_find("ubifs"), why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "MTD"));
 	/* Seed 003's f2fs features and mount options. */
