@@ -59,6 +59,10 @@ static uint64_t space_on(const struct test_spec *ts, const struct target *t)
 	if ((ts->wl->flags & WL_DEVICE_MAPPER) && s &&
 	    fs_kind_flash(s->profile->kind))
 		return 0;
+	/* a raw target's room is its device, which the job checks itself
+	 * against its region (its threads share it: no file each) */
+	if (target_raw_device(t, NULL))
+		return 0;
 	return ts->wl->space_needed ? ts->wl->space_needed(ts->params) : 0;
 }
 
@@ -184,9 +188,6 @@ static int space_short(const struct test_spec *ts, const struct target *t, const
 {
 	uint64_t need = space_on(ts, t), have;
 	const char *path = t->path;
-
-	if (target_raw_device(t, NULL))
-		return 0;	/* the medium is the room: the workload checks its bytes */
 
 	if (need && !free_space(dir, &have) && have < need)
 		return error_set("not enough free space in %s: need %llu MiB, have %llu MiB", path,
