@@ -185,12 +185,13 @@ static int prepare_on_device(struct wl_ctx *ctx)
 
 static int io_prepare(struct wl_ctx *ctx)
 {
+	const char *why = device_engine_misfit(ctx->params, -1);
 	struct io_job *job;
 
 	if (ctx->device)
 		return prepare_on_device(ctx);
-	if (device_engine_misfit(ctx->params, -1))
-		return error_set("%s", device_engine_misfit(ctx->params, -1));
+	if (why)	/* a filesystem or a directory: no device to drive */
+		return error_set("%s", why);
 
 	/* within a run, never out of the target: checked again on the
 	 * scratch itself, where a symbolic link on the way can be seen */
