@@ -77,10 +77,12 @@ static double median_wall(const struct r_cell *c)
 	return med;
 }
 
-/* A test's warnings; its runs too short to time are added to shorts
- * ("fio 0.13-0.14 s on ext4, xfs"), all the tests' said on one line. */
+/* A test's warnings.  Its runs too short to time are added to shorts
+ * ("fio 0.13-0.14 s on ext4, xfs") and its drifting targets to drifts
+ * ("leveldb xfs -16%, exfat-fuse -20%"): each said once for all tests, so
+ * that a noisy machine costs the answer one warning, not one a test. */
 static void test_warnings(struct report_answer *a, const struct result *r, int ti, char *shorts,
-			  size_t cap)
+			  char *drifts, size_t cap)
 {
 	const struct r_test *t = &r->tests[ti];
 	const char *sub = subtitle_warning(t);
@@ -108,7 +110,7 @@ static void test_warnings(struct report_answer *a, const struct result *r, int t
 		snprintf(shorts + sused, cap - sused, "%s%s %s%s%s s%s%s", sused ? "; " : "", t->name, l,
 			 strcmp(l, h) ? "-" : "", strcmp(l, h) ? h : "",
 			 nshort == r->ntargets ? "" : " on ", nshort == r->ntargets ? "" : who);
-	used = 0;	/* the targets whose runs drift, on one line */
+	used = 0;	/* the targets whose runs drift */
 	for (int i = 0; t->nmetrics && i < r->ntargets && used < sizeof(who); i++) {
 		double *x;
 		int n = result_values(t, i, m, &x);
@@ -120,9 +122,9 @@ static void test_warnings(struct report_answer *a, const struct result *r, int t
 						 used ? ", " : "", r->targets[i].label,
 						 100 * tr.change);
 	}
-	if (used)
-		add_warning(a, "%s: the runs drift (the last third against the first: %s): the "
-			    "machine changed during them, which no interval counts", t->name, who);
+	size_t dused = strlen(drifts);
+	if (used && dused < cap)
+		snprintf(drifts + dused, cap - dused, "%s%s %s", dused ? "; " : "", t->name, who);
 	for (int i = 0; i < r->ntargets; i++)
 		if (t->cells[i].failure)
 			add_warning(a, "%s failed on %s", t->name, r->targets[i].label);
@@ -249,9 +251,12 @@ int report_answer_make(const struct result *r, int base, struct report_answer *a
 	overall(a, r);
 	if (report_vm_warning(r))
 		add_warning(a, "%s", report_vm_warning(r));
-	char shorts[2048] = "";
+	char shorts[2048] = "", drifts[2048] = "";
 	for (int ti = 0; ti < r->ntests; ti++)
-		test_warnings(a, r, ti, shorts, sizeof(shorts));
+		test_warnings(a, r, ti, shorts, drifts, sizeof(shorts));
+	if (drifts[0])
+		add_warning(a, "runs that drift, the last third against the first (the machine "
+			    "changed; no interval counts it): %s", drifts);
 	if (shorts[0])
 		add_warning(a, "runs too short to time well (the median under %g s; a larger size or "
 			    "--scale gives figures of the medium): %s", REPORT_SHORT_RUN, shorts);

@@ -476,6 +476,26 @@ static void wrap_fields(FILE *f, const char *const *names, const char *const *va
 	fputc('\n', f);
 }
 
+/* The medium of a target's disk line without where its image lay ("1.1GB
+ * loop (direct-io, no discard)"); the path goes with the run. */
+static int disk_len(const char *disk)
+{
+	const char *on = strstr(disk, " on /");
+
+	return on ? (int)(on - disk) : (int)strlen(disk);
+}
+
+/* The mkfs command without its last word when that is the device it was
+ * mounted from (a loop device that is gone after the run). */
+static int mkfs_len(const struct r_target *t)
+{
+	size_t n = strlen(t->mkfs), d = t->mount_source ? strlen(t->mount_source) : 0;
+
+	if (d && n > d && t->mkfs[n - d - 1] == ' ' && !strcmp(t->mkfs + n - d, t->mount_source))
+		return (int)(n - d - 1);
+	return (int)n;
+}
+
 void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 {
 	const char *names[16], *values[16];
@@ -510,7 +530,20 @@ void report_system(FILE *f, const struct result *r, const struct report_opts *o)
 			  "(`fsbench run --resume` runs it).", o->width, 0);
 		return;
 	}
-targets:
+targets:;
+	/* Brief: the medium once when every target is on one alike (the
+	 * images' scratch paths are gone after the run: --all has them) */
+	int shared = !o->verbose && r->ntargets > 1;
+	for (int i = 1; shared && i < r->ntargets; i++)
+		shared = disk_len(r->targets[i].disk) == disk_len(r->targets[0].disk) &&
+			 !strncmp(r->targets[i].disk, r->targets[0].disk, disk_len(r->targets[0].disk));
+	shared = shared && disk_len(r->targets[0].disk) > 0;
+	if (shared) {
+		char line[1100];
+		snprintf(line, sizeof(line), "Each on %.*s:", disk_len(r->targets[0].disk),
+			 r->targets[0].disk);
+		wrap_text(f, line, o->width, 4);
+	}
 	for (int i = 0; i < r->ntargets; i++) {
 		const struct r_target *t = &r->targets[i];
 		char aged[512] = "";
@@ -522,12 +555,12 @@ targets:
 				     t->mkfs[0] ? t->mkfs : t->path, aged };
 		if (!o->verbose) {
 			/* one entry per target: what it is and how it was made */
-			/* the image's scratch path is gone after the run: --all has it */
-			char line[2600];
-			const char *on = strstr(t->disk, " on /");
-			int dl = on ? (int)(on - t->disk) : (int)strlen(t->disk);
-			snprintf(line, sizeof(line), "%s: %s on %.*s, %s%s%s", t->label, t->fstype,
-				 dl, t->disk, t->mkfs[0] ? t->mkfs : t->path, aged[0] ? "; " : "", aged);
+			char line[2600], on[1100] = "";
+			if (!shared)
+				snprintf(on, sizeof(on), " on %.*s", disk_len(t->disk), t->disk);
+			snprintf(line, sizeof(line), "%s: %s%s, %.*s%s%s", t->label, t->fstype, on,
+				 t->mkfs[0] ? mkfs_len(t) : (int)strlen(t->path), t->mkfs[0] ? t->mkfs : t->path,
+				 aged[0] ? "; " : "", aged);
 			wrap_text(f, line, o->width, 4);
 			continue;
 		}

@@ -555,6 +555,86 @@ static void test_golden_views(void **state)
 	golden("verbose.txt", 1);
 }
 
+/* Runs that drift in two tests are one warning of the answer, naming both
+ * tests and their drifting targets (the bug it catches: one warning a
+ * test, three lines each, which took a noisy `make run` past 150 lines). */
+static void test_answer_drift_once(void **state)
+{
+	(void)state;
+	static double v[2][2][12];
+	static struct r_sample smp[2][2][12];
+	struct r_cell cells[2][2];
+	struct r_metric met = { "files_per_sec", "files/s", "Files/s", 1, 1, 0 };
+	struct r_test tests[2];
+	struct r_target tg[2] = { { .label = "a", .fstype = "ext4" }, { .label = "b", .fstype = "ext4" } };
+	struct result r = { .ntargets = 2, .targets = tg, .ntests = 2, .tests = tests };
+	struct report_answer a;
+
+	for (int ti = 0; ti < 2; ti++) {
+		for (int i = 0; i < 2; i++) {
+			for (int k = 0; k < 12; k++) {
+				/* a falls steadily (-16%); b is flat but for a wobble */
+				v[ti][i][k] = i == 0 ? 100 - 2 * k : 100 + (k % 2);
+				smp[ti][i][k] = (struct r_sample){ .rep = k + 1, .wall = 1, .values = &v[ti][i][k] };
+			}
+			cells[ti][i] = (struct r_cell){ 12, smp[ti][i], NULL, 0 };
+		}
+		tests[ti] = (struct r_test){ .name = ti ? "two" : "one", .workload = "fsmark",
+					     .title = "t", .subtitle = "s", .nmetrics = 1, .metrics = &met,
+					     .cells = cells[ti], .margin = 0.03, .looks = 9, .show = "" };
+	}
+	assert_int_equal(report_answer_make(&r, 0, &a), 0);
+	int drifts = 0;
+	for (int w = 0; w < a.nwarnings; w++)
+		if (strstr(a.warnings[w], "drift")) {
+			drifts++;
+			assert_non_null(strstr(a.warnings[w], "): one a -16%; two a -16%"));
+		}
+	assert_int_equal(drifts, 1);
+	report_answer_free(&a);
+}
+
+/* The brief target lines: a medium every target shares is said once, and
+ * a mkfs command loses the loop device it ran on (gone after the run);
+ * targets on different media keep theirs each.  The bugs it catches: the
+ * header said over media that differ, or a mkfs cut where its last word
+ * is not the device. */
+static void test_brief_targets(void **state)
+{
+	(void)state;
+	struct report_opts o = { 80, 0, NULL, 0 };
+	char *saved[3][3], *out = NULL;
+	static char *disks[] = { "1.1GB loop (direct-io, no discard) on /var/tmp/a/fs.img (loop0)",
+				 "1.1GB loop (direct-io, no discard) on /var/tmp/b/fs.img (loop1)",
+				 "1.1GB loop (direct-io, no discard) on /var/tmp/c/fs.img (loop2)" };
+	static char *mkfs[] = { "mkfs.ext4 -q -F /dev/loop0", "mkfs.xfs -q -f /dev/loop1",
+				"mkfs.btrfs -q /dev/loop7" };
+	static char *src[] = { "/dev/loop0", "/dev/loop1", "/dev/loop2" };
+
+	assert_int_equal(res->ntargets, 3);
+	for (int i = 0; i < 3; i++) {
+		struct r_target *t = &res->targets[i];
+		saved[i][0] = t->disk, saved[i][1] = t->mkfs, saved[i][2] = t->mount_source;
+		t->disk = disks[i], t->mkfs = mkfs[i], t->mount_source = src[i];
+	}
+	RENDER(out, report_system(f, res, &o));
+	assert_non_null(strstr(out, "\nEach on 1.1GB loop (direct-io, no discard):\n"
+				    "base: ext4, mkfs.ext4 -q -F\nfast: ext4, mkfs.xfs -q -f\n"
+				    "same: ext4, mkfs.btrfs -q /dev/loop7\n"));
+	assert_null(strstr(out, "/var/tmp"));
+	free(out);
+	res->targets[2].disk = "4GB tmpfs";	/* media that differ: each its own */
+	RENDER(out, report_system(f, res, &o));
+	assert_null(strstr(out, "Each on"));
+	assert_non_null(strstr(out, "\nbase: ext4 on 1.1GB loop (direct-io, no discard), mkfs.ext4 -q -F\n"));
+	assert_non_null(strstr(out, "\nsame: ext4 on 4GB tmpfs, mkfs.btrfs -q /dev/loop7\n"));
+	free(out);
+	for (int i = 0; i < 3; i++) {
+		struct r_target *t = &res->targets[i];
+		t->disk = saved[i][0], t->mkfs = saved[i][1], t->mount_source = saved[i][2];
+	}
+}
+
 /* Runs that fall steadily get a warning, whether or not their interval met
  * the target; the same values in an order with no trend do not. */
 static void test_drift_warning(void **state)
@@ -927,6 +1007,8 @@ int main(void)
 		cmocka_unit_test(test_too_few_runs),
 		cmocka_unit_test(test_asymmetric_interval),
 		cmocka_unit_test(test_drift_warning),
+		cmocka_unit_test(test_brief_targets),
+		cmocka_unit_test(test_answer_drift_once),
 		cmocka_unit_test(test_golden_views),
 		cmocka_unit_test(test_progress_file_table),
 		cmocka_unit_test(test_progress_done_line),
