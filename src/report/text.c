@@ -11,6 +11,7 @@
  */
 #include "report.h"
 #include "../aging/record.h"
+#include "../core/str.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -174,16 +175,20 @@ void report_chart(FILE *f, const struct result *r, int ti, int mi,
 		fprintf(f, "%s\n", report_warning(t, i, mi, warn, sizeof(warn), 0) ? " !" : "");
 	}
 	/* The reason behind each "!", on one line: figures a reader should
-	 * not lean on. */
-	char line[2048] = "! shaky:";
+	 * not lean on.  When drift is every reason, "drifting" is said once. */
+	char line[2048] = "! shaky:", warn[128];
+	int shaky = 0, drift_only = 1;
+	for (int i = 0; i < r->ntargets; i++)
+		if (report_warning(t, i, mi, warn, sizeof(warn), 1))
+			drift_only &= !strncmp(warn, "drifting ", 9) && !strchr(warn, ',');
+	if (drift_only)
+		str_copy(line, sizeof(line), "! shaky, runs drifting:");
 	size_t used = strlen(line);
-	int shaky = 0;
-	for (int i = 0; i < r->ntargets && used < sizeof(line); i++) {
-		char warn[128];
+	for (int i = 0; i < r->ntargets && used < sizeof(line); i++)
 		if (report_warning(t, i, mi, warn, sizeof(warn), 1))
 			used += (size_t)snprintf(line + used, sizeof(line) - used, "%s %s %s",
-						 shaky++ ? "," : "", r->targets[i].label, warn);
-	}
+						 shaky++ ? "," : "", r->targets[i].label,
+						 drift_only ? warn + 9 : warn);
 	if (shaky)
 		wrap_text(f, line, o->width, 2);
 	if (report_vm_warning(r)) {

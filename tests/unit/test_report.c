@@ -556,8 +556,10 @@ static void test_golden_views(void **state)
 }
 
 /* Runs that drift in two tests are one warning of the answer, naming both
- * tests and their drifting targets (the bug it catches: one warning a
- * test, three lines each, which took a noisy `make run` past 150 lines). */
+ * tests and their drifting targets, and a chart whose only reason is drift
+ * says "drifting" once (the bug it catches: one warning a test, three
+ * lines each, and a chart's "drifting" a target, which took a noisy `make
+ * run` past 150 lines). */
 static void test_answer_drift_once(void **state)
 {
 	(void)state;
@@ -592,6 +594,12 @@ static void test_answer_drift_once(void **state)
 		}
 	assert_int_equal(drifts, 1);
 	report_answer_free(&a);
+	/* the chart's line says "drifting" once when it is every reason */
+	struct report_opts o = { 80, 0, NULL, 0 };
+	char *out = NULL;
+	RENDER(out, report_chart(f, &r, 0, 0, &o));
+	assert_non_null(strstr(out, "\n! shaky, runs drifting: a -16%\n"));
+	free(out);
 }
 
 /* The brief target lines: a medium every target shares is said once, and
